@@ -1,0 +1,102 @@
+/**
+ * One error class and one table: every failure vaultgate reports has a stable
+ * UPPER_SNAKE code, and the exit code follows from the code (DESIGN §6).
+ * Codes are permanent: deprecate and add, never rename.
+ */
+export const EXIT_CODES = {
+  // 2: usage or invalid input
+  USAGE: 2,
+  INVALID_INPUT: 2,
+  INVALID_JSON: 2,
+  VAULT_NOT_FOUND: 2,
+  VAULT_NOT_DIRECTORY: 2,
+  VAULT_AMBIGUOUS: 2,
+  CONFIG_INVALID: 2,
+  PATH_INVALID: 2,
+  PATH_OUTSIDE_VAULT: 2,
+  PATH_SYMLINK: 2,
+  PATH_RESERVED: 2,
+  NOT_FOUND: 2,
+  NOT_A_FILE: 2,
+  NOT_UTF8: 2,
+  FILE_TOO_LARGE: 2,
+  LINK_EMPTY: 2,
+  LINK_INVALID: 2,
+  HEADING_NOT_FOUND: 2,
+  QUERY_INVALID: 2,
+  BUNDLE_INVALID: 2,
+  BUNDLE_LIMIT: 2,
+  OPERATION_ID_REUSED: 2,
+  OPERATION_UNKNOWN: 2,
+  // 3: integrity
+  INTEGRITY: 3,
+  RECOVERY_NEEDED: 3,
+  RECOVERY_FAILED: 3,
+  STATE_CORRUPT: 3,
+  // 69: provider unavailable
+  PROVIDER_UNAVAILABLE: 69,
+  // 75: conflict, retry after re-reading
+  STALE_HASH: 75,
+  APPROVAL_MISMATCH: 75,
+  LOCK_BUSY: 75,
+  QUARANTINED: 75,
+  UNDO_CONFLICT: 75,
+  CONTEXT_UNSTABLE: 75,
+  GIT_INDEX_DIRTY: 75,
+  // 77: not permitted
+  OUT_OF_SCOPE: 77,
+  AREA_PROTECTED: 77,
+  // 1: a bug
+  INTERNAL: 1,
+} as const;
+
+export type ErrorCode = keyof typeof EXIT_CODES;
+
+export interface ErrorInfo {
+  /** The next step a person or agent should take. */
+  hint?: string;
+  /** The vault-relative path the error is about, if any. */
+  path?: string;
+  /** Machine-readable specifics: expected/actual values, offending items. */
+  details?: Record<string, unknown>;
+  cause?: unknown;
+}
+
+export class VaultgateError extends Error {
+  override readonly name = 'VaultgateError';
+  readonly hint: string | undefined;
+  readonly path: string | undefined;
+  readonly details: Record<string, unknown> | undefined;
+
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    info: ErrorInfo = {},
+  ) {
+    super(message, info.cause === undefined ? undefined : { cause: info.cause });
+    this.hint = info.hint;
+    this.path = info.path;
+    this.details = info.details;
+  }
+
+  get exitCode(): number {
+    return EXIT_CODES[this.code];
+  }
+
+  toJSON(): Record<string, unknown> {
+    const out: Record<string, unknown> = { code: this.code, message: this.message };
+    if (this.hint !== undefined) out.hint = this.hint;
+    if (this.path !== undefined) out.path = this.path;
+    if (this.details !== undefined) Object.assign(out, { details: this.details });
+    return out;
+  }
+}
+
+export function isVaultgateError(e: unknown): e is VaultgateError {
+  return e instanceof VaultgateError;
+}
+
+/** Exit code for any thrown value: typed errors map by code, anything else is a bug. */
+export function exitCodeOf(e: unknown): number {
+  return isVaultgateError(e) ? e.exitCode : EXIT_CODES.INTERNAL;
+}

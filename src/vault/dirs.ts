@@ -1,0 +1,37 @@
+import os from 'node:os';
+import path from 'node:path';
+
+/** Where vaultgate keeps things outside the vault (DESIGN §3). */
+export interface DataRoots {
+  /** machine config, scenarios */
+  config: string;
+  /** disposable: the index */
+  cache: string;
+  /** not a cache: proposals, audit, consent, state */
+  data: string;
+}
+
+type Env = Record<string, string | undefined>;
+
+/**
+ * The three XDG roots, each with a `vaultgate` folder inside. `VAULTGATE_HOME`
+ * overrides all three at once so a test can confine everything to one folder.
+ */
+export function dataRoots(env: Env = process.env): DataRoots {
+  const home = env.VAULTGATE_HOME;
+  if (home) {
+    const base = path.resolve(home);
+    return { config: path.join(base, 'config'), cache: path.join(base, 'cache'), data: path.join(base, 'data') };
+  }
+  const userHome = env.HOME || os.homedir();
+  const xdg = (name: string, fallback: string) => {
+    const v = env[name];
+    // The XDG spec says relative values are invalid and must be ignored.
+    return v && path.isAbsolute(v) ? v : path.join(userHome, fallback);
+  };
+  return {
+    config: path.join(xdg('XDG_CONFIG_HOME', '.config'), 'vaultgate'),
+    cache: path.join(xdg('XDG_CACHE_HOME', '.cache'), 'vaultgate'),
+    data: path.join(xdg('XDG_DATA_HOME', '.local/share'), 'vaultgate'),
+  };
+}

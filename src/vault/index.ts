@@ -1,0 +1,18 @@
+/**
+ * vault: everything that touches the vault folder for reading, and the path rules
+ * the transaction engine reuses for writing.
+ *
+ * - {@link selectVault}: which vault (option, env, machine config).
+ * - {@link normalizeVaultPath} / {@link locateOnDisk} / {@link assertNoSymlinkComponents}: confined paths.
+ * - {@link scanVault}: the files Obsidian sees (no dot-folders, no symlinks).
+ * - {@link readNoteFile}: safe, size-bounded, strict UTF-8 reads with the byte hash.
+ * - {@link readVaultConfig}: per-vault settings (exclusions, captures folder).
+ * - {@link readVaultId} / {@link ensureVaultId}: the vault identity approvals bind to.
+ */
+export * from './dirs.js';
+export * from './vault-path.js';
+export * from './scan.js';
+export * from './read-file.js';
+export * from './select-vault.js';
+export * from './vault-config.js';
+export * from './vault-id.js';

@@ -1,0 +1,90 @@
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { test } from 'node:test';
+import { assertNoSymlinkComponents, locateOnDisk, normalizeVaultPath, readNoteFile, scanVault, toVaultRelative } from '../../../src/vault/index.js';
+import { tempVault } from '../../helpers/temp-vault.js';
+
+test('normalizeVaultPath: canonical NFC form, refusals carry stable codes', () => {
+  assert.equal(normalizeVaultPath('a/Йо.md'.normalize('NFD')), 'a/Йо.md'.normalize('NFC'));
+  const code = (f: () => unknown) => {
+    try {
+      f();
+      return 'none';
+    } catch (e) {
+      return (e as { code: string }).code;
+    }
+  };
+  assert.equal(code(() => normalizeVaultPath('../x.md')), 'PATH_OUTSIDE_VAULT');
+  assert.equal(code(() => normalizeVaultPath('a/../../x.md')), 'PATH_OUTSIDE_VAULT');
+  assert.equal(code(() => normalizeVaultPath('/etc/passwd')), 'PATH_OUTSIDE_VAULT');
+  assert.equal(code(() => normalizeVaultPath('a\\b.md')), 'PATH_INVALID');
+  assert.equal(code(() => normalizeVaultPath('a//b.md')), 'PATH_INVALID');
+  assert.equal(code(() => normalizeVaultPath('a/./b.md')), 'PATH_INVALID');
+  assert.equal(code(() => normalizeVaultPath('a\u0000b')), 'PATH_INVALID');
+  assert.equal(code(() => normalizeVaultPath('')), 'PATH_INVALID');
+  assert.equal(code(() => normalizeVaultPath('con.md', { portable: true })), 'PATH_INVALID');
+  assert.equal(code(() => normalizeVaultPath('a?.md', { portable: true })), 'PATH_INVALID');
+  assert.equal(code(() => normalizeVaultPath('x'.repeat(256))), 'PATH_INVALID');
+  assert.equal(normalizeVaultPath('a?.md'), 'a?.md');
+});
+
+test('toVaultRelative accepts absolute paths inside the vault only', () => {
+  const { root } = tempVault({ 'a/b.md': 'x' });
+  assert.equal(toVaultRelative(root, path.join(root, 'a/b.md')), 'a/b.md');
+  assert.equal(toVaultRelative(root, './a/b.md'), 'a/b.md');
+  assert.throws(() => toVaultRelative(root, path.dirname(root)), { code: 'PATH_OUTSIDE_VAULT' });
+});
+
+test('symlink components are refused, even when they point inside the vault', () => {
+  const { root } = tempVault({ 'real/n.md': 'x' });
+  fs.symlinkSync(path.join(root, 'real'), path.join(root, 'link'));
+  fs.symlinkSync('/etc/hostname', path.join(root, 'host.md'));
+  assert.throws(() => assertNoSymlinkComponents(root, 'link/n.md'), { code: 'PATH_SYMLINK' });
+  assert.throws(() => readNoteFile(root, 'link/n.md'), { code: 'PATH_SYMLINK' });
+  assert.throws(() => readNoteFile(root, 'host.md'), { code: 'PATH_SYMLINK' });
+  assert.equal(assertNoSymlinkComponents(root, 'real/new.md'), path.join(root, 'real/new.md'));
+  const scanned = scanVault(root);
+  assert.deepEqual(scanned.files.map((f) => f.path), ['real/n.md']);
+  assert.deepEqual(scanned.warnings.map((w) => w.code).sort(), ['SYMLINK_SKIPPED', 'SYMLINK_SKIPPED']);
+});
+
+test('an NFD file name on disk is found by its NFC vault path', () => {
+  const nfd = 'Заметки/ёж.md'.normalize('NFD');
+  const { root } = tempVault({ [nfd]: 'ёж' });
+  const nfc = 'Заметки/ёж.md'.normalize('NFC');
+  assert.notEqual(nfd, nfc);
+  assert.equal(locateOnDisk(root, nfc), path.join(root, nfd));
+  assert.equal(readNoteFile(root, nfc).text, 'ёж');
+  assert.deepEqual(scanVault(root).files.map((f) => [f.path, f.diskPath]), [[nfc, nfd]]);
+});
+
+test('reads refuse folders, invalid UTF-8 and oversized files; BOM is stripped but hashed', () => {
+  const { root } = tempVault({
+    'dir/x.md': 'x',
+    'bad.md': Buffer.from([0x61, 0xff, 0x62]),
+    'bom.md': Buffer.from([0xef, 0xbb, 0xbf, 0x68, 0x69]),
+    'big.md': 'y'.repeat(100),
+  });
+  assert.throws(() => readNoteFile(root, 'dir'), { code: 'NOT_A_FILE' });
+  assert.throws(() => readNoteFile(root, 'bad.md'), { code: 'NOT_UTF8' });
+  assert.throws(() => readNoteFile(root, 'missing.md'), { code: 'NOT_FOUND' });
+  assert.throws(() => readNoteFile(root, 'big.md', 50), { code: 'FILE_TOO_LARGE' });
+  const bom = readNoteFile(root, 'bom.md');
+  assert.equal(bom.text, 'hi');
+  assert.equal(bom.bom, true);
+  assert.equal(bom.size, 5);
+});
+
+test('scanVault skips dot-folders and dot-files, as Obsidian does', () => {
+  const { root } = tempVault({
+    'a.md': '',
+    '.obsidian/app.json': '{}',
+    '.trash/old.md': '',
+    '.git/HEAD': '',
+    '.vaultgate/vault-id': '',
+    'sub/.hidden.md': '',
+    'sub/img.PNG': '',
+  });
+  assert.deepEqual(scanVault(root).files.map((f) => [f.path, f.ext]), [['a.md', 'md'], ['sub/img.PNG', 'png']]);
+});
