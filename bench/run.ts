@@ -1,0 +1,29 @@
+/**
+ * `npm run bench`: runs every `bench/*.bench.ts` in its own process, one after the
+ * other (so they do not compete for the two cores), or only those whose name
+ * contains one of the arguments: `npm run bench -- txn`.
+ * Each bench prints its own table and writes JSON under bench/results/.
+ */
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const only = process.argv.slice(2);
+const files = fs
+  .readdirSync(here)
+  .filter((f) => f.endsWith('.bench.ts'))
+  .filter((f) => only.length === 0 || only.some((o) => f.includes(o)))
+  .sort();
+if (files.length === 0) {
+  console.error('no bench files matched');
+  process.exit(2);
+}
+let failed = 0;
+for (const f of files) {
+  console.log(`\n=== ${f} ===`);
+  const r = spawnSync(process.execPath, ['--import', 'tsx', path.join(here, f)], { stdio: 'inherit' });
+  if (r.status !== 0) failed++;
+}
+process.exit(failed ? 1 : 0);
