@@ -1,0 +1,110 @@
+#!/usr/bin/env node
+// `npm run demo`: a guided run of the real CLI over a copy of examples/demo-vault.
+// The copy (and VAULTGATE_HOME) live in a temp folder, so the repo stays untouched.
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const cli = path.join(repo, 'dist/cli/main.js');
+const base = fs.mkdtempSync(path.join(os.tmpdir(), 'vaultgate-demo-'));
+const vault = path.join(base, 'vault');
+fs.cpSync(path.join(repo, 'examples/demo-vault'), vault, { recursive: true });
+const env = { ...process.env, VAULTGATE_HOME: path.join(base, 'home') };
+delete env.VAULTGATE_VAULT;
+
+let failures = 0;
+function vg(args, { input, show = (j) => JSON.stringify(j, null, 2), expectExit = 0 } = {}) {
+  console.log(`\n$ vaultgate ${args.map((a) => (/[\s'"|#[\]!*?]/.test(a) ? `'${a}'` : a)).join(' ')}`);
+  const r = spawnSync(process.execPath, [cli, '--vault', vault, ...args], { env, input, encoding: 'utf8' });
+  let json;
+  try {
+    json = JSON.parse(r.stdout);
+  } catch {
+    json = undefined;
+  }
+  if (r.status !== expectExit) {
+    failures++;
+    console.log(`  !! exit ${r.status} (expected ${expectExit})\n${r.stdout}${r.stderr}`);
+    return json;
+  }
+  console.log(indent(json === undefined ? r.stdout : show(json)));
+  return json;
+}
+const indent = (s) => String(s).trimEnd().split('\n').map((l) => '  ' + l).join('\n');
+const title = (t) => console.log(`\n\n## ${t}`);
+
+console.log(`vaultgate demo on a copy of examples/demo-vault at ${vault}`);
+
+title('Vault health: broken links, ambiguous links, broken anchors, orphans, bad frontmatter');
+vg(['check'], {
+  show: (j) =>
+    [
+      `counts: ${JSON.stringify(j.counts)}`,
+      ...Object.entries(j.items ?? {}).flatMap(([k, v]) =>
+        (Array.isArray(v) ? v : []).slice(0, 4).map((i) => `${k}: ${JSON.stringify(i)}`),
+      ),
+    ].join('\n'),
+});
+
+title('Links resolve exactly as Obsidian resolves them');
+vg(['resolve', '[[Rules]]', '--from', 'Games/Catan/Strategy.md']);
+vg(['resolve', '[[Rules]]', '--from', 'Home.md']);
+vg(['resolve', '[[Markdown links#Heading with bold and Home a link]]', '--from', 'Home.md']);
+vg(['resolve', '[[Leaven]]', '--from', 'Home.md']);
+vg(['resolve', '[[2019 goals]]', '--from', 'People/Anna.md']);
+
+title('Every link of a note, and every link into a note');
+vg(['links', 'Journal/2026-11-28.md'], {
+  show: (j) => j.links.map((l) => `line ${l.line}  ${l.raw}  → ${l.status} ${l.target ?? ''}${l.subpath ? ` (${l.subpath.kind} ${l.subpath.exists ? 'found' : 'MISSING'})` : ''}`).join('\n'),
+});
+vg(['backlinks', 'Wiki/Cooking/Sourdough.md'], {
+  show: (j) => j.backlinks.map((b) => `${b.path}:${b.line}  ${b.raw}`).join('\n'),
+});
+
+title('Cited search over sections (SQLite FTS5, BM25): English, Russian (ё = е, stems), Chinese');
+const hits = (j) => [`total: ${j.total}`, ...j.hits.map((h) => `${h.path} › ${h.heading_path.join(' › ')}  lines ${h.lines.join('-')}  sha256 ${h.sha256.slice(0, 12)}…\n    ${h.snippet}`)].join('\n');
+vg(['search', 'what happens when someone rolls a seven', '--limit', '3'], { show: hits });
+vg(['search', 'елка', '--limit', '3'], { show: hits });
+vg(['search', '搜索', '--limit', '3'], { show: hits });
+vg(['search', 'cake recipe chocolate frosting', '--limit', '3'], { show: hits });
+
+title('A context packet an agent answers from (cited evidence, one hop of links, budget)');
+vg(['context', 'How many cards do I discard on a 7 in Catan?', '--limit', '2', '--max-linked', '1', '--budget-chars', '1500'], {
+  show: (j) => j.evidence.map((e) => `[${e.id}] ${e.path} › ${e.heading_path.join(' › ')} lines ${e.lines.join('-')} (${e.reason})`).join('\n'),
+});
+
+title('A write is a transaction: inspect the exact plan, apply it by its hash, undo it');
+const sourdough = fs.readFileSync(path.join(vault, 'Wiki/Cooking/Sourdough.md'));
+const crypto = await import('node:crypto');
+const sha = (b) => crypto.createHash('sha256').update(b).digest('hex');
+const bundle = {
+  schema: 'vaultgate.transaction.v1',
+  operation_id: 'demo-0001',
+  operation_type: 'note',
+  writes: [
+    { path: 'Wiki/Cooking/Sourdough.md', mode: 'replace', content: sourdough.toString('utf8').replace('every 12 hours', 'every 24 hours in the fridge') },
+    { path: 'Wiki/Cooking/Rye bread.md', mode: 'create', content: '# Rye bread\n\nUses the [[Sourdough#Starter|starter]].\n' },
+  ],
+  expected_hashes: { 'Wiki/Cooking/Sourdough.md': sha(sourdough), 'Wiki/Cooking/Rye bread.md': null },
+  read_preconditions: {},
+};
+const bundleFile = path.join(base, 'bundle.json');
+fs.writeFileSync(bundleFile, JSON.stringify(bundle, null, 2));
+const inspected = vg(['tx', 'inspect', bundleFile]);
+if (inspected?.approval_sha256) {
+  vg(['tx', 'apply', bundleFile, '--approval', inspected.approval_sha256]);
+  vg(['tx', 'apply', bundleFile, '--approval', 'f'.repeat(64)], { expectExit: 0, show: (j) => `replaying a finished operation returns its stored result: ${JSON.stringify(j)}` });
+  vg(['undo', 'demo-0001']);
+  vg(['tx', 'status']);
+}
+
+title('Bad input gets a typed error and touches nothing');
+vg(['links', '../outside.md'], { expectExit: 2, show: (j) => JSON.stringify(j) });
+vg(['resolve', '', '--from', 'Home.md'], { expectExit: 2, show: (j) => JSON.stringify(j) });
+
+console.log(`\n${failures ? `${failures} step(s) did not behave as expected` : 'demo finished: every step behaved as expected'}`);
+fs.rmSync(base, { recursive: true, force: true });
+process.exit(failures ? 1 : 0);
