@@ -1,0 +1,218 @@
+/**
+ * `npm run bench -- index`: the read path against whole-process baselines, on
+ * synthetic vaults of 1k and 10k notes (100k with VAULTGATE_BENCH_100K=1).
+ *
+ * Every figure is a whole process (Node start included), because that is what an
+ * agent pays per call. Baselines:
+ * - floor / stat walk: Node starts, walks the vault and stats every note, the
+ *   least a search that guarantees a fresh index can do (bench/lib/stat-walk.mjs);
+ * - `grep -ril TERM` and, when installed, `rg -il TERM` over the same notes;
+ * - `node -e 0`, for scale.
+ * Targets (issue 4, on 10k notes) are reported, never asserted.
+ *
+ * Vaults are generated once under $VAULTGATE_BENCH_DIR (default
+ * /tmp/vaultgate-bench) and reused while the generator and options are unchanged.
+ * Timings are warm page cache, medians of interleaved repetitions.
+ */
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { GNU_TIME, interleave, run, summarize, type RunResult, type Timing } from './lib/measure.js';
+import { ensureSyntheticVault, type SyntheticVaultSummary } from './synthetic-vault.js';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const repo = path.resolve(here, '..');
+const CLI = path.join(repo, 'dist/cli/main.js');
+const STAT_WALK = path.join(here, 'lib/stat-walk.mjs');
+const BENCH_DIR = process.env.VAULTGATE_BENCH_DIR ?? '/tmp/vaultgate-bench';
+// VAULTGATE_BENCH_SIZES=1000 narrows a run (quick checks); 100k is opt-in: it takes minutes on two cores.
+const SIZES = process.env.VAULTGATE_BENCH_SIZES
+  ? process.env.VAULTGATE_BENCH_SIZES.split(',').map(Number)
+  : [1_000, 10_000, ...(process.env.VAULTGATE_BENCH_100K === '1' ? [100_000] : [])];
+const reps = (n: number) => (n >= 100_000 ? 3 : 7);
+const coldReps = (n: number) => (n >= 100_000 ? 1 : 3);
+const CONTEXT_QUESTION = 'what did we decide about zephyrine and the budget';
+
+function which(cmd: string): string | null {
+  try {
+    return execFileSync('sh', ['-c', `command -v ${cmd}`], { encoding: 'utf8' }).trim() || null;
+  } catch {
+    return null;
+  }
+}
+
+/** Which read verbs the compiled CLI has: the index engineer lands them concurrently. */
+function cliVerbs(): Set<string> {
+  if (!fs.existsSync(CLI)) return new Set();
+  const r = run(process.execPath, [CLI, '--help']);
+  const verbs = new Set<string>();
+  for (const line of `${r.stdout}\n${r.stderr}`.split('\n')) {
+    const m = /^\s{2}([a-z][\w-]*)/.exec(line);
+    if (m) verbs.add(m[1]!);
+  }
+  return verbs;
+}
+
+interface SizeResult {
+  notes: number;
+  markdownBytes: number;
+  vault: SyntheticVaultSummary;
+  timings: Record<string, Timing>;
+  coldIndex?: Timing & { mbPerSec: number; maxRssKb: number | null };
+  refreshOneChange?: Timing;
+  maxRssKb: Record<string, number | null>;
+  hits: Record<string, number | null>;
+  skipped: string[];
+}
+
+function parseTotal(r: RunResult): number | null {
+  try {
+    const j = JSON.parse(r.stdout) as { total?: number; hits?: unknown[]; evidence?: unknown[] };
+    return j.total ?? j.hits?.length ?? j.evidence?.length ?? null;
+  } catch {
+    return null;
+  }
+}
+
+function benchSize(n: number, verbs: Set<string>, rg: string | null): SizeResult {
+  const vaultDir = path.join(BENCH_DIR, `vault-${n}`);
+  const home = path.join(BENCH_DIR, `home-${n}`);
+  const t0 = performance.now();
+  const vault = ensureSyntheticVault(vaultDir, { notes: n, seed: 1 });
+  console.error(`[${n}] vault ready (${(vault.bytes / 1e6).toFixed(1)} MB) in ${Math.round(performance.now() - t0)} ms`);
+  const term = vault.plantedTerm;
+  const node = process.execPath;
+  const env = { VAULTGATE_HOME: home };
+  const vg = (...args: string[]) => (rss?: boolean) => run(node, [CLI, '--vault', vaultDir, ...args], { env, rss });
+  const result: SizeResult = { notes: vault.notes, markdownBytes: vault.bytes, vault, timings: {}, maxRssKb: {}, hits: {}, skipped: [] };
+
+  // Each case can run plain (timed) or under GNU time (for peak RSS, untimed).
+  const cases: Record<string, (rss?: boolean) => RunResult> = {
+    'node -e 0': (rss) => run(node, ['-e', '0'], { rss }),
+    'floor (stat walk)': (rss) => run(node, [STAT_WALK, vaultDir], { rss }),
+    [`grep -ril ${term}`]: (rss) => run('grep', ['-ril', '--include=*.md', term, vaultDir], { rss }),
+  };
+  if (rg) cases[`rg -il ${term}`] = (rss) => run(rg, ['-il', term, vaultDir], { rss });
+
+  const hasIndex = verbs.has('index');
+  if (hasIndex) {
+    // Cold: no cache at all. Wrapped in GNU time for peak RSS (its ~1 ms is noise at this scale).
+    const cold: number[] = [];
+    let coldRss: number | null = null;
+    for (let i = 0; i < coldReps(n); i++) {
+      fs.rmSync(home, { recursive: true, force: true });
+      const r = vg('index')(true);
+      if (r.status !== 0) throw new Error(`index failed: ${r.stdout.slice(0, 400)} ${r.stderr.slice(0, 400)}`);
+      cold.push(r.ms);
+      coldRss = Math.max(coldRss ?? 0, r.maxRssKb ?? 0) || null;
+    }
+    const t = summarize(cold);
+    result.coldIndex = { ...t, mbPerSec: vault.bytes / 1e6 / (t.median / 1000), maxRssKb: coldRss };
+    console.error(`[${n}] cold index ${Math.round(t.median)} ms`);
+    cases['refresh, no change (index)'] = vg('index');
+  } else result.skipped.push('index');
+  if (verbs.has('search')) cases[`search ${term}`] = vg('search', term, '--limit', '10');
+  else result.skipped.push('search');
+  if (verbs.has('context')) cases['context QUESTION'] = vg('context', CONTEXT_QUESTION);
+  else result.skipped.push('context');
+
+  result.timings = interleave(reps(n), cases);
+  console.error(`[${n}] interleaved timings done`);
+
+  for (const [name, fn] of Object.entries(cases)) {
+    if (name.startsWith('node')) continue;
+    const r = fn(true);
+    result.maxRssKb[name] = r.maxRssKb;
+    if (name.startsWith('search') || name.startsWith('context')) result.hits[name] = parseTotal(r);
+  }
+
+  if (hasIndex) {
+    // One changed note per repetition; the original bytes go back at the end.
+    const victim = path.join(vaultDir, firstNote(vaultDir));
+    const original = fs.readFileSync(victim);
+    const samples: number[] = [];
+    try {
+      for (let i = 0; i < reps(n); i++) {
+        fs.writeFileSync(victim, Buffer.concat([original, Buffer.from(`\nEdited in bench round ${i}.\n`)]));
+        const r = vg('index')();
+        if (r.status !== 0) throw new Error(`index after change failed: ${r.stderr.slice(0, 400)}`);
+        samples.push(r.ms);
+      }
+    } finally {
+      fs.writeFileSync(victim, original);
+      vg('index')();
+    }
+    result.refreshOneChange = summarize(samples);
+  }
+  return result;
+}
+
+function firstNote(vaultDir: string): string {
+  const dirs = fs.readdirSync(vaultDir).filter((d) => !d.startsWith('.') && d !== 'Journal').sort();
+  for (const d of dirs) {
+    const stack = [d];
+    while (stack.length) {
+      const rel = stack.pop()!;
+      for (const e of fs.readdirSync(path.join(vaultDir, rel), { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
+        if (e.isFile() && e.name.endsWith('.md')) return `${rel}/${e.name}`;
+        if (e.isDirectory()) stack.push(`${rel}/${e.name}`);
+      }
+    }
+  }
+  throw new Error('no note found');
+}
+
+const ms = (t?: Timing) => (t ? `${t.median.toFixed(0)} ms` : 'n/a');
+const ratio = (a?: Timing, b?: Timing) => (a && b ? ` (${(a.median / b.median).toFixed(2)}×)` : '');
+const mb = (kb: number | null | undefined) => (kb ? `${(kb / 1024).toFixed(0)} MB` : 'n/a');
+
+function table(results: SizeResult[], rgName: string | null): string {
+  const term = results[0]!.vault.plantedTerm;
+  const rows: [string, (r: SizeResult) => string, string][] = [
+    ['notes / Markdown', (r) => `${r.notes} / ${(r.markdownBytes / 1e6).toFixed(1)} MB`, ''],
+    ['cold index', (r) => ms(r.coldIndex), ''],
+    ['cold index throughput', (r) => (r.coldIndex ? `${r.coldIndex.mbPerSec.toFixed(1)} MB/s` : 'n/a'), '≥ 10 MB/s'],
+    ['cold index peak RSS', (r) => mb(r.coldIndex?.maxRssKb), '100k: < 300 MB'],
+    ['node -e 0', (r) => ms(r.timings['node -e 0']), ''],
+    ['floor = stat walk', (r) => ms(r.timings['floor (stat walk)']), ''],
+    ['refresh, no change', (r) => ms(r.timings['refresh, no change (index)']) + ratio(r.timings['refresh, no change (index)'], r.timings['floor (stat walk)']), '≤ 1.5× stat walk'],
+    ['refresh, one note changed', (r) => ms(r.refreshOneChange) + ratio(r.refreshOneChange, r.timings['floor (stat walk)']), ''],
+    [`search ${term}`, (r) => ms(r.timings[`search ${term}`]) + ratio(r.timings[`search ${term}`], r.timings['floor (stat walk)']), '≤ 1.5× floor'],
+    ['context QUESTION', (r) => ms(r.timings['context QUESTION']) + ratio(r.timings['context QUESTION'], r.timings['floor (stat walk)']), '≤ 2× floor'],
+    [`grep -ril ${term}`, (r) => ms(r.timings[`grep -ril ${term}`]) + ratio(r.timings[`grep -ril ${term}`], r.timings['floor (stat walk)']), ''],
+    ...(rgName ? ([[rgName, (r: SizeResult) => ms(r.timings[rgName]) + ratio(r.timings[rgName], r.timings['floor (stat walk)']), '']] as [string, (r: SizeResult) => string, string][]) : []),
+    ['search / context peak RSS', (r) => `${mb(r.maxRssKb[`search ${term}`])} / ${mb(r.maxRssKb['context QUESTION'])}`, ''],
+    ['search hits (planted notes)', (r) => `${r.hits[`search ${term}`] ?? 'n/a'} (${r.vault.plantedNotes})`, ''],
+  ];
+  const head = ['measurement (median, whole process)', ...results.map((r) => `${r.notes / 1000}k notes`), 'target (10k)'];
+  const body = rows.map(([label, f, target]) => [label, ...results.map(f), target]);
+  const widths = head.map((_, c) => Math.max(...[head, ...body].map((row) => row[c]!.length)));
+  const line = (row: string[]) => `| ${row.map((cell, c) => cell.padEnd(widths[c]!)).join(' | ')} |`;
+  return [line(head), `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`, ...body.map(line)].join('\n');
+}
+
+const rgPath = which('rg');
+const verbs = cliVerbs();
+console.error(`vaultgate verbs: ${[...verbs].join(', ') || '(none: run `npx tsc -p .`)'}; rg: ${rgPath ?? 'absent'}; GNU time: ${GNU_TIME ?? 'absent'}`);
+fs.mkdirSync(BENCH_DIR, { recursive: true });
+const results = SIZES.map((n) => benchSize(n, verbs, rgPath));
+const rgName = rgPath ? `rg -il ${results[0]!.vault.plantedTerm}` : null;
+console.log(table(results, rgName));
+const skipped = [...new Set(results.flatMap((r) => r.skipped))];
+if (skipped.length) console.log(`\nnot measured (verbs missing from the CLI): ${skipped.join(', ')}`);
+
+const out = {
+  schema: 1,
+  bench: 'index',
+  date: new Date().toISOString(),
+  machine: { cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model ?? null, node: process.version, loadavg: os.loadavg(), totalMemMb: Math.round(os.totalmem() / 2 ** 20) },
+  notes: 'whole-process wall times in ms, medians of interleaved repetitions, warm page cache; NODE_EXTRA_CA_CERTS unset in children; RSS in KiB from GNU time',
+  contextQuestion: CONTEXT_QUESTION,
+  targets10k: { searchVsFloor: 1.5, contextVsFloor: 2, refreshVsStatWalk: 1.5, coldIndexMbPerSec: 10, rss100kMb: 300 },
+  results: results.map(({ vault, ...r }) => ({ ...r, vault: { ...vault, options: undefined } })),
+};
+fs.mkdirSync(path.join(here, 'results'), { recursive: true });
+fs.writeFileSync(path.join(here, 'results/index.json'), `${JSON.stringify(out, null, 2)}\n`);
+console.log(`\nwrote bench/results/index.json`);
