@@ -1,0 +1,222 @@
+/**
+ * One walk over the lezer tree of the note body, turning nodes into the model's
+ * plain elements. Lezer stops here: nothing past this file sees a syntax node.
+ *
+ * Positions: the tree was parsed from the body with CRLF turned into LF
+ * (crlf.ts), so every node offset goes through `pos()`; text is always sliced
+ * from the original note, never from the string lezer saw.
+ */
+import type { SyntaxNode, Tree } from '@lezer/common';
+import { linesOf } from './lines.js';
+import {
+  parseMarkdownDestination,
+  parseWikilinkInner,
+  scanMarkdownLinks,
+  scanWikilinks,
+  splitImageAlt,
+} from './link-parts.js';
+import type { BlockId, Callout, Heading, Link, ProtectedKind, ProtectedRange, Range, Tag } from './types.js';
+
+export interface BodyElements {
+  headings: Heading[];
+  links: Link[];
+  tags: Tag[];
+  blockIds: BlockId[];
+  callouts: Callout[];
+  protected: ProtectedRange[];
+}
+
+const PROTECTED: Record<string, ProtectedKind> = {
+  FencedCode: 'code',
+  CodeBlock: 'code',
+  InlineCode: 'inline-code',
+  Table: 'table',
+  HTMLBlock: 'html',
+  CommentBlock: 'html',
+  ProcessingInstructionBlock: 'html',
+  MathBlock: 'math',
+  InlineMath: 'math',
+  ObsidianCommentBlock: 'comment',
+  ObsidianComment: 'comment',
+  Wikilink: 'link',
+  Link: 'link',
+  Autolink: 'link',
+  Embed: 'embed',
+  Image: 'embed',
+};
+
+/** A block id ends its paragraph: `text ^id`; or is the whole paragraph: `^id`. */
+const TRAILING_BLOCK_ID = /(?:^|[ \t])\^([A-Za-z0-9-]+)\s*$/;
+const CALLOUT = /^>[ \t]*\[!([^\]\s]+)\]([+-]?)[ \t]*(.*)$/;
+/** Blocks an id on its own line names (Obsidian help: quotes, callouts, tables; code and lists alike). */
+const NAMED_BY_NEXT_ID = new Set(['Blockquote', 'Table', 'FencedCode', 'MathBlock', 'BulletList', 'OrderedList']);
+
+const WS = /\s/;
+
+/** Shrink a range past surrounding whitespace (for heading text). */
+function trimRange(text: string, start: number, end: number): Range {
+  while (start < end && WS.test(text[start] as string)) start++;
+  while (end > start && WS.test(text[end - 1] as string)) end--;
+  return { start, end };
+}
+
+export function collectElements(text: string, tree: Tree, pos: (p: number) => number, lineStarts: number[]): BodyElements {
+  const out: BodyElements = { headings: [], links: [], tags: [], blockIds: [], callouts: [], protected: [] };
+  const lines = (r: Range) => linesOf(lineStarts, r);
+  const rangeOf = (n: SyntaxNode): Range => ({ start: pos(n.from), end: pos(n.to) });
+  const slice = (r: Range) => text.slice(r.start, r.end);
+  let linkDepth = 0;
+  let listDepth = 0;
+
+  const pushLink = (link: Omit<Link, 'startLine' | 'endLine' | 'raw'>) =>
+    out.links.push({ ...link, raw: slice(link.range), ...lines(link.range) });
+
+  function heading(node: SyntaxNode, level: number, style: 'atx' | 'setext'): void {
+    const range = rangeOf(node);
+    const marks = node.getChildren('HeaderMark');
+    let textRange: Range;
+    if (style === 'atx') {
+      const open = marks[0];
+      const close = marks.length > 1 ? marks[marks.length - 1] : undefined;
+      textRange = trimRange(text, open ? pos(open.to) : range.start, close ? pos(close.from) : range.end);
+    } else {
+      const underline = marks[marks.length - 1];
+      textRange = trimRange(text, range.start, underline ? pos(underline.from) : range.end);
+    }
+    out.headings.push({
+      level: level as Heading['level'],
+      style,
+      text: slice(textRange),
+      range,
+      textRange,
+      ...lines(range),
+    });
+  }
+
+  function markdownLink(node: SyntaxNode, image: boolean): void {
+    const marks = node.getChildren('LinkMark');
+    const url = node.getChild('URL');
+    // `[t]` and `[t][ref]` have no destination here: reference links are not vault links.
+    if (!url || marks.length < 3) return;
+    const target = parseMarkdownDestination(text.slice(pos(url.from), pos(url.to)));
+    if (!target) return;
+    const labelFrom = pos((marks[0] as SyntaxNode).to);
+    const labelTo = pos((marks[1] as SyntaxNode).from);
+    const label = text.slice(labelFrom, labelTo);
+    const { display, size } = image ? splitImageAlt(label) : { display: label === '' ? null : label, size: null };
+    pushLink({ kind: image ? 'embed' : 'markdown', range: rangeOf(node), ...target, display, size, inComment: false });
+  }
+
+  function wikilink(node: SyntaxNode, embed: boolean): void {
+    const range = rangeOf(node);
+    const inner = text.slice(range.start + (embed ? 3 : 2), range.end - 2);
+    pushLink({ kind: embed ? 'embed' : 'wikilink', range, ...parseWikilinkInner(inner, embed), inComment: false });
+  }
+
+  /** Links in `%%…%%`: Obsidian records them, so do we, flagged. */
+  function commentLinks(node: SyntaxNode): void {
+    const { start, end } = rangeOf(node);
+    for (const hit of scanWikilinks(text, start, end)) {
+      const range = { start: hit.start, end: hit.end };
+      pushLink({ kind: hit.embed ? 'embed' : 'wikilink', range, ...parseWikilinkInner(hit.inner, hit.embed), inComment: true });
+    }
+    for (const hit of scanMarkdownLinks(text, start, end)) {
+      const target = parseMarkdownDestination(hit.dest);
+      if (!target) continue;
+      const { display, size } = hit.image ? splitImageAlt(hit.label) : { display: hit.label || null, size: null };
+      pushLink({ kind: hit.image ? 'embed' : 'markdown', range: { start: hit.start, end: hit.end }, ...target, display, size, inComment: true });
+    }
+  }
+
+  function blockId(node: SyntaxNode): void {
+    const range = rangeOf(node);
+    // Only the tail can hold the id; slicing it keeps a 2 MB paragraph cheap.
+    const tailStart = Math.max(range.start, range.end - 256);
+    const tail = text.slice(tailStart, range.end);
+    const m = TRAILING_BLOCK_ID.exec(tail);
+    if (!m) return;
+    const idStart = tailStart + m.index + m[0].indexOf('^');
+    const idRange = { start: idStart, end: idStart + 1 + (m[1] as string).length };
+    let blockRange = range;
+    const parent = node.parent;
+    const alone = text.slice(range.start, idStart).trim() === '';
+    const prev = node.prevSibling;
+    if (alone && prev && NAMED_BY_NEXT_ID.has(prev.name)) blockRange = rangeOf(prev);
+    else if (parent && (parent.name === 'ListItem' || parent.name === 'Blockquote')) blockRange = rangeOf(parent);
+    out.blockIds.push({ id: m[1] as string, range: idRange, blockRange, ...lines(idRange) });
+  }
+
+  function callout(node: SyntaxNode): void {
+    const range = rangeOf(node);
+    const nl = text.indexOf('\n', range.start);
+    const first = text.slice(range.start, nl === -1 || nl > range.end ? range.end : nl).replace(/\r$/, '');
+    const m = CALLOUT.exec(first);
+    if (!m) return;
+    out.callouts.push({
+      type: m[1] as string,
+      fold: (m[2] ?? '') as Callout['fold'],
+      title: (m[3] ?? '').trim(),
+      range,
+      ...lines(range),
+    });
+  }
+
+  tree.iterate({
+    enter: (ref) => {
+      const node = ref.node;
+      const name = ref.name;
+      const kind = PROTECTED[name];
+      if (kind) out.protected.push({ kind, range: rangeOf(node), ...lines(rangeOf(node)) });
+      if ((name === 'BulletList' || name === 'OrderedList') && listDepth++ === 0) {
+        out.protected.push({ kind: 'list', range: rangeOf(node), ...lines(rangeOf(node)) });
+      }
+      switch (name) {
+        case 'Wikilink':
+        case 'Embed':
+          wikilink(node, name === 'Embed');
+          return false;
+        case 'ObsidianComment':
+        case 'ObsidianCommentBlock':
+          commentLinks(node);
+          return false;
+        case 'Link':
+        case 'Image':
+          markdownLink(node, name === 'Image');
+          linkDepth++;
+          return undefined;
+        case 'Tag':
+          if (linkDepth === 0) {
+            const range = rangeOf(node);
+            out.tags.push({ name: slice(range).slice(1), source: 'inline', range, ...lines(range) });
+          }
+          return false;
+        case 'Paragraph':
+          blockId(node);
+          return undefined;
+        case 'Blockquote':
+          callout(node);
+          return undefined;
+        case 'FencedCode':
+        case 'CodeBlock':
+        case 'InlineCode':
+        case 'HTMLBlock':
+        case 'MathBlock':
+        case 'InlineMath':
+        case 'Autolink':
+          return false;
+      }
+      if (node.parent?.name === 'Document') {
+        const atx = /^ATXHeading([1-6])$/.exec(name);
+        if (atx) heading(node, Number(atx[1]), 'atx');
+        const setext = /^SetextHeading([12])$/.exec(name);
+        if (setext) heading(node, Number(setext[1]), 'setext');
+      }
+      return undefined;
+    },
+    leave: (ref) => {
+      if (ref.name === 'Link' || ref.name === 'Image') linkDepth--;
+      else if (ref.name === 'BulletList' || ref.name === 'OrderedList') listDepth--;
+    },
+  });
+  return out;
+}

@@ -1,0 +1,192 @@
+/**
+ * Frontmatter: the YAML block Obsidian reads as properties. It exists only when
+ * the note's first line is `---` and a later line is `---` (an unclosed block is
+ * ordinary Markdown: a rule and text). The YAML is parsed with the 1.2 core schema
+ * (dates stay strings), duplicate keys are errors, and a broken block is reported,
+ * never thrown: a note with broken frontmatter is still a note.
+ *
+ * Links, tags and aliases are read from the YAML syntax tree, not from the JS
+ * value, because their ranges must point into the note text. When the YAML is
+ * broken none are reported: Obsidian shows no properties for such a note either.
+ */
+import { isMap, isScalar, isSeq, parseDocument, type Document, type Node as YamlNode } from 'yaml';
+import { columnOf, lineOf, linesOf } from './lines.js';
+import { parseWikilinkInner, scanWikilinks } from './link-parts.js';
+import type { Frontmatter, Link, Range, Tag } from './types.js';
+
+export interface FrontmatterBlock {
+  /** Both fences included; ends before the closing fence's line break. */
+  range: Range;
+  contentRange: Range;
+  /** Where the Markdown body starts: after the closing fence's line break. */
+  bodyStart: number;
+}
+
+const FENCE = /^---[ \t]*\r?$/;
+
+function isFenceLine(text: string, from: number, to: number): boolean {
+  return text.startsWith('---', from) && to - from <= 64 && FENCE.test(text.slice(from, to));
+}
+
+/** Locate the frontmatter block, or null. Linear in the lines it looks at. */
+export function findFrontmatter(text: string): FrontmatterBlock | null {
+  const firstNl = text.indexOf('\n');
+  if (firstNl === -1 || !isFenceLine(text, 0, firstNl)) return null;
+  let pos = firstNl + 1;
+  for (;;) {
+    const nl = text.indexOf('\n', pos);
+    const lineEnd = nl === -1 ? text.length : nl;
+    if (isFenceLine(text, pos, lineEnd)) {
+      const end = text.charCodeAt(lineEnd - 1) === 13 ? lineEnd - 1 : lineEnd;
+      return {
+        range: { start: 0, end },
+        contentRange: { start: firstNl + 1, end: pos },
+        bodyStart: nl === -1 ? text.length : nl + 1,
+      };
+    }
+    if (nl === -1) return null;
+    pos = nl + 1;
+  }
+}
+
+export interface FrontmatterFacts {
+  frontmatter: Frontmatter;
+  links: Link[];
+  tags: Tag[];
+  aliases: string[];
+}
+
+interface Ctx {
+  text: string;
+  lineStarts: number[];
+  /** Offset of the YAML text in the note: YAML node ranges are relative to it. */
+  base: number;
+}
+
+function keyName(key: unknown): string | null {
+  return isScalar(key) && key.value !== null && key.value !== undefined ? String(key.value) : null;
+}
+
+/** Every string scalar under `node`, with its source range. */
+function stringScalars(node: unknown, out: { value: string; range: [number, number] }[]): void {
+  if (isScalar(node)) {
+    if (typeof node.value === 'string' && node.range) out.push({ value: node.value, range: [node.range[0], node.range[1]] });
+  } else if (isMap(node)) {
+    for (const pair of node.items) stringScalars(pair.value, out);
+  } else if (isSeq(node)) {
+    for (const item of node.items) stringScalars(item, out);
+  }
+}
+
+/**
+ * Wikilinks written inside string values (`up: "[[Parent]]"`, `- "[[Books]]"`).
+ * The source slice is scanned, so the range is the `[[…]]` in the note. An
+ * unquoted `up: [[Parent]]` is a nested YAML list, not a string: not a link
+ * (Obsidian does not read it as one either).
+ */
+function frontmatterLinks(ctx: Ctx, property: string, value: unknown, links: Link[]): void {
+  const scalars: { value: string; range: [number, number] }[] = [];
+  stringScalars(value, scalars);
+  for (const s of scalars) {
+    const from = ctx.base + s.range[0];
+    const to = ctx.base + s.range[1];
+    for (const hit of scanWikilinks(ctx.text, from, to)) {
+      const range = { start: hit.start, end: hit.end };
+      links.push({
+        kind: 'frontmatter',
+        raw: ctx.text.slice(hit.start, hit.end),
+        range,
+        ...parseWikilinkInner(hit.inner, hit.embed),
+        inComment: false,
+        property,
+        ...linesOf(ctx.lineStarts, range),
+      });
+    }
+  }
+}
+
+const DIGITS = /^[0-9]+$/;
+
+/** `tags: a, b` / `tags: [a, "#b"]` / list items: each token is a tag, `#` optional. */
+function frontmatterTags(ctx: Ctx, value: unknown, tags: Tag[]): void {
+  const scalars: { value: string; range: [number, number] }[] = [];
+  stringScalars(value, scalars);
+  for (const s of scalars) {
+    const from = ctx.base + s.range[0];
+    const source = ctx.text.slice(from, ctx.base + s.range[1]);
+    let cursor = 0;
+    for (const token of s.value.split(/[,\s]+/)) {
+      const name = token.replace(/^#/, '');
+      if (name === '' || DIGITS.test(name)) continue;
+      const at = source.indexOf(token, cursor);
+      // An escaped quoted scalar may not contain the token verbatim: fall back to the whole value.
+      const range = at === -1 ? { start: from, end: ctx.base + s.range[1] } : { start: from + at, end: from + at + token.length };
+      if (at !== -1) cursor = at + token.length;
+      tags.push({ name, source: 'frontmatter', range, ...linesOf(ctx.lineStarts, range) });
+    }
+  }
+}
+
+function frontmatterAliases(value: unknown, aliases: string[]): void {
+  const scalars: { value: string; range: [number, number] }[] = [];
+  stringScalars(value, scalars);
+  for (const s of scalars) {
+    const a = s.value.trim();
+    if (a !== '') aliases.push(a);
+  }
+}
+
+function yamlErrorOf(doc: Document.Parsed, ctx: Ctx): Frontmatter['error'] {
+  const e = doc.errors[0];
+  if (!e) return null;
+  const at = ctx.base + Math.min(e.pos[0], ctx.text.length - ctx.base);
+  return { code: e.code, message: e.message, line: lineOf(ctx.lineStarts, at), column: columnOf(ctx.lineStarts, at) };
+}
+
+/** Parse a located block into the model's frontmatter plus the links, tags and aliases it holds. */
+export function readFrontmatter(text: string, block: FrontmatterBlock, lineStarts: number[]): FrontmatterFacts {
+  const ctx: Ctx = { text, lineStarts, base: block.contentRange.start };
+  const yamlText = text.slice(block.contentRange.start, block.contentRange.end);
+  const doc = parseDocument(yamlText, { version: '1.2', schema: 'core', uniqueKeys: true, prettyErrors: false });
+  let error = yamlErrorOf(doc, ctx);
+  let data: unknown = null;
+  if (error === null) {
+    try {
+      data = doc.toJS({ maxAliasCount: 100 }) ?? null;
+    } catch (e) {
+      // e.g. an alias bomb ("Excessive alias count"): reported like a syntax error.
+      const at = ctx.base;
+      error = {
+        code: (e as { code?: string }).code ?? 'YAML_ERROR',
+        message: (e as Error).message,
+        line: lineOf(lineStarts, at),
+        column: 1,
+      };
+    }
+  }
+  const links: Link[] = [];
+  const tags: Tag[] = [];
+  const aliases: string[] = [];
+  if (error === null && isMap(doc.contents)) {
+    for (const pair of doc.contents.items) {
+      const key = keyName(pair.key);
+      if (key === null) continue;
+      frontmatterLinks(ctx, key, pair.value as YamlNode | null, links);
+      const lower = key.toLowerCase();
+      if (lower === 'tags' || lower === 'tag') frontmatterTags(ctx, pair.value, tags);
+      if (lower === 'aliases' || lower === 'alias') frontmatterAliases(pair.value, aliases);
+    }
+  }
+  return {
+    frontmatter: {
+      range: block.range,
+      contentRange: block.contentRange,
+      data,
+      error,
+      ...linesOf(lineStarts, block.range),
+    },
+    links,
+    tags,
+    aliases,
+  };
+}

@@ -1,0 +1,179 @@
+/**
+ * The small lezer extension that teaches CommonMark+GFM the Obsidian syntax the
+ * note model needs. Nodes it adds (read back by collect-elements.ts):
+ *
+ * - `Wikilink` `[[…]]` and `Embed` `![[…]]`: one node each, so lezer's own link
+ *   parser never sees the brackets and `[[x\|y]]` in a table stays whole (the
+ *   GFM table splitter already skips `\|`).
+ * - `ObsidianCommentBlock` lines from a `%%` line to the line holding the closing `%%`
+ *   (unclosed: to the end of the container), and `ObsidianComment` `%%…%%` inside a
+ *   paragraph. Their text is not parsed here; links inside are found by a plain
+ *   scan and flagged `inComment` (Obsidian records them).
+ * - `MathBlock` `$$ … $$` and `InlineMath` `$…$` / `$$…$$`: no links, no tags inside.
+ * - `Tag` `#tag` after whitespace or at the start of inline text.
+ *
+ * Every scan is bounded by the line or by the next opener, so a 2 MB line stays
+ * linear. Inline parsers run on lezer's inline text, where container markers
+ * (`>`) are already blanked out, so positions are document positions.
+ */
+import type { BlockContext, InlineContext, Line, MarkdownConfig } from '@lezer/markdown';
+import { findWikilinkClose } from './link-parts.js';
+
+const BANG = 33;
+const HASH = 35;
+const DOLLAR = 36;
+const PERCENT = 37;
+const OPEN_BRACKET = 91;
+const NEWLINE = 10;
+
+function isSpace(c: number): boolean {
+  return c === 32 || c === 9 || c === 10 || c === 13;
+}
+
+/** Index (in `s`) of `marker` after `from`, or -1. */
+function indexIn(s: string, marker: string, from: number): number {
+  return s.indexOf(marker, from);
+}
+
+/**
+ * A block opened by a line starting with `marker` (`%%`, `$$`): closed on the same
+ * line when only whitespace follows the closing marker; text after it means the
+ * line is ordinary inline content (`%%a%% b`), left to the paragraph parser.
+ */
+function delimitedBlock(name: string, marker: string) {
+  return (cx: BlockContext, line: Line): boolean => {
+    if (!line.text.startsWith(marker, line.pos)) return false;
+    const from = cx.lineStart + line.pos;
+    const sameLine = indexIn(line.text, marker, line.pos + marker.length);
+    let to: number;
+    if (sameLine !== -1) {
+      if (line.text.slice(sameLine + marker.length).trim() !== '') return false;
+      to = cx.lineStart + sameLine + marker.length;
+      cx.nextLine();
+    } else {
+      to = cx.lineStart + line.text.length;
+      // Stop where the container (quote, list item) ends, as lezer's fenced code
+      // does; `Line.depth` is not in the typings but is what FencedCode reads.
+      const depth = cx.depth;
+      while (cx.nextLine() && (line as unknown as { depth: number }).depth >= depth) {
+        const close = indexIn(line.text, marker, line.pos);
+        if (close !== -1) {
+          to = cx.lineStart + close + marker.length;
+          cx.nextLine();
+          break;
+        }
+        to = cx.lineStart + line.text.length;
+      }
+    }
+    cx.addElement(cx.elt(name, from, to));
+    return true;
+  };
+}
+
+/** `[[…]]` and `![[…]]` as single nodes. Empty `[[ ]]` is left to CommonMark, as Obsidian does. */
+function parseWikilink(cx: InlineContext, next: number, pos: number): number {
+  const embed = next === BANG;
+  const open = embed ? pos + 1 : pos;
+  if (embed ? cx.char(pos + 1) !== OPEN_BRACKET : next !== OPEN_BRACKET) return -1;
+  if (cx.char(open + 1) !== OPEN_BRACKET) return -1;
+  const rel = open - cx.offset;
+  const close = findWikilinkClose(cx.text, rel, cx.end - cx.offset);
+  if (close === -1 || cx.text.slice(rel + 2, close).trim() === '') return -1;
+  return cx.addElement(cx.elt(embed ? 'Embed' : 'Wikilink', pos, cx.offset + close + 2));
+}
+
+/** `%%…%%` inside inline text (may span the lines of one paragraph). */
+function parseInlineComment(cx: InlineContext, next: number, pos: number): number {
+  if (next !== PERCENT || cx.char(pos + 1) !== PERCENT) return -1;
+  const close = cx.text.indexOf('%%', pos - cx.offset + 2);
+  if (close === -1) return -1;
+  return cx.addElement(cx.elt('ObsidianComment', pos, cx.offset + close + 2));
+}
+
+/** Longest inline math we look for a closing `$` across; bounds the scan per opener. */
+const MAX_INLINE_MATH = 4096;
+
+/**
+ * `$x$` (Pandoc rule, as Obsidian: no space just inside the dollars, and the
+ * closing `$` is not followed by a digit, so `$5 and $10` is not math) and `$$x$$`.
+ */
+function parseInlineMath(cx: InlineContext, next: number, pos: number): number {
+  if (next !== DOLLAR) return -1;
+  const text = cx.text;
+  const rel = pos - cx.offset;
+  const limit = Math.min(text.length, rel + MAX_INLINE_MATH);
+  if (cx.char(pos + 1) === DOLLAR) {
+    const close = text.indexOf('$$', rel + 2);
+    // Display math may be long; an unclosed `$$` scans once, the next `$$` pairs.
+    if (close === -1 || close === rel + 2) return -1;
+    return cx.addElement(cx.elt('InlineMath', pos, cx.offset + close + 2));
+  }
+  const first = text.charCodeAt(rel + 1);
+  if (Number.isNaN(first) || isSpace(first)) return -1;
+  for (let j = rel + 1; j < limit; j++) {
+    const c = text.charCodeAt(j);
+    if (c === 92 /* \ */) {
+      j++;
+      continue;
+    }
+    if (c === NEWLINE && text.charCodeAt(j + 1) === NEWLINE) return -1;
+    if (c !== DOLLAR) continue;
+    const before = text.charCodeAt(j - 1);
+    const after = text.charCodeAt(j + 1);
+    if (isSpace(before) || (after >= 48 && after <= 57)) continue;
+    return cx.addElement(cx.elt('InlineMath', pos, cx.offset + j + 1));
+  }
+  return -1;
+}
+
+/**
+ * Characters allowed in a tag: letters and digits of any script (`#标签`, `#тег`),
+ * combining marks, emoji, `_`, `-`, `/`. Anything else ends the tag.
+ */
+const TAG_CHAR = /[\p{L}\p{N}\p{M}\p{Extended_Pictographic}\u200d_\-/]/u;
+const DIGITS = /^[0-9]+$/;
+
+/** Length of the tag name starting at `from` in `text` (0 when there is none). */
+export function tagNameLength(text: string, from: number): number {
+  let j = from;
+  while (j < text.length) {
+    const cp = text.codePointAt(j) as number;
+    const ch = String.fromCodePoint(cp);
+    if (!TAG_CHAR.test(ch)) break;
+    j += ch.length;
+  }
+  return j - from;
+}
+
+/** `#tag` only after whitespace or at the start (`not#tag` is not a tag), and not all digits (`#123`). */
+function parseTag(cx: InlineContext, next: number, pos: number): number {
+  if (next !== HASH) return -1;
+  if (pos > cx.offset && !isSpace(cx.char(pos - 1))) return -1;
+  const rel = pos - cx.offset + 1;
+  const len = tagNameLength(cx.text, rel);
+  if (len === 0 || DIGITS.test(cx.text.slice(rel, rel + len))) return -1;
+  return cx.addElement(cx.elt('Tag', pos, pos + 1 + len));
+}
+
+export const obsidianSyntax: MarkdownConfig = {
+  defineNodes: [
+    // lezer's own `CommentBlock`/`Comment` are HTML comments, hence the prefix.
+    { name: 'ObsidianCommentBlock', block: true },
+    { name: 'MathBlock', block: true },
+    { name: 'Wikilink' },
+    { name: 'Embed' },
+    { name: 'ObsidianComment' },
+    { name: 'InlineMath' },
+    { name: 'Tag' },
+  ],
+  parseBlock: [
+    { name: 'ObsidianComment', parse: delimitedBlock('ObsidianCommentBlock', '%%'), before: 'Blockquote' },
+    { name: 'ObsidianMath', parse: delimitedBlock('MathBlock', '$$'), before: 'Blockquote' },
+  ],
+  parseInline: [
+    { name: 'ObsidianComment', parse: parseInlineComment, before: 'Escape' },
+    { name: 'ObsidianMath', parse: parseInlineMath, before: 'Escape' },
+    { name: 'Wikilink', parse: parseWikilink, before: 'Link' },
+    { name: 'Tag', parse: parseTag },
+  ],
+};

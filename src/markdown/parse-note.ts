@@ -1,0 +1,63 @@
+/**
+ * parseNote: decoded note text in, plain {@link NoteModel} out. Pure, never
+ * throws on any input text, linear in the text length.
+ *
+ * Steps: line index; frontmatter (found by its fences, parsed by `yaml`); the
+ * body is parsed by lezer (CommonMark + GFM tables, strikethrough, task lists +
+ * our Obsidian extension); one tree walk collects the elements; sections follow
+ * from the headings.
+ *
+ * CRLF: lezer gets the body with `\r\n` turned into `\n` and its offsets are
+ * mapped back (crlf.ts); text is always sliced from the original string, so no
+ * `\r` leaks into heading text or link paths.
+ */
+import { Strikethrough, Table, TaskList, parser as commonmark } from '@lezer/markdown';
+import { findFrontmatter, readFrontmatter } from './frontmatter.js';
+import { collectElements } from './collect-elements.js';
+import { toLfBody } from './crlf.js';
+import { computeLineStarts } from './lines.js';
+import { obsidianSyntax } from './obsidian-syntax.js';
+import { buildSections } from './sections.js';
+import type { Link, NoteModel, ProtectedRange, Tag } from './types.js';
+
+/**
+ * GFM minus its bare-URL autolinks: those are never vault links, and scanning
+ * for them at every `w`/`h` would only cost time on long lines.
+ */
+const markdownParser = commonmark.configure([Table, TaskList, Strikethrough, obsidianSyntax]);
+
+const byPosition = (a: { range: { start: number; end: number } }, b: { range: { start: number; end: number } }) =>
+  a.range.start - b.range.start || b.range.end - a.range.end;
+
+export function parseNote(text: string): NoteModel {
+  const lineStarts = computeLineStarts(text);
+  const block = findFrontmatter(text);
+  const fm = block ? readFrontmatter(text, block, lineStarts) : null;
+  const bodyStart = block ? block.bodyStart : 0;
+
+  const body = toLfBody(text, bodyStart);
+  const tree = markdownParser.parse(body.text);
+  const els = collectElements(text, tree, body.toOriginal, lineStarts);
+
+  const links: Link[] = fm ? [...fm.links, ...els.links] : els.links;
+  const tags: Tag[] = fm ? [...fm.tags, ...els.tags] : els.tags;
+  const protectedRanges: ProtectedRange[] = fm
+    ? [{ kind: 'frontmatter', range: fm.frontmatter.range, startLine: fm.frontmatter.startLine, endLine: fm.frontmatter.endLine }, ...els.protected]
+    : els.protected;
+  links.sort(byPosition);
+  protectedRanges.sort(byPosition);
+
+  return {
+    length: text.length,
+    lineStarts,
+    frontmatter: fm ? fm.frontmatter : null,
+    headings: els.headings,
+    sections: buildSections(text, els.headings, bodyStart, lineStarts),
+    links,
+    tags,
+    aliases: fm ? fm.aliases : [],
+    blockIds: els.blockIds,
+    callouts: els.callouts,
+    protected: protectedRanges,
+  };
+}
