@@ -1,0 +1,28 @@
+/**
+ * links: Obsidian link resolution, exactly as the app resolves links
+ * (../shared/obsidian-links.md is the spec; every rule we had to decide is written
+ * next to the code that applies it and tested in test/conformance/links.test.ts).
+ *
+ * Pure core (no I/O):
+ * - {@link buildFileIndex} → {@link FileIndex}: the vault's file list with
+ *   case-folded NFC lookups by path and by file name; excluded files flagged.
+ * - {@link resolveLinkPath} → {@link PathResolution}: the path part of a link:
+ *   `resolved` | `ambiguous` | `unresolved` | `unindexed`, target and candidates.
+ * - {@link stripHeading}, {@link resolveSubpath} → {@link SubpathResult}: headings
+ *   (nested `#A#B`) and blocks (`#^id`) inside a parsed note.
+ * - {@link resolveLink}: both together, for one link.
+ *
+ * Vault operations (read-only I/O, the seam the SQLite index will replace):
+ * - {@link openVaultView}: scan + lazily parse the vault.
+ * - {@link resolveInVault}, {@link noteLinks}, {@link backlinks}, {@link checkVault}:
+ *   what the `resolve`, `links`, `backlinks` and `check` commands return.
+ */
+export * from './fold.js';
+export * from './file-index.js';
+export * from './resolve-path.js';
+export * from './strip-heading.js';
+export * from './resolve-subpath.js';
+export * from './resolve-link.js';
+export * from './vault-view.js';
+export * from './vault-links.js';
+export * from './check-vault.js';

@@ -1,0 +1,89 @@
+import type { Lines, NoteModel } from '../markdown/types.js';
+import { blockKey, headingKey } from './strip-heading.js';
+
+/** What resolving a subpath needs from a parsed note. */
+export type AnchorSource = Pick<NoteModel, 'headings' | 'blockIds' | 'lineStarts'>;
+
+export interface SubpathResult {
+  kind: 'heading' | 'block';
+  /** Headings: the segments as written, joined by `#` (empty ones dropped). Blocks: the id without `^`. */
+  value: string;
+  /**
+   * Whether the anchor exists in the target. `null` when it was not checked: the
+   * link did not resolve to one file, or the target is not a Markdown note
+   * (`![[X.base#View]]`, `[[doc.pdf#page=3]]`: those subpaths belong to other
+   * viewers, and we do not read those files).
+   */
+  exists: boolean | null;
+  /** Where the anchor is: a heading's whole section (subsections included), or the block. */
+  lines?: Lines;
+}
+
+/**
+ * Parse a link's subpath (the text after its first `#`, without it) into a kind
+ * and value. Empty segments are dropped (`[[N##H]]` = `[[N#H]]`, documented for
+ * headings); a subpath with nothing left is no subpath (`[[N#]]` links to N).
+ *
+ * Decided: the drop-empty rule applies before the block test, so `[[N##^id]]`
+ * is the block `^id`, like `[[N#^id]]` (vaultofknowledge uses that form three
+ * times, each naming an id that exists).
+ */
+export function parseSubpath(subpath: string | null): { kind: 'heading' | 'block'; segments: string[]; value: string } | null {
+  if (subpath === null) return null;
+  const segments = subpath.split('#').filter((s) => s !== '');
+  if (segments.length === 0) return null;
+  if (segments[0]!.startsWith('^')) {
+    // A block id never contains `#`; anything after one is ignored, as Obsidian reads only the id.
+    return { kind: 'block', segments: [segments[0]!.slice(1)], value: segments[0]!.slice(1) };
+  }
+  return { kind: 'heading', segments, value: segments.join('#') };
+}
+
+/**
+ * Find a subpath in a parsed note (obsidian-links.md "Subpaths"):
+ * - heading path `A#B`: each segment matches, by {@link headingKey}, the first
+ *   heading after the previous match that is still inside the previous match's
+ *   section (a deeper level, before any heading of the same or a higher level);
+ * - block `^id`: the first block id equal case-insensitively.
+ * A segment that strips to nothing (`#!!!`) can match only a heading that also
+ * strips to nothing.
+ */
+export function resolveSubpath(note: AnchorSource, subpath: string | null): SubpathResult | null {
+  const parsed = parseSubpath(subpath);
+  if (parsed === null) return null;
+  if (parsed.kind === 'block') {
+    const want = blockKey(parsed.value);
+    const block = note.blockIds.find((b) => blockKey(b.id) === want);
+    return block
+      ? { kind: 'block', value: parsed.value, exists: true, lines: { startLine: block.startLine, endLine: block.endLine } }
+      : { kind: 'block', value: parsed.value, exists: false };
+  }
+  const headings = note.headings;
+  let from = 0;
+  let parentLevel = 0; // 0: the whole note
+  let found = -1;
+  for (const segment of parsed.segments) {
+    const want = headingKey(segment);
+    found = -1;
+    for (let i = from; i < headings.length; i++) {
+      const h = headings[i]!;
+      if (parentLevel > 0 && h.level <= parentLevel) break; // left the previous match's section
+      if (headingKey(h.text) === want) {
+        found = i;
+        break;
+      }
+    }
+    if (found < 0) return { kind: 'heading', value: parsed.value, exists: false };
+    from = found + 1;
+    parentLevel = headings[found]!.level;
+  }
+  const h = headings[found]!;
+  let endLine = note.lineStarts.length;
+  for (let i = found + 1; i < headings.length; i++) {
+    if (headings[i]!.level <= h.level) {
+      endLine = headings[i]!.startLine - 1;
+      break;
+    }
+  }
+  return { kind: 'heading', value: parsed.value, exists: true, lines: { startLine: h.startLine, endLine } };
+}
