@@ -1,0 +1,61 @@
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { test } from 'node:test';
+import { normalizeHeading, readHeadings, samePath } from '../../../eval/lib/headings.js';
+import { corporaRoot } from '../../helpers/corpora.js';
+import { REPO_ROOT } from '../../helpers/run-cli.js';
+
+interface Question {
+  id: string;
+  corpus: string;
+  lang: string;
+  question: string;
+  path: string;
+  heading_path: string[];
+}
+
+const { questions } = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'eval/questions.json'), 'utf8')) as { questions: Question[] };
+const root = corporaRoot();
+
+/** Lower-cased words, so a copied sentence is caught whatever its punctuation. */
+function words(text: string): string[] {
+  return text.normalize('NFC').toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+}
+
+const SHINGLE = 6;
+function shingles(ws: string[]): Set<string> {
+  const out = new Set<string>();
+  for (let i = 0; i + SHINGLE <= ws.length; i++) out.add(ws.slice(i, i + SHINGLE).join(' '));
+  return out;
+}
+
+test('eval questions: at least 40, at least 15 in Russian, unique ids, every corpus covered', () => {
+  assert.ok(questions.length >= 40, `${questions.length} questions`);
+  assert.ok(questions.filter((q) => q.lang === 'ru').length >= 15);
+  assert.equal(new Set(questions.map((q) => q.id)).size, questions.length);
+  assert.deepEqual([...new Set(questions.map((q) => q.corpus))].sort(), ['frontend-vault-ru', 'kepano-obsidian', 'openbox-ru', 'vaultofknowledge']);
+});
+
+test('eval questions: each expected note exists in its corpus and has the expected section', { skip: root === null && 'shared corpora absent' }, () => {
+  for (const q of questions) {
+    const file = path.join(root!, q.corpus, 'vault', q.path);
+    assert.ok(fs.existsSync(file), `${q.id}: ${q.corpus}/${q.path} missing`);
+    if (q.heading_path.length === 0) continue;
+    const paths = readHeadings(fs.readFileSync(file, 'utf8')).map((h) => h.path);
+    assert.ok(paths.some((p) => samePath(p, q.heading_path)), `${q.id}: no section ${q.heading_path.join(' > ')} in ${q.path}`);
+  }
+});
+
+test('eval questions: paraphrased, never a heading or a run of six words from the note', { skip: root === null && 'shared corpora absent' }, () => {
+  for (const q of questions) {
+    const text = fs.readFileSync(path.join(root!, q.corpus, 'vault', q.path), 'utf8');
+    const headings = readHeadings(text).map((h) => normalizeHeading(h.text));
+    const asked = normalizeHeading(q.question.replace(/[?.!]+$/, ''));
+    assert.ok(!headings.includes(asked), `${q.id} is a heading verbatim`);
+    assert.notEqual(asked, normalizeHeading(path.basename(q.path, '.md')), `${q.id} is the note title`);
+    const noteShingles = shingles(words(text));
+    const copied = [...shingles(words(q.question))].filter((s) => noteShingles.has(s));
+    assert.deepEqual(copied, [], `${q.id} copies note text`);
+  }
+});
