@@ -1,0 +1,159 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { VaultgateError } from '../errors.js';
+import { dataRoots, vaultCacheKey } from '../vault/index.js';
+import { APPLICATION_ID, SCHEMA_SQL, SCHEMA_VERSION } from './schema.js';
+
+export type Db = Database.Database;
+type Env = Record<string, string | undefined>;
+
+/**
+ * How long a connection waits for another process's write transaction (a
+ * refresher) before giving up with LOCK_BUSY. Generous: a cold index of a big
+ * vault holds the write lock while it runs, and a reader would rather wait for a
+ * fresh index than fail.
+ */
+export const BUSY_TIMEOUT_MS = 120_000;
+
+export interface IndexHandle {
+  db: Db;
+  /** The vault root this index describes. */
+  root: string;
+  /** The database file. */
+  file: string;
+  /** Why the file was (re)created on open, if it was: 'new' | 'schema' | 'foreign' | 'corrupt'. */
+  created: null | 'new' | 'schema' | 'foreign' | 'corrupt';
+}
+
+/** `<cache>/<vault id or path hash>/index.sqlite` (DESIGN §3); VAULTGATE_HOME relocates it. */
+export function indexFile(root: string, env: Env = process.env): string {
+  return path.join(dataRoots(env).cache, vaultCacheKey(root), 'index.sqlite');
+}
+
+/** SQLite errors that mean the file cannot be trusted: rebuild it from the vault. */
+export function isCorruptionError(e: unknown): boolean {
+  const code = (e as { code?: unknown })?.code;
+  return code === 'SQLITE_CORRUPT' || code === 'SQLITE_NOTADB' || code === 'SQLITE_CORRUPT_VTAB' || code === 'SQLITE_CORRUPT_INDEX';
+}
+
+export function isBusyError(e: unknown): boolean {
+  const code = (e as { code?: unknown })?.code;
+  return typeof code === 'string' && (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED'));
+}
+
+/**
+ * Move a bad cache file out of the way. The -wal and -shm files go too: a stale
+ * WAL left beside a fresh database would be replayed into it (sqlite.org
+ * howtocorrupt §1.4). Renaming first means a concurrent opener never sees half.
+ */
+export function discardIndexFile(file: string): void {
+  const aside = `${file}.discarded-${process.pid}-${Date.now()}`;
+  try {
+    fs.renameSync(file, aside);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
+  }
+  for (const f of [aside, `${file}-wal`, `${file}-shm`]) fs.rmSync(f, { force: true });
+}
+
+type Verdict = 'ok' | 'empty' | 'schema' | 'foreign';
+
+function inspect(db: Db): Verdict {
+  const appId = db.pragma('application_id', { simple: true }) as number;
+  const version = db.pragma('user_version', { simple: true }) as number;
+  if (appId === APPLICATION_ID) {
+    if (version !== SCHEMA_VERSION) return 'schema';
+    const meta = db.prepare(`SELECT value FROM meta WHERE key = 'schema'`).pluck().get();
+    return meta === String(SCHEMA_VERSION) ? 'ok' : 'foreign';
+  }
+  const objects = db.prepare(`SELECT count(*) FROM sqlite_schema`).pluck().get() as number;
+  return appId === 0 && version === 0 && objects === 0 ? 'empty' : 'foreign';
+}
+
+function connect(file: string): Db {
+  const db = new Database(file, { timeout: BUSY_TIMEOUT_MS });
+  db.pragma('foreign_keys = ON');
+  return db;
+}
+
+/** Create the schema in an empty file; a racing opener that got there first wins and we re-inspect. */
+function initialise(db: Db, root: string): void {
+  db.pragma('journal_mode = WAL');
+  db.transaction(() => {
+    if (inspect(db) !== 'empty') return;
+    db.exec(SCHEMA_SQL);
+    const put = db.prepare('INSERT INTO meta(key, value) VALUES (?, ?)');
+    put.run('schema', String(SCHEMA_VERSION));
+    put.run('vault_root', root);
+    put.run('created_at', new Date().toISOString());
+    db.pragma(`application_id = ${APPLICATION_ID}`);
+    db.pragma(`user_version = ${SCHEMA_VERSION}`);
+  }).immediate();
+}
+
+/**
+ * Open (or create) the index of a vault. A file that is not a SQLite database, is
+ * another program's, has another schema version, or reports corruption is moved
+ * aside and rebuilt — the index is a cache, never trusted over the vault.
+ * Read commands never write inside the vault: the file lives in the cache root.
+ */
+export function openIndex(root: string, env: Env = process.env, opts: { rebuild?: boolean } = {}): IndexHandle {
+  const file = indexFile(root, env);
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  let created: IndexHandle['created'] = null;
+  if (opts.rebuild) discardIndexFile(file);
+  for (let attempt = 0; attempt < 3; attempt++) {
+    let db: Db | undefined;
+    try {
+      db = connect(file);
+      const verdict = inspect(db);
+      if (verdict === 'ok') {
+        db.pragma('journal_mode = WAL');
+        db.pragma('synchronous = NORMAL');
+        return { db, root, file, created };
+      }
+      if (verdict === 'empty') {
+        initialise(db, root);
+        if (inspect(db) === 'ok') {
+          db.pragma('synchronous = NORMAL');
+          return { db, root, file, created: created ?? 'new' };
+        }
+        db.close();
+        continue;
+      }
+      db.close();
+      discardIndexFile(file);
+      created = verdict;
+    } catch (e) {
+      db?.close();
+      if (isBusyError(e)) throw lockBusy(file, e);
+      if (!isCorruptionError(e)) throw e;
+      discardIndexFile(file);
+      created = 'corrupt';
+    }
+  }
+  throw new VaultgateError('INTEGRITY', `could not create a usable index at ${file}`, {
+    hint: `Delete ${path.dirname(file)} and run \`vaultgate index\`; it is a cache and is rebuilt from the vault.`,
+  });
+}
+
+export function lockBusy(file: string, cause: unknown): VaultgateError {
+  return new VaultgateError('LOCK_BUSY', 'the index is being rebuilt by another process', {
+    cause,
+    hint: `Retry in a moment; if it persists, another vaultgate process is stuck holding ${file}.`,
+  });
+}
+
+/** Full structural check (O(size of the file)): run by `vaultgate index`, not on every read. */
+export function checkIntegrity(db: Db): boolean {
+  try {
+    const rows = db.pragma('quick_check') as { quick_check: string }[];
+    if (rows.length !== 1 || rows[0]!.quick_check !== 'ok') return false;
+    db.prepare(`INSERT INTO sections_fts(sections_fts, rank) VALUES ('integrity-check', 0)`).run();
+    return true;
+  } catch (e) {
+    if (isCorruptionError(e)) return false;
+    throw e;
+  }
+}

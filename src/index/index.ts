@@ -1,0 +1,30 @@
+/**
+ * index: the SQLite index of one vault — files, sections, links, tags, aliases,
+ * properties, and FTS5 over sections — kept fresh by an incremental refresh.
+ *
+ * - {@link openIndex}: open (or create, or rebuild when corrupt or foreign) the
+ *   index at `<cache>/<vault key>/index.sqlite`; returns an {@link IndexHandle}.
+ * - {@link refreshIndex}: stat walk + hash of changed files + targeted link
+ *   re-resolution; a no-op (no write) when nothing changed.
+ * - {@link withFreshIndex}: open + refresh + run a read, rebuilding once when the
+ *   file turns out to be corrupt. What read commands use.
+ * - {@link searchIndex}: section search (`"phrase"`, `-term`, `prefix*`, plain
+ *   questions as OR under BM25), filters by path, tag and property.
+ * - {@link parseQuery}: the query language, never an FTS syntax error.
+ * - {@link indexText} and friends: the text pipeline shared by index and queries.
+ * - {@link readNoteSection}: `vaultgate note`, a note or one section with hashes and lines.
+ *
+ * @example
+ *   const { result } = withFreshIndex(root, process.env, (h) => searchIndex(h.db, 'ёлка', { limit: 5 }));
+ */
+export * from './db.js';
+export * from './schema.js';
+export * from './text-pipeline.js';
+export * from './stop-words.js';
+export * from './query.js';
+export * from './refresh.js';
+export * from './relink.js';
+export * from './search.js';
+export * from './snippet.js';
+export * from './fresh-index.js';
+export * from './note-read.js';

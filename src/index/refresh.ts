@@ -1,0 +1,256 @@
+import { isVaultgateError } from '../errors.js';
+import { parseNote } from '../markdown/index.js';
+import {
+  decodeUtf8,
+  isExcluded,
+  isMarkdownPath,
+  readVaultBytes,
+  readVaultConfig,
+  scanVault,
+  sha256Hex,
+  type ScanWarning,
+  type VaultFile,
+} from '../vault/index.js';
+import type { Db, IndexHandle } from './db.js';
+import { relinkIndex, type RelinkScope } from './relink.js';
+import { nameKey } from './note-rows.js';
+import { insertNote, type NoteWrite } from './write-note.js';
+
+/**
+ * Incremental refresh: make the index describe the vault as it is now.
+ *
+ * 1. Stat walk (scanVault) and compare size + mtime with the `files` table, in a
+ *    read snapshot. Nothing differs → done, nothing written (the common case).
+ * 2. Otherwise take the write lock (BEGIN IMMEDIATE: one refresher at a time,
+ *    readers keep reading the last committed state under WAL), compare again —
+ *    another process may have done the work while we waited — and apply:
+ *    changed notes are hashed, and re-parsed only when the bytes differ.
+ * 3. Re-resolve the links whose answer can have changed (relink.ts).
+ */
+
+export interface RefreshProgress {
+  phase: 'index' | 'links';
+  done: number;
+  total: number;
+}
+
+export interface RefreshOptions {
+  onProgress?: (p: RefreshProgress) => void;
+}
+
+export interface IndexWarning {
+  path: string;
+  code: string;
+  message: string;
+}
+
+export interface RefreshResult {
+  /** Whether anything was written: false when the index already matched the vault. */
+  refreshed: boolean;
+  /** Files the scanner saw (notes and attachments). */
+  files: number;
+  /** Markdown notes indexed. */
+  notes: number;
+  added: number;
+  changed: number;
+  deleted: number;
+  /** A deleted and an added note with the same bytes (counted here, not in added/deleted). */
+  renamed: number;
+  /** Size or mtime changed but the bytes did not: only the stat was updated. */
+  touched: number;
+  /** Links whose resolution was recomputed. */
+  relinked: number;
+  took_ms: number;
+  warnings: IndexWarning[];
+}
+
+type Kind = 'note' | 'attachment' | 'excluded';
+
+interface FileRow {
+  id: number;
+  path: string;
+  size: number;
+  mtime_ms: number;
+  kind: string;
+  sha256: string | null;
+  name_key: string;
+}
+
+interface Plan {
+  add: { file: VaultFile; kind: Kind }[];
+  stale: { file: VaultFile; kind: Kind; row: FileRow }[];
+  remove: FileRow[];
+}
+
+function sameKind(stored: string, wanted: Kind): boolean {
+  return stored === wanted || (stored === 'unreadable' && wanted === 'note');
+}
+
+function diff(files: VaultFile[], rows: FileRow[], kindOf: (f: VaultFile) => Kind): Plan {
+  const byPath = new Map(rows.map((r) => [r.path, r]));
+  const plan: Plan = { add: [], stale: [], remove: [] };
+  const seen = new Set<string>();
+  for (const file of files) {
+    seen.add(file.path);
+    const kind = kindOf(file);
+    const row = byPath.get(file.path);
+    if (!row) plan.add.push({ file, kind });
+    else if (row.size !== file.size || row.mtime_ms !== file.mtimeMs || !sameKind(row.kind, kind)) plan.stale.push({ file, kind, row });
+  }
+  for (const row of rows) if (!seen.has(row.path)) plan.remove.push(row);
+  return plan;
+}
+
+const isEmpty = (p: Plan) => p.add.length === 0 && p.stale.length === 0 && p.remove.length === 0;
+
+export function refreshIndex(handle: IndexHandle, opts: RefreshOptions = {}): RefreshResult {
+  const started = performance.now();
+  const { db, root } = handle;
+  const config = readVaultConfig(root);
+  const excludeKey = JSON.stringify(config.index.exclude);
+  const kindOf = (f: VaultFile): Kind => (isExcluded(config, f.path) ? 'excluded' : isMarkdownPath(f.path) ? 'note' : 'attachment');
+  const scan = scanVault(root);
+  const loadRows = () => db.prepare('SELECT id, path, size, mtime_ms, kind, sha256, name_key FROM files').all() as FileRow[];
+  const storedExclude = () => db.prepare(`SELECT value FROM meta WHERE key = 'exclude'`).pluck().get() as string | undefined;
+
+  const result: RefreshResult = {
+    refreshed: false,
+    files: scan.files.length,
+    notes: 0,
+    added: 0,
+    changed: 0,
+    deleted: 0,
+    renamed: 0,
+    touched: 0,
+    relinked: 0,
+    took_ms: 0,
+    warnings: [],
+  };
+
+  const quick = diff(scan.files, loadRows(), kindOf);
+  if (!isEmpty(quick) || storedExclude() !== excludeKey) {
+    db.transaction(() => apply(db, root, scan.files, loadRows(), kindOf, excludeKey, storedExclude() !== excludeKey, result, opts)).immediate();
+  }
+  result.notes = db.prepare(`SELECT count(*) FROM files WHERE kind = 'note'`).pluck().get() as number;
+  result.warnings = collectWarnings(db, scan.warnings);
+  result.took_ms = Math.round(performance.now() - started);
+  return result;
+}
+
+function apply(
+  db: Db,
+  root: string,
+  files: VaultFile[],
+  rows: FileRow[],
+  kindOf: (f: VaultFile) => Kind,
+  excludeKey: string,
+  excludeChanged: boolean,
+  result: RefreshResult,
+  opts: RefreshOptions,
+): void {
+  const plan = diff(files, rows, kindOf);
+  if (isEmpty(plan) && !excludeChanged) return;
+  result.refreshed = true;
+  const scope: RelinkScope = { all: excludeChanged, nameKeys: new Set(), targets: new Set() };
+  const deleteFile = db.prepare('DELETE FROM files WHERE id = ?');
+  const touch = db.prepare('UPDATE files SET size = ?, mtime_ms = ? WHERE id = ?');
+  const removedHashes = new Map<string, number>();
+  const addedHashes: string[] = [];
+
+  for (const row of plan.remove) {
+    deleteFile.run(row.id);
+    scope.nameKeys.add(row.name_key);
+    scope.targets.add(row.path);
+    if (row.sha256) removedHashes.set(row.sha256, (removedHashes.get(row.sha256) ?? 0) + 1);
+    result.deleted++;
+  }
+
+  const total = plan.add.length + plan.stale.length;
+  let done = 0;
+  const progress = () => opts.onProgress?.({ phase: 'index', done: ++done, total });
+
+  for (const { file, kind, row } of plan.stale) {
+    if (kind === 'note' && row.kind === 'note') {
+      const read = readNote(root, file);
+      if ('sha256' in read && read.sha256 === row.sha256) {
+        touch.run(file.size, file.mtimeMs, row.id);
+        result.touched++;
+        progress();
+        continue;
+      }
+      deleteFile.run(row.id);
+      write(db, file, kind, read);
+    } else {
+      deleteFile.run(row.id);
+      write(db, file, kind, kind === 'note' ? readNote(root, file) : null);
+      scope.nameKeys.add(row.name_key);
+    }
+    scope.targets.add(file.path);
+    result.changed++;
+    progress();
+  }
+
+  for (const { file, kind } of plan.add) {
+    const read = kind === 'note' ? readNote(root, file) : null;
+    write(db, file, kind, read);
+    if (read && 'sha256' in read) addedHashes.push(read.sha256);
+    scope.nameKeys.add(nameKey(file.path));
+    scope.targets.add(file.path);
+    result.added++;
+    progress();
+  }
+
+  // A rename is a delete plus an add of the same bytes; report it as what it is.
+  for (const h of addedHashes) {
+    const left = removedHashes.get(h) ?? 0;
+    if (left > 0) {
+      removedHashes.set(h, left - 1);
+      result.renamed++;
+      result.added--;
+      result.deleted--;
+    }
+  }
+
+  db.prepare(`INSERT INTO meta(key, value) VALUES ('exclude', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value`).run(excludeKey);
+  db.prepare(`INSERT INTO meta(key, value) VALUES ('refreshed_at', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value`).run(
+    new Date().toISOString(),
+  );
+  result.relinked = relinkIndex(db, scope, (d, t) => opts.onProgress?.({ phase: 'links', done: d, total: t }));
+  // Many small FTS segments slow every query; merging after a big batch pays back at once.
+  if (total > 1000) db.prepare(`INSERT INTO sections_fts(sections_fts) VALUES ('optimize')`).run();
+}
+
+type ReadOutcome = { text: string; sha256: string } | { warning: IndexWarning };
+
+function readNote(root: string, file: VaultFile): ReadOutcome {
+  try {
+    const { bytes } = readVaultBytes(root, file.path);
+    const { text } = decodeUtf8(bytes, file.path);
+    return { text, sha256: sha256Hex(bytes) };
+  } catch (e) {
+    // Reads go on past a bad file (house style): the note is recorded as unreadable, with why.
+    if (isVaultgateError(e)) return { warning: { path: file.path, code: e.code, message: e.message } };
+    const err = e as NodeJS.ErrnoException;
+    return { warning: { path: file.path, code: 'UNREADABLE', message: err.message ?? String(e) } };
+  }
+}
+
+function write(db: Db, file: VaultFile, kind: Kind, read: ReadOutcome | null): void {
+  const entry: NoteWrite = { file, kind, note: null, warning: null };
+  if (read && 'sha256' in read) {
+    try {
+      entry.note = { text: read.text, sha256: read.sha256, model: parseNote(read.text) };
+    } catch (e) {
+      // A parser bug must not stop the whole vault from being indexed: record it on the note.
+      entry.warning = { path: file.path, code: 'PARSE_FAILED', message: `could not parse: ${(e as Error)?.message ?? String(e)}` };
+    }
+  } else if (read) entry.warning = read.warning;
+  insertNote(db, entry);
+}
+
+function collectWarnings(db: Db, scanWarnings: ScanWarning[]): IndexWarning[] {
+  const out: IndexWarning[] = scanWarnings.map((w) => ({ path: w.path, code: w.code, message: w.message }));
+  const rows = db.prepare(`SELECT path, warning FROM files WHERE kind = 'unreadable'`).all() as { path: string; warning: string }[];
+  for (const r of rows) out.push(JSON.parse(r.warning) as IndexWarning);
+  return out;
+}

@@ -1,0 +1,161 @@
+import { stripHeading } from '../links/index.js';
+import type { Db } from './db.js';
+import { parseQuery, type ParsedQuery } from './query.js';
+import { BM25_WEIGHTS } from './schema.js';
+import { makeSnippet } from './snippet.js';
+
+/**
+ * Section search over the index: BM25 with column weights, exact title and
+ * alias matches first, best section per note unless `allSections`.
+ */
+
+export const DEFAULT_SEARCH_LIMIT = 10;
+export const MAX_SEARCH_LIMIT = 1000;
+
+export interface SearchOptions {
+  limit?: number;
+  /** Only notes whose vault path starts with this string. */
+  pathPrefix?: string;
+  /** Only notes carrying this tag or one nested under it (`project` matches `project/alpha`). */
+  tag?: string;
+  /** Only notes whose frontmatter property KEY has VALUE (case-insensitive; list properties match any element). */
+  where?: { key: string; value: string }[];
+  /** Return every matching section rather than the best one per note. */
+  allSections?: boolean;
+  /** Only these notes (vault paths): used by context packets to rank a linked note's sections. */
+  paths?: string[];
+}
+
+export interface SearchHit {
+  path: string;
+  heading_path: string[];
+  /** Link subpath to the section (`#Heading#Sub`, as Obsidian writes it), or null for the part before the first heading. */
+  anchor: string | null;
+  lines: [number, number];
+  score: number;
+  /** `title` or `alias` when the whole query equals the note's name or one of its aliases. */
+  match: 'title' | 'alias' | 'text';
+  snippet: string;
+  sha256: string;
+  /** @internal Section row id, for context packets. */
+  section_id: number;
+  /** @internal The section's source text, for context packets. */
+  text: string;
+}
+
+export interface SearchResult {
+  query: string;
+  /** Matching notes (or sections with `allSections`), not just those returned. */
+  total: number;
+  hits: SearchHit[];
+}
+
+interface Row {
+  id: number;
+  file_id: number;
+  score: number;
+  path: string;
+  sha256: string;
+  heading_path: string;
+  start_line: number;
+  end_line: number;
+  text: string;
+}
+
+/** `#A#B` for a heading path, each part stripped as Obsidian writes heading links. */
+export function anchorOf(headingPath: string[]): string | null {
+  if (headingPath.length === 0) return null;
+  return '#' + headingPath.map(stripHeading).join('#');
+}
+
+function filters(opts: SearchOptions): { sql: string; params: unknown[] } {
+  const parts: string[] = [];
+  const params: unknown[] = [];
+  if (opts.pathPrefix) {
+    const prefix = opts.pathPrefix.normalize('NFC').replace(/^\.?\/+/, '');
+    parts.push('substr(f.path, 1, ?) = ?');
+    params.push(prefix.length, prefix);
+  }
+  if (opts.tag) {
+    const tag = opts.tag.replace(/^#/, '').normalize('NFC').toLowerCase();
+    parts.push('EXISTS (SELECT 1 FROM tags t WHERE t.file_id = f.id AND (t.tag = ? OR substr(t.tag, 1, ?) = ?))');
+    params.push(tag, tag.length + 1, tag + '/');
+  }
+  for (const w of opts.where ?? []) {
+    parts.push('EXISTS (SELECT 1 FROM properties p WHERE p.file_id = f.id AND p.key = ? AND p.value = ?)');
+    params.push(w.key.normalize('NFC').toLowerCase(), w.value.normalize('NFC').toLowerCase());
+  }
+  if (opts.paths) {
+    parts.push('f.path IN (SELECT value FROM json_each(?))');
+    params.push(JSON.stringify(opts.paths));
+  }
+  return { sql: parts.map((p) => ` AND ${p}`).join(''), params };
+}
+
+const COLUMNS = `s.id, s.file_id, f.path, f.sha256, s.heading_path, s.start_line, s.end_line, s.text`;
+
+export function searchIndex(db: Db, query: string, opts: SearchOptions = {}): SearchResult {
+  const parsed = parseQuery(query);
+  const limit = Math.min(opts.limit ?? DEFAULT_SEARCH_LIMIT, MAX_SEARCH_LIMIT);
+  const f = filters(opts);
+  const exactIds = exactNotes(db, parsed, f);
+  const w = BM25_WEIGHTS;
+  let rows: Row[] = [];
+  let total = 0;
+  if (parsed.match !== null) {
+    const matched = `SELECT ${COLUMNS}, -bm25(sections_fts, ${w.title}, ${w.aliases}, ${w.heading}, ${w.body}) AS score
+      FROM sections_fts JOIN sections s ON s.id = sections_fts.rowid JOIN files f ON f.id = s.file_id
+      WHERE sections_fts MATCH ?${f.sql}`;
+    const params = [parsed.match, ...f.params];
+    if (opts.allSections) {
+      total = db.prepare(`SELECT count(*) FROM (${matched})`).pluck().get(...params) as number;
+      rows = db.prepare(`${matched} ORDER BY score DESC LIMIT ?`).all(...params, limit + exactIds.size) as Row[];
+    } else {
+      const best = `SELECT * FROM (SELECT *, row_number() OVER (PARTITION BY file_id ORDER BY score DESC, id) AS rn FROM (${matched})) WHERE rn = 1`;
+      total = db.prepare(`SELECT count(*) FROM (${best})`).pluck().get(...params) as number;
+      rows = db.prepare(`${best} ORDER BY score DESC, path LIMIT ?`).all(...params, limit + exactIds.size) as Row[];
+    }
+  }
+  // Exact title/alias notes come first; a note found only by its name (no text match) shows its first section.
+  const found = new Set(rows.map((r) => r.file_id));
+  const missing = [...exactIds.keys()].filter((id) => !found.has(id));
+  if (missing.length > 0) {
+    const first = db
+      .prepare(`SELECT ${COLUMNS}, 0 AS score FROM sections s JOIN files f ON f.id = s.file_id WHERE s.file_id IN (SELECT value FROM json_each(?)) AND s.idx = 0`)
+      .all(JSON.stringify(missing)) as Row[];
+    rows.push(...first);
+    total += first.length;
+  }
+  const rank = (r: Row) => (exactIds.has(r.file_id) ? 0 : 1);
+  rows.sort((a, b) => rank(a) - rank(b) || b.score - a.score || (a.path < b.path ? -1 : a.path > b.path ? 1 : a.id - b.id));
+  const hits = rows.slice(0, limit).map((r): SearchHit => {
+    const headingPath = JSON.parse(r.heading_path) as string[];
+    return {
+      path: r.path,
+      heading_path: headingPath,
+      anchor: anchorOf(headingPath),
+      lines: [r.start_line, r.end_line],
+      score: Math.round(r.score * 1000) / 1000,
+      match: exactIds.get(r.file_id) ?? 'text',
+      snippet: makeSnippet(r.text, parsed.terms),
+      sha256: r.sha256,
+      section_id: r.id,
+      text: r.text,
+    };
+  });
+  return { query, total, hits };
+}
+
+/** Notes whose title or an alias equals the whole query (normalized words), within the filters. */
+function exactNotes(db: Db, parsed: ParsedQuery, f: { sql: string; params: unknown[] }): Map<number, 'title' | 'alias'> {
+  const out = new Map<number, 'title' | 'alias'>();
+  if (parsed.exactKey === '' || parsed.excluded.length > 0) return out;
+  const byTitle = db.prepare(`SELECT f.id FROM files f WHERE f.kind = 'note' AND f.title_key = ?${f.sql}`).pluck().all(parsed.exactKey, ...f.params) as number[];
+  for (const id of byTitle) out.set(id, 'title');
+  const byAlias = db
+    .prepare(`SELECT f.id FROM aliases a JOIN files f ON f.id = a.file_id WHERE f.kind = 'note' AND a.key = ?${f.sql}`)
+    .pluck()
+    .all(parsed.exactKey, ...f.params) as number[];
+  for (const id of byAlias) if (!out.has(id)) out.set(id, 'alias');
+  return out;
+}

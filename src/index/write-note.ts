@@ -1,0 +1,109 @@
+import type { NoteModel } from '../markdown/index.js';
+import { isExternalLink } from '../links/index.js';
+import type { VaultFile } from '../vault/index.js';
+import type { Db } from './db.js';
+import { nameKey, noteRows, noteTitle } from './note-rows.js';
+import { exactKeyOf } from './query.js';
+
+/** One file to (re)insert: a parsed note, an unreadable note with its warning, or an attachment. */
+export interface NoteWrite {
+  file: VaultFile;
+  kind: 'note' | 'attachment' | 'excluded';
+  note: { text: string; sha256: string; model: NoteModel } | null;
+  warning: { path: string; code: string; message: string } | null;
+}
+
+/**
+ * Statements are prepared once per connection: better-sqlite3 compiles SQL on
+ * `prepare`, and a cold index inserts hundreds of thousands of rows.
+ */
+const cache = new WeakMap<Db, ReturnType<typeof prepare>>();
+
+function prepare(db: Db) {
+  return {
+    file: db.prepare(
+      `INSERT INTO files(path, disk_path, name_key, size, mtime_ms, kind, sha256, title, title_key, anchors, frontmatter_error, warning)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+    ),
+    section: db.prepare(
+      `INSERT INTO sections(file_id, idx, heading_path, level, start_line, end_line, start_offset, end_offset, text, body_capped)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+    ),
+    fts: db.prepare('INSERT INTO sections_fts(rowid, title, aliases, heading, body) VALUES (?, ?, ?, ?, ?)'),
+    link: db.prepare(
+      `INSERT INTO links(file_id, ord, kind, raw, path, subpath, display, start_line, end_line, start_offset, end_offset,
+                         in_comment, property, external, name_key)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    ),
+    tag: db.prepare('INSERT INTO tags(file_id, tag, name, line, source) VALUES (?, ?, ?, ?, ?)'),
+    alias: db.prepare('INSERT INTO aliases(file_id, alias, key) VALUES (?, ?, ?)'),
+    property: db.prepare('INSERT INTO properties(file_id, key, value, raw) VALUES (?, ?, ?, ?)'),
+  };
+}
+
+/** Insert a file and everything derived from it. The caller deleted any previous row for the path. */
+export function insertNote(db: Db, w: NoteWrite): void {
+  let st = cache.get(db);
+  if (!st) cache.set(db, (st = prepare(db)));
+  const { file, note } = w;
+  const isNote = w.kind === 'note';
+  const kind = isNote && !note ? 'unreadable' : w.kind;
+  const rows = isNote && note ? noteRows(file.path, note.text, note.model) : null;
+  const fm = note?.model.frontmatter?.error ?? null;
+  const fileId = (
+    st.file.get(
+      file.path,
+      file.diskPath,
+      nameKey(file.path),
+      file.size,
+      file.mtimeMs,
+      kind,
+      note?.sha256 ?? null,
+      isNote ? noteTitle(file.path) : null,
+      isNote ? exactKeyOf(noteTitle(file.path)) : null,
+      rows?.anchors ?? null,
+      fm ? JSON.stringify(fm) : null,
+      w.warning ? JSON.stringify(w.warning) : null,
+    ) as { id: number }
+  ).id;
+  if (!rows || !note) return;
+  for (const s of rows.sections) {
+    const sectionId = (
+      st.section.get(
+        fileId,
+        s.idx,
+        JSON.stringify(s.headingPath),
+        s.level,
+        s.startLine,
+        s.endLine,
+        s.startOffset,
+        s.endOffset,
+        s.text,
+        s.bodyCapped ? 1 : 0,
+      ) as { id: number }
+    ).id;
+    st.fts.run(sectionId, s.fts.title, s.fts.aliases, s.fts.heading, s.fts.body);
+  }
+  note.model.links.forEach((l, ord) => {
+    st.link.run(
+      fileId,
+      ord,
+      l.kind,
+      l.raw,
+      l.path,
+      l.subpath,
+      l.display,
+      l.startLine,
+      l.endLine,
+      l.range.start,
+      l.range.end,
+      l.inComment ? 1 : 0,
+      l.property ?? null,
+      isExternalLink(l) ? 1 : 0,
+      nameKey(l.path),
+    );
+  });
+  for (const t of rows.tags) st.tag.run(fileId, t.tag, t.name, t.line, t.source);
+  for (const a of rows.aliases) st.alias.run(fileId, a.alias, a.key);
+  for (const p of rows.properties) st.property.run(fileId, p.key, p.value, p.raw);
+}
