@@ -1,7 +1,7 @@
 import { foldKey } from './fold.js';
 import { isBrokenAnchor, isExternalLink, resolveLink } from './resolve-link.js';
 import type { SubpathResult } from './resolve-subpath.js';
-import { openVaultView, type LinkWarning } from './vault-view.js';
+import { openVaultView, type LinkWarning, type VaultView } from './vault-view.js';
 
 interface LinkAt {
   source: string;
@@ -51,8 +51,7 @@ export interface VaultHealth {
  * - collision `nfc`: files whose names differ only by Unicode normalisation on
  *   disk (NFC vs NFD): the same name for Obsidian and for vaultgate.
  */
-export function checkVault(root: string): VaultHealth {
-  const view = openVaultView(root);
+export function checkVault(root: string, view: VaultView = openVaultView(root)): VaultHealth {
   const notes = view.notePaths();
   const h: VaultHealth['items'] = { unresolved: [], ambiguous: [], brokenAnchors: [], orphans: [], invalidFrontmatter: [], collisions: [] };
   const counts = { links: 0, resolved: 0, unresolved: 0, ambiguous: 0, unindexed: 0, external: 0 };

@@ -53,7 +53,7 @@ export function resolveSubpath(note: AnchorSource, subpath: string | null): Subp
   if (parsed === null) return null;
   if (parsed.kind === 'block') {
     const want = blockKey(parsed.value);
-    const block = note.blockIds.find((b) => blockKey(b.id) === want);
+    const block = note.blockIds.find((b) => blockKey(b.id) === want) ?? headingBlock(note, want);
     return block
       ? { kind: 'block', value: parsed.value, exists: true, lines: { startLine: block.startLine, endLine: block.endLine } }
       : { kind: 'block', value: parsed.value, exists: false };
@@ -86,4 +86,21 @@ export function resolveSubpath(note: AnchorSource, subpath: string | null): Subp
     }
   }
   return { kind: 'heading', value: parsed.value, exists: true, lines: { startLine: h.startLine, endLine } };
+}
+
+/** A block id at the end of a heading line: `## Title ^id`. */
+const HEADING_ID = /(?:^|\s)\^([A-Za-z0-9-]+)$/;
+
+/**
+ * Decided: a `^id` ending a heading line names that heading as a block. The note
+ * model records block ids on paragraphs, list items and after quotes/tables only;
+ * Obsidian treats a heading as a block too, and vaultofknowledge links to such ids
+ * (`[[Arguments against religion##^heaven-without-test-for-obedience]]`).
+ */
+function headingBlock(note: AnchorSource, want: string): Lines | undefined {
+  for (const h of note.headings) {
+    const m = HEADING_ID.exec(h.text);
+    if (m && blockKey(m[1]!) === want) return { startLine: h.startLine, endLine: h.endLine };
+  }
+  return undefined;
 }
