@@ -5,6 +5,7 @@
 set -euo pipefail
 need=()
 command -v git >/dev/null 2>&1 || need+=(git)
+command -v rg >/dev/null 2>&1 || need+=(ripgrep)
 if [ ${#need[@]} -gt 0 ]; then
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
     apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >/dev/null
