@@ -28,11 +28,15 @@ export const EXIT_CODES = {
   BUNDLE_LIMIT: 2,
   OPERATION_ID_REUSED: 2,
   OPERATION_UNKNOWN: 2,
+  PATH_CASE_ALIAS: 2,
+  UNDO_UNAVAILABLE: 2,
+  GIT_FAILED: 2,
   // 3: integrity
   INTEGRITY: 3,
   RECOVERY_NEEDED: 3,
   RECOVERY_FAILED: 3,
   STATE_CORRUPT: 3,
+  WRITE_FAILED: 3,
   // 69: provider unavailable
   PROVIDER_UNAVAILABLE: 69,
   // 75: conflict, retry after re-reading

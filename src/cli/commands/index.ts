@@ -10,6 +10,7 @@ export type Register = (program: Command, reporter: Reporter) => void;
 export async function loadCommands(): Promise<Register[]> {
   const mods = await Promise.all([
     import('./vault-commands.js'),
+    import('./tx-commands.js'),
     import('./link-commands.js'),
   ]);
   return mods.map((m) => m.register);

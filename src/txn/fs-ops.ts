@@ -1,0 +1,186 @@
+import fs from 'node:fs';
+
+/**
+ * The one layer through which every file-system call of the transaction engine
+ * goes. Production uses {@link realFsOps}; the fault-injection tests wrap it
+ * ({@link faultyFsOps}) to "crash" or fail at any numbered mutating step, which is
+ * how the all-or-nothing claim is proved for every step of a bundle.
+ *
+ * Calls are synchronous on purpose: a step either happened or it did not when
+ * the next line runs, so the journal order in the code is the order on disk.
+ */
+export interface FsOps {
+  /** Create a new file, refusing an existing name or a symlink (O_CREAT|O_EXCL|O_NOFOLLOW). */
+  openExclusive(abs: string, mode: number): number;
+  /** Open an existing regular file for reading without following a final symlink. */
+  openRead(abs: string): number;
+  /** Open a directory for fsync. */
+  openDir(abs: string): number;
+  write(fd: number, data: Uint8Array): void;
+  fchmod(fd: number, mode: number): void;
+  fsync(fd: number): void;
+  close(fd: number): void;
+  rename(from: string, to: string): void;
+  link(existing: string, newPath: string): void;
+  unlink(abs: string): void;
+  mkdir(abs: string): void;
+  rmdir(abs: string): void;
+  /** Append bytes to a file, creating it when missing (history.jsonl). */
+  appendFile(abs: string, data: Uint8Array): void;
+  /** lstat, or null when the name does not exist (or a parent is not a folder). */
+  lstat(abs: string): fs.BigIntStats | null;
+  fstat(fd: number): fs.BigIntStats;
+  readFile(abs: string): Buffer;
+  readdir(abs: string): string[];
+}
+
+const { O_WRONLY, O_RDONLY, O_CREAT, O_EXCL, O_NOFOLLOW, O_DIRECTORY, O_APPEND } = fs.constants;
+
+export const realFsOps: FsOps = {
+  openExclusive: (abs, mode) => fs.openSync(abs, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, mode),
+  openRead: (abs) => fs.openSync(abs, O_RDONLY | O_NOFOLLOW),
+  openDir: (abs) => fs.openSync(abs, O_RDONLY | O_DIRECTORY | O_NOFOLLOW),
+  write(fd, data) {
+    let off = 0;
+    while (off < data.byteLength) off += fs.writeSync(fd, data, off, data.byteLength - off);
+  },
+  fchmod: (fd, mode) => fs.fchmodSync(fd, mode),
+  fsync: (fd) => fs.fsyncSync(fd),
+  close: (fd) => fs.closeSync(fd),
+  rename: (a, b) => fs.renameSync(a, b),
+  link: (a, b) => fs.linkSync(a, b),
+  unlink: (a) => fs.unlinkSync(a),
+  mkdir: (a) => fs.mkdirSync(a),
+  rmdir: (a) => fs.rmdirSync(a),
+  appendFile(abs, data) {
+    const fd = fs.openSync(abs, O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW, 0o644);
+    try {
+      let off = 0;
+      while (off < data.byteLength) off += fs.writeSync(fd, data, off, data.byteLength - off);
+      fs.fsyncSync(fd);
+    } finally {
+      fs.closeSync(fd);
+    }
+  },
+  lstat(abs) {
+    try {
+      return fs.lstatSync(abs, { bigint: true });
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT' || code === 'ENOTDIR') return null;
+      throw e;
+    }
+  },
+  fstat: (fd) => fs.fstatSync(fd, { bigint: true }),
+  readFile(abs) {
+    const fd = fs.openSync(abs, O_RDONLY | O_NOFOLLOW);
+    try {
+      return fs.readFileSync(fd);
+    } finally {
+      fs.closeSync(fd);
+    }
+  },
+  readdir: (abs) => fs.readdirSync(abs),
+};
+
+/**
+ * Thrown by the fault layer to simulate the process dying at a step. The engine
+ * never catches it (see {@link rethrowIfCrash}): whatever it had in memory is
+ * lost, exactly as after SIGKILL, and only what reached the disk remains.
+ */
+export class SimulatedCrash extends Error {
+  override readonly name = 'SimulatedCrash';
+}
+
+/** Every catch block in the engine starts with this, so a simulated crash is never "handled". */
+export function rethrowIfCrash(e: unknown): void {
+  if (e instanceof SimulatedCrash) throw e;
+}
+
+export type FaultKind = 'crash' | 'ENOSPC' | 'EIO' | 'EIO-sticky';
+
+export interface FaultPlan {
+  /** 1-based number of the mutating call that faults. */
+  atStep: number;
+  kind: FaultKind;
+  /** Called before mutating step n runs (the symlink-swap test uses it). */
+  beforeStep?: (n: number, op: string, args: unknown[]) => void;
+}
+
+export interface FaultyFsOps extends FsOps {
+  /** How many mutating calls ran (or were attempted) so far. */
+  readonly steps: number;
+  /** Whether the planned fault fired. */
+  readonly fired: boolean;
+}
+
+const MUTATING = new Set<keyof FsOps>([
+  'openExclusive',
+  'write',
+  'fchmod',
+  'fsync',
+  'close',
+  'rename',
+  'link',
+  'unlink',
+  'mkdir',
+  'rmdir',
+  'appendFile',
+]);
+
+/**
+ * Wrap `base` so mutating call number `atStep` faults: `crash` throws
+ * {@link SimulatedCrash} before the call runs and closes every descriptor this
+ * layer opened (the kernel would); `ENOSPC`/`EIO` fail that one call like the
+ * disk would; `EIO-sticky` fails it and every mutating call after it, so the
+ * in-process rollback fails too and recovery has to happen later.
+ */
+export function faultyFsOps(plan: FaultPlan, base: FsOps = realFsOps): FaultyFsOps {
+  let steps = 0;
+  let fired = false;
+  let dead = false;
+  const open = new Set<number>();
+  const wrapped: Record<string, unknown> = {};
+  for (const key of Object.keys(base) as (keyof FsOps)[]) {
+    const fn = base[key] as (...a: unknown[]) => unknown;
+    wrapped[key] = (...args: unknown[]) => {
+      if (dead) throw new SimulatedCrash('process already crashed');
+      if (MUTATING.has(key)) {
+        steps++;
+        plan.beforeStep?.(steps, key, args);
+        const sticky = plan.kind === 'EIO-sticky' && steps > plan.atStep;
+        if (steps === plan.atStep || sticky) {
+          fired = true;
+          if (plan.kind === 'crash') {
+            dead = true;
+            for (const fd of open) {
+              try {
+                fs.closeSync(fd);
+              } catch {
+                /* already closed */
+              }
+            }
+            open.clear();
+            throw new SimulatedCrash(`simulated crash before step ${steps} (${key})`);
+          }
+          if (key === 'close') {
+            // a failing close still releases the descriptor, as close(2) does
+            (fn as (fd: number) => void)(args[0] as number);
+            open.delete(args[0] as number);
+          }
+          const code = plan.kind === 'ENOSPC' ? 'ENOSPC' : 'EIO';
+          const err = new Error(`${code}: injected fault at step ${steps} (${key})`) as NodeJS.ErrnoException;
+          err.code = code;
+          throw err;
+        }
+      }
+      const result = fn(...args);
+      if (key === 'openExclusive' || key === 'openRead' || key === 'openDir') open.add(result as number);
+      if (key === 'close') open.delete(args[0] as number);
+      return result;
+    };
+  }
+  Object.defineProperty(wrapped, 'steps', { get: () => steps });
+  Object.defineProperty(wrapped, 'fired', { get: () => fired });
+  return wrapped as unknown as FaultyFsOps;
+}

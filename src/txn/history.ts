@@ -1,0 +1,152 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { readJsonFile, removeTree, writeDurable } from './durable.js';
+import { rethrowIfCrash, type FsOps } from './fs-ops.js';
+import type { Intent } from './journal.js';
+import { txnLayout } from './layout.js';
+
+/**
+ * Finishing an operation. An applied operation's folder (intent + backups) moves
+ * from `pending/` to `backups/<ms>-<op>/` in one rename, after its result record
+ * `done/<op>.json` and its history line are durable. A rolled-back one leaves a
+ * history line only, so its id may be used again.
+ */
+export type Outcome = 'applied' | 'rolled_back' | 'resolved_keep_current' | 'resolved_restore_original';
+
+export interface DoneRecord {
+  schema: 'vaultgate.done.v1';
+  operation_id: string;
+  operation_type: string;
+  outcome: Outcome;
+  bundle_sha256: string;
+  approval_sha256: string;
+  undo_of?: string;
+  completed_at: string;
+  changed_paths: string[];
+  /** Folder under txn/backups/ holding intent and originals; pruned by txn.keep_backups. */
+  backup_dir: string | null;
+  writes: Intent['writes'];
+  displaced?: string[];
+}
+
+export function readDone(root: string, op: string, ops: FsOps): DoneRecord | null {
+  const r = readJsonFile<DoneRecord>(path.join(txnLayout(root).done, `${op}.json`), ops);
+  return r?.schema === 'vaultgate.done.v1' ? r : null;
+}
+
+export function finalize(
+  root: string,
+  opDir: string,
+  intent: Intent,
+  outcome: Outcome,
+  ops: FsOps,
+  opts: { keepBackups: number; displaced?: string[] },
+): DoneRecord {
+  const l = txnLayout(root);
+  const completed = new Date();
+  const backupDir = outcome === 'rolled_back' ? null : `${String(completed.getTime()).padStart(13, '0')}-${intent.operation_id}`;
+  const record: DoneRecord = {
+    schema: 'vaultgate.done.v1',
+    operation_id: intent.operation_id,
+    operation_type: intent.operation_type,
+    outcome,
+    bundle_sha256: intent.bundle_sha256,
+    approval_sha256: intent.approval_sha256,
+    ...(intent.undo_of === undefined ? {} : { undo_of: intent.undo_of }),
+    completed_at: completed.toISOString(),
+    changed_paths: intent.changed_paths,
+    backup_dir: backupDir,
+    writes: intent.writes,
+    ...(opts.displaced ? { displaced: opts.displaced } : {}),
+  };
+  appendHistory(root, record, ops);
+  if (backupDir === null) {
+    retire(opDir, ops);
+    return record;
+  }
+  writeDurable(l.done, `${intent.operation_id}.json`, JSON.stringify(record), ops);
+  ops.rename(opDir, path.join(l.backups, backupDir));
+  fsyncDirs(ops, l.pending, l.backups);
+  pruneBackups(root, opts.keepBackups, ops);
+  return record;
+}
+
+function fsyncDirs(ops: FsOps, ...dirs: string[]): void {
+  for (const d of dirs) {
+    const fd = ops.openDir(d);
+    try {
+      ops.fsync(fd);
+    } finally {
+      ops.close(fd);
+    }
+  }
+}
+
+/** Remove a finished pending folder: renamed to a dot-name first, so recovery never sees half of it. */
+export function retire(opDir: string, ops: FsOps): void {
+  const gone = path.join(path.dirname(opDir), `.gone-${path.basename(opDir)}-${Math.random().toString(36).slice(2, 8)}`);
+  ops.rename(opDir, gone);
+  fsyncDirs(ops, path.dirname(opDir));
+  removeTree(gone, ops);
+}
+
+/**
+ * Append one line to history.jsonl, unless the last line already records this
+ * operation's outcome (a crash between the append and the folder move makes
+ * recovery finalize twice). A torn last line gets a newline first.
+ */
+function appendHistory(root: string, record: DoneRecord, ops: FsOps): void {
+  const file = txnLayout(root).history;
+  const line = JSON.stringify({
+    operation_id: record.operation_id,
+    operation_type: record.operation_type,
+    outcome: record.outcome,
+    completed_at: record.completed_at,
+    changed_paths: record.changed_paths,
+    bundle_sha256: record.bundle_sha256,
+    ...(record.undo_of ? { undo_of: record.undo_of } : {}),
+  });
+  const tail = readTail(file, ops);
+  const lastLine = tail.trimEnd().split('\n').pop() ?? '';
+  try {
+    const last = JSON.parse(lastLine) as { operation_id?: string; outcome?: string };
+    if (last.operation_id === record.operation_id && last.outcome === record.outcome) return;
+  } catch {
+    /* no or torn last line */
+  }
+  const prefix = tail.length > 0 && !tail.endsWith('\n') ? '\n' : '';
+  ops.appendFile(file, Buffer.from(prefix + line + '\n'));
+}
+
+function readTail(file: string, ops: FsOps): string {
+  const st = ops.lstat(file);
+  if (!st) return '';
+  // history is append-only and can grow to thousands of lines: read only the end
+  const size = Number(st.size);
+  const fd = ops.openRead(file);
+  try {
+    const n = Math.min(size, 64 * 1024);
+    const buf = Buffer.alloc(n);
+    fs.readSync(fd, buf, 0, n, size - n);
+    return buf.toString('utf8');
+  } finally {
+    ops.close(fd);
+  }
+}
+
+
+/** Keep the newest `keep` backup folders (names sort by completion time). */
+export function pruneBackups(root: string, keep: number, ops: FsOps): number {
+  const dir = txnLayout(root).backups;
+  const names = ops.readdir(dir).filter((n) => /^\d{13}-/.test(n)).sort();
+  let removed = 0;
+  for (const name of names.slice(0, Math.max(0, names.length - keep))) {
+    try {
+      removeTree(path.join(dir, name), ops);
+      removed++;
+    } catch (e) {
+      rethrowIfCrash(e);
+    }
+  }
+  return removed;
+}

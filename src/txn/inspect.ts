@@ -1,0 +1,82 @@
+import path from 'node:path';
+import { VaultgateError } from '../errors.js';
+import { readVaultConfig } from '../vault/index.js';
+import { assertNotBlocked } from './apply.js';
+import { foldKey, type Bundle } from './bundle-schema.js';
+import { realFsOps, type FsOps } from './fs-ops.js';
+import { locationsOf, readIntent } from './journal.js';
+import { isOperationDirName, txnLayout } from './layout.js';
+import { readLockOwner } from './lock.js';
+import { buildPlan } from './plan.js';
+import { readQuarantine, type Blocked } from './recover.js';
+import type { ScopeTable } from './scopes.js';
+
+/**
+ * `tx inspect`: everything apply checks, and the approval hash, with no write
+ * anywhere (not even `.vaultgate/`). An interrupted operation that touches the
+ * bundle's paths cannot be recovered from here (that writes), so inspect says so.
+ */
+export interface InspectResult {
+  operation_id: string;
+  approval_sha256: string;
+  writes: Array<{ path: string; mode: string; to?: string; old_sha256: string | null; new_sha256: string | null }>;
+  read_preconditions: Record<string, string>;
+}
+
+export function inspectBundle(root: string, bundle: Bundle, opts: { ops?: FsOps; scopes?: ScopeTable } = {}): InspectResult {
+  const ops = opts.ops ?? realFsOps;
+  const config = readVaultConfig(root);
+  const paths = bundle.writes.flatMap((w) => (w.to ? [w.path, w.to] : [w.path]));
+  assertNotBlocked(bundle.operation_id, paths, pendingBlocks(root, ops, new Set(paths.map(foldKey))));
+  const plan = buildPlan(root, bundle, { ops, scopeContext: config, ...(opts.scopes ? { scopes: opts.scopes } : {}) });
+  return {
+    operation_id: bundle.operation_id,
+    approval_sha256: plan.approval_sha256,
+    writes: plan.writes.map((w) => ({
+      path: w.path,
+      mode: w.mode,
+      ...(w.to === undefined ? {} : { to: w.to }),
+      old_sha256: w.old_sha256,
+      new_sha256: w.new_sha256,
+    })),
+    read_preconditions: plan.read_preconditions,
+  };
+}
+
+/** Quarantined operations block; an unrecovered one touching these paths needs `tx recover` (or is running). */
+function pendingBlocks(root: string, ops: FsOps, wanted: Set<string>): Blocked {
+  const { pending } = txnLayout(root);
+  const blocked: Blocked = new Map();
+  let names: string[];
+  try {
+    names = ops.readdir(pending);
+  } catch {
+    return blocked;
+  }
+  for (const name of names) {
+    if (!isOperationDirName(name)) continue;
+    const dir = path.join(pending, name);
+    const q = readQuarantine(dir, ops);
+    if (q) {
+      for (const p of q.blocked_paths) blocked.set(foldKey(p), { operation_id: q.operation_id, path: p });
+      continue;
+    }
+    const intent = readIntent(dir, ops);
+    if (!intent) continue;
+    const hit = locationsOf(intent).find((l) => wanted.has(foldKey(l.path)));
+    if (!hit) continue;
+    const lock = readLockOwner(root, ops);
+    if (lock?.liveness === 'live') {
+      throw new VaultgateError('LOCK_BUSY', `operation ${intent.operation_id} is being applied to ${hit.path} right now`, {
+        path: hit.path,
+        hint: 'Retry `vaultgate tx inspect` when it has finished.',
+      });
+    }
+    throw new VaultgateError('RECOVERY_NEEDED', `operation ${intent.operation_id} was interrupted while changing ${hit.path}`, {
+      path: hit.path,
+      details: { operation_id: intent.operation_id },
+      hint: 'Run `vaultgate tx recover` (or any `vaultgate tx apply`), then inspect again.',
+    });
+  }
+  return blocked;
+}
