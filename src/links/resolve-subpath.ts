@@ -2,7 +2,10 @@ import type { Lines, NoteModel } from '../markdown/types.js';
 import { blockKey, headingKey } from './strip-heading.js';
 
 /** What resolving a subpath needs from a parsed note. */
-export type AnchorSource = Pick<NoteModel, 'headings' | 'blockIds' | 'lineStarts'>;
+export type AnchorSource = Pick<NoteModel, 'headings' | 'blockIds' | 'lineStarts'> & {
+  /** Text length; when given, an empty line after a final newline is not counted in a section. */
+  length?: number;
+};
 
 export interface SubpathResult {
   kind: 'heading' | 'block';
@@ -78,7 +81,10 @@ export function resolveSubpath(note: AnchorSource, subpath: string | null): Subp
     parentLevel = headings[found]!.level;
   }
   const h = headings[found]!;
-  let endLine = note.lineStarts.length;
+  // The last line of the note; an empty line after a final newline does not count.
+  const lineCount = note.lineStarts.length;
+  const trailingEmpty = note.length !== undefined && lineCount > 1 && note.lineStarts[lineCount - 1] === note.length;
+  let endLine = trailingEmpty ? lineCount - 1 : lineCount;
   for (let i = found + 1; i < headings.length; i++) {
     if (headings[i]!.level <= h.level) {
       endLine = headings[i]!.startLine - 1;

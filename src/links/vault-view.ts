@@ -43,7 +43,12 @@ export interface VaultView {
   anchors: AnchorLookup;
 }
 
-export function openVaultView(root: string): VaultView {
+export interface VaultViewOptions {
+  /** Notes larger than this (bytes) are skipped with a FILE_TOO_LARGE warning. Default: the vault read limit. */
+  maxNoteBytes?: number;
+}
+
+export function openVaultView(root: string, opts: VaultViewOptions = {}): VaultView {
   const config = readVaultConfig(root);
   const scan = scanVault(root);
   const warnings: LinkWarning[] = scan.warnings.map((w) => ({ path: w.path, code: w.code, message: w.message }));
@@ -53,7 +58,7 @@ export function openVaultView(root: string): VaultView {
     if (cache.has(path)) return cache.get(path)!;
     let model: NoteModel | null = null;
     try {
-      model = parseNote(readNoteFile(root, path).text);
+      model = parseNote(readNoteFile(root, path, opts.maxNoteBytes).text);
     } catch (e) {
       if (!isVaultgateError(e)) throw e;
       warnings.push({ path, code: e.code, message: e.message });
