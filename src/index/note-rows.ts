@@ -114,9 +114,11 @@ export function noteRows(path: string, text: string, model: NoteModel): NoteRows
   }
   const tags = model.tags.map((t) => ({ tag: t.name.toLowerCase(), name: t.name, line: t.startLine, source: t.source }));
   const anchors = JSON.stringify({
-    headings: model.headings.map((h) => ({ level: h.level, text: h.text, startLine: h.startLine, endLine: h.endLine })),
-    blockIds: model.blockIds.map((b) => ({ id: b.id, startLine: b.startLine, endLine: b.endLine })),
+    headings: model.headings,
+    blockIds: model.blockIds,
     lineCount: model.lineStarts.length,
+    lastLineStart: model.lineStarts[model.lineStarts.length - 1] ?? 0,
+    length: model.length,
   });
   return { title, sections, aliases, tags, properties, anchors };
 }

@@ -31,10 +31,13 @@ interface LinkRow {
   from_path: string;
 }
 
+/** What note-rows.ts stores per note: headings and block ids whole, the line table summarised. */
 interface StoredAnchors {
   headings: AnchorSource['headings'];
   blockIds: AnchorSource['blockIds'];
   lineCount: number;
+  lastLineStart: number;
+  length: number;
 }
 
 /** The vault's file list as link resolution sees it, from the `files` table. */
@@ -53,8 +56,11 @@ export function anchorLookupFromDb(db: Db): AnchorLookup {
     let out: AnchorSource | null = null;
     if (json) {
       const a = JSON.parse(json) as StoredAnchors;
-      // resolveSubpath reads only the number of lines from lineStarts.
-      out = { headings: a.headings, blockIds: a.blockIds, lineStarts: new Array<number>(a.lineCount) };
+      // resolveSubpath reads only the number of lines and where the last one starts (to
+      // ignore an empty final line); storing every line start would double the table.
+      const lineStarts = new Array<number>(a.lineCount);
+      lineStarts[a.lineCount - 1] = a.lastLineStart;
+      out = { headings: a.headings, blockIds: a.blockIds, lineStarts, length: a.length };
     }
     cache.set(path, out);
     return out;

@@ -24,6 +24,8 @@ export interface SearchOptions {
   allSections?: boolean;
   /** Only these notes (vault paths): used by context packets to rank a linked note's sections. */
   paths?: string[];
+  /** Only notes under one of these path prefixes (a scenario's scope); empty list = nothing. */
+  pathPrefixes?: string[];
 }
 
 export interface SearchHit {
@@ -84,6 +86,11 @@ function filters(opts: SearchOptions): { sql: string; params: unknown[] } {
   for (const w of opts.where ?? []) {
     parts.push('EXISTS (SELECT 1 FROM properties p WHERE p.file_id = f.id AND p.key = ? AND p.value = ?)');
     params.push(w.key.normalize('NFC').toLowerCase(), w.value.normalize('NFC').toLowerCase());
+  }
+  if (opts.pathPrefixes) {
+    const list = opts.pathPrefixes.map((p) => p.normalize('NFC').replace(/^\.?\/+/, ''));
+    parts.push(list.length === 0 ? '0' : `(${list.map(() => 'substr(f.path, 1, ?) = ?').join(' OR ')})`);
+    for (const p of list) params.push(p.length, p);
   }
   if (opts.paths) {
     parts.push('f.path IN (SELECT value FROM json_each(?))');

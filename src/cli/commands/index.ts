@@ -12,6 +12,7 @@ export async function loadCommands(): Promise<Register[]> {
     import('./vault-commands.js'),
     import('./tx-commands.js'),
     import('./link-commands.js'),
+    import('./index-commands.js'),
   ]);
   return mods.map((m) => m.register);
 }

@@ -1,0 +1,137 @@
+import { VaultgateError, isVaultgateError } from '../errors.js';
+import { withFreshIndex } from '../index/index.js';
+import { readVaultBytes, sha256Hex } from '../vault/index.js';
+import { fitBudget, interleave, type Candidate } from './fit-budget.js';
+import { linkedCandidates, queryCandidates } from './gather.js';
+import {
+  CONTEXT_SCHEMA,
+  DEFAULT_BUDGET_CHARS,
+  DEFAULT_CONTEXT_LIMIT,
+  DEFAULT_MAX_LINKED,
+  MAX_CONTEXT_ATTEMPTS,
+  type ContextOptions,
+  type ContextPacket,
+  type EvidenceItem,
+  type TruncatedItem,
+} from './types.js';
+
+type Env = Record<string, string | undefined>;
+
+interface Selection {
+  evidence: Candidate[];
+  truncated: Candidate[];
+  used: number;
+  warnings: string[];
+}
+
+/**
+ * Build a context packet: refresh the index, select evidence (queries, then one hop
+ * of links, within the budget), then re-read every selected file and compare its
+ * hash with the index. A note that changed in between makes the whole selection
+ * suspect (its sections may have moved), so the round is redone on a refreshed
+ * index, at most {@link MAX_CONTEXT_ATTEMPTS} times; then CONTEXT_UNSTABLE.
+ */
+export function buildContext(root: string, env: Env, opts: ContextOptions): ContextPacket {
+  const question = opts.question.trim();
+  const queries = (opts.queries ?? []).map((q) => q.trim()).filter((q) => q !== '');
+  if (question === '' && queries.length === 0) {
+    throw new VaultgateError('USAGE', 'the question is empty', { hint: 'Ask a question in plain words, e.g. `vaultgate context "how do I deploy?"`.' });
+  }
+  let changed: string[] = [];
+  for (let attempt = 1; attempt <= MAX_CONTEXT_ATTEMPTS; attempt++) {
+    const { result: selection, refresh } = withFreshIndex(root, env, (h) => select(h.db, question, queries, opts));
+    opts.beforeVerify?.(attempt);
+    changed = staleFiles(root, selection.evidence);
+    if (changed.length === 0) {
+      return packet(question, queries, opts, selection, { notes: refresh.notes, refreshed: refresh.refreshed, took_ms: refresh.took_ms }, attempt);
+    }
+  }
+  throw new VaultgateError('CONTEXT_UNSTABLE', `notes kept changing while the context was built: ${changed.slice(0, 5).join(', ')}`, {
+    details: { changed, attempts: MAX_CONTEXT_ATTEMPTS },
+    hint: 'Something (a sync client, an editor) is writing these notes right now; retry when it has finished.',
+  });
+}
+
+function select(db: Parameters<typeof linkedCandidates>[0], question: string, queries: string[], opts: ContextOptions): Selection {
+  const limit = opts.limit ?? DEFAULT_CONTEXT_LIMIT;
+  const budget = opts.budgetChars ?? DEFAULT_BUDGET_CHARS;
+  const maxLinked = opts.maxLinked ?? DEFAULT_MAX_LINKED;
+  const scope = opts.scenario?.scope?.paths;
+  const warnings: string[] = [];
+  const lists: Candidate[][] = [];
+  const asks = [...(question ? [{ q: question, label: 'the question' }] : []), ...queries.map((q) => ({ q, label: `query ${JSON.stringify(q)}` }))];
+  for (const { q, label } of asks) {
+    const { candidates, searchable } = queryCandidates(db, q, label, limit, scope);
+    if (!searchable) warnings.push(`${label} has no searchable words`);
+    lists.push(candidates);
+  }
+  const primary = fitBudget(interleave(lists), budget);
+  const taken = new Set([...primary.taken, ...primary.left].map((c) => c.sectionId));
+  const linked = maxLinked > 0 ? fitBudget(linkedCandidates(db, primary.taken, question || queries.join(' '), taken, scope), budget - primary.used, maxLinked) : null;
+  return {
+    evidence: [...primary.taken, ...(linked?.taken ?? [])],
+    truncated: [...primary.left, ...(linked?.left ?? [])],
+    used: primary.used + (linked?.used ?? 0),
+    warnings,
+  };
+}
+
+/** Paths whose bytes on disk no longer hash to what the index holds (or that vanished). */
+function staleFiles(root: string, items: Candidate[]): string[] {
+  const expected = new Map<string, string>();
+  for (const c of items) expected.set(c.path, c.sha256);
+  const out: string[] = [];
+  for (const [path, sha] of expected) {
+    try {
+      if (sha256Hex(readVaultBytes(root, path).bytes) !== sha) out.push(path);
+    } catch (e) {
+      if (!isVaultgateError(e)) throw e;
+      out.push(path);
+    }
+  }
+  return out;
+}
+
+function packet(
+  question: string,
+  queries: string[],
+  opts: ContextOptions,
+  s: Selection,
+  index: ContextPacket['index'],
+  attempts: number,
+): ContextPacket {
+  const evidence: EvidenceItem[] = s.evidence.map((c, i) => ({
+    id: `e${i + 1}`,
+    path: c.path,
+    heading_path: c.heading_path,
+    anchor: c.anchor,
+    lines: c.lines,
+    sha256: c.sha256,
+    text: c.text,
+    reason: c.reason,
+    score: c.score,
+  }));
+  const truncated: TruncatedItem[] = s.truncated.map((c) => ({
+    path: c.path,
+    heading_path: c.heading_path,
+    anchor: c.anchor,
+    lines: c.lines,
+    chars: c.text.length,
+    reason: c.reason,
+    score: c.score,
+    truncated: true,
+  }));
+  return {
+    schema: CONTEXT_SCHEMA,
+    question,
+    queries,
+    scenario: opts.scenario ?? null,
+    total: evidence.length + truncated.length,
+    evidence,
+    truncated,
+    budget: { chars: opts.budgetChars ?? DEFAULT_BUDGET_CHARS, used: s.used },
+    warnings: s.warnings,
+    index,
+    attempts,
+  };
+}

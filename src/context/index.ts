@@ -1,0 +1,21 @@
+/**
+ * context: cited context packets, the thing agents answer from (DESIGN §4).
+ *
+ * - {@link buildContext}: refresh the index, pick the best sections for the
+ *   question and each extra query, add one hop of linked sections, keep to a
+ *   character budget (whole sections only: a section that does not fit is listed
+ *   as `truncated`), then re-read every selected file and check its hash (retry
+ *   up to 3 times, then CONTEXT_UNSTABLE). Returns a {@link ContextPacket}.
+ * - {@link renderContextMarkdown}: the same packet for push mode, note text in
+ *   fenced JSON blocks so it stays a quotation.
+ * - {@link fitBudget} / {@link interleave}: the budget rule, pure.
+ * - {@link ScenarioSlot}: where the policy issue's scenario instruction and scope go.
+ *
+ * @example
+ *   const packet = buildContext(root, process.env, { question: 'how do I deploy?', budgetChars: 8000 });
+ */
+export * from './types.js';
+export * from './fit-budget.js';
+export * from './gather.js';
+export * from './build-context.js';
+export * from './render-markdown.js';

@@ -1,0 +1,91 @@
+/**
+ * The context packet: what an agent answers from (DESIGN §4). Every item cites a
+ * file by path, lines and the SHA-256 of the bytes it was cut from.
+ */
+
+/** Bumped on any incompatible change to the packet's fields. */
+export const CONTEXT_SCHEMA = 'vaultgate.context.v1';
+
+export const DEFAULT_CONTEXT_LIMIT = 5;
+export const DEFAULT_BUDGET_CHARS = 12_000;
+export const DEFAULT_MAX_LINKED = 3;
+/** Re-read + hash checks before giving up with CONTEXT_UNSTABLE (DESIGN §4: at most 3). */
+export const MAX_CONTEXT_ATTEMPTS = 3;
+
+/**
+ * The slot a scenario fills (the policy issue): an instruction placed before the
+ * evidence, and a scope limiting which notes may be evidence. Until then it is
+ * `null` in every packet, so the field's place in the contract is fixed now.
+ */
+export interface ScenarioSlot {
+  name: string;
+  /** Plain-text instruction shown before the evidence (never mixed into it). */
+  instruction: string;
+  /** Vault path prefixes evidence may come from; omitted = the whole vault. */
+  scope?: { paths?: string[] };
+}
+
+export interface EvidenceItem {
+  /** `e1`, `e2`, … in packet order; cite these. */
+  id: string;
+  path: string;
+  heading_path: string[];
+  anchor: string | null;
+  /** 1-based inclusive line span of `text` in the note. */
+  lines: [number, number];
+  /** SHA-256 of the whole file's bytes, checked against the disk just before the packet was returned. */
+  sha256: string;
+  /** The section's source text, whole (never cut). */
+  text: string;
+  /** Why the section is here, e.g. `best match for the question (#1)` or `linked from a.md#X via [[b#Y]]`. */
+  reason: string;
+  /** BM25 score of the section for the query that found it (higher is better); 0 when included only by a link. */
+  score: number;
+}
+
+/** A section that was selected but did not fit the budget whole: left out, never cut. */
+export interface TruncatedItem {
+  path: string;
+  heading_path: string[];
+  anchor: string | null;
+  lines: [number, number];
+  /** Length of its text in characters (UTF-16 units). */
+  chars: number;
+  reason: string;
+  score: number;
+  truncated: true;
+}
+
+export interface ContextPacket {
+  schema: typeof CONTEXT_SCHEMA;
+  question: string;
+  queries: string[];
+  /** Filled by a scenario (policy issue); null otherwise. */
+  scenario: ScenarioSlot | null;
+  /**
+   * Sections of the vault selected for the question and queries, returned or
+   * left out for the budget. 0 means the vault has nothing matching — never that
+   * the budget was too small.
+   */
+  total: number;
+  evidence: EvidenceItem[];
+  truncated: TruncatedItem[];
+  budget: { chars: number; used: number };
+  /** Why nothing could be searched, e.g. a question made only of stop words. */
+  warnings: string[];
+  index: { notes: number; refreshed: boolean; took_ms: number };
+  /** How many select + re-read rounds it took (1 unless notes changed meanwhile). */
+  attempts: number;
+}
+
+export interface ContextOptions {
+  question: string;
+  queries?: string[];
+  /** Best sections per query. */
+  limit?: number;
+  budgetChars?: number;
+  maxLinked?: number;
+  scenario?: ScenarioSlot | null;
+  /** @internal Test seam: runs after selection, before the re-read check (attempt is 1-based). */
+  beforeVerify?: (attempt: number) => void;
+}
