@@ -7,10 +7,12 @@ import { stemWord, textWords } from './text-pipeline.js';
  * `state-of-the-art`, `c++`, `notes:`, `todo AND`, `NEAR(` are just words.
  *
  *   how do "search engines" rank -pagerank notes*
- *     → ("rank" OR "search engin" OR "note"*) NOT "pagerank"
+ *     → match   ("search engin" OR "rank" OR "note"*)
+ *       exclude "pagerank"
  *
  * - `"…"` is a phrase (an unterminated quote runs to the end);
- * - `-term` / `-"…"` excludes;
+ * - `-term` / `-"…"` excludes every note that contains it (anywhere in the note,
+ *   not only in the matching section: "notes without X" is what people mean);
  * - `term*` is a prefix;
  * - everything else is a word; the words combine with OR under BM25 (a question in
  *   plain language is a query too: requiring every word finds nothing), and English
@@ -33,8 +35,10 @@ export interface QueryTerm {
 }
 
 export interface ParsedQuery {
-  /** FTS5 MATCH expression, or null when the query holds nothing searchable. */
+  /** FTS5 MATCH expression of the positive terms, or null when the query holds nothing searchable. */
   match: string | null;
+  /** FTS5 MATCH expression of the excluded terms (OR), or null. */
+  exclude: string | null;
   terms: QueryTerm[];
   excluded: QueryTerm[];
   /** The positive words joined by one space: compared with normalized titles and aliases. */
@@ -123,12 +127,8 @@ export function parseQuery(input: string): ParsedQuery {
   const content = positive.filter((t) => t.phrase || t.prefix || !isStopWord(t.words[0]!));
   const kept = dedupe(content.length > 0 ? content : positive).slice(0, MAX_QUERY_TERMS);
   const minus = dedupe(excluded).slice(0, MAX_EXCLUDED_TERMS);
-  let match: string | null = null;
-  if (kept.length > 0) {
-    match = kept.length === 1 ? termExpr(kept[0]!) : `(${kept.map(termExpr).join(' OR ')})`;
-    for (const t of minus) match += ` NOT ${termExpr(t)}`;
-  }
-  return { match, terms: kept, excluded: minus, exactKey: positive.flatMap((t) => t.words).join(' ') };
+  const or = (terms: QueryTerm[]) => (terms.length === 0 ? null : terms.length === 1 ? termExpr(terms[0]!) : `(${terms.map(termExpr).join(' OR ')})`);
+  return { match: or(kept), exclude: or(minus), terms: kept, excluded: minus, exactKey: positive.flatMap((t) => t.words).join(' ') };
 }
 
 function dedupe(terms: QueryTerm[]): QueryTerm[] {

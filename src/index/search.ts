@@ -105,6 +105,10 @@ export function searchIndex(db: Db, query: string, opts: SearchOptions = {}): Se
   const parsed = parseQuery(query);
   const limit = Math.min(opts.limit ?? DEFAULT_SEARCH_LIMIT, MAX_SEARCH_LIMIT);
   const f = filters(opts);
+  if (parsed.exclude !== null) {
+    f.sql += ` AND f.id NOT IN (SELECT x.file_id FROM sections_fts JOIN sections x ON x.id = sections_fts.rowid WHERE sections_fts MATCH ?)`;
+    f.params.push(parsed.exclude);
+  }
   const exactIds = exactNotes(db, parsed, f);
   const w = BM25_WEIGHTS;
   let rows: Row[] = [];

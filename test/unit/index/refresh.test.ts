@@ -1,0 +1,178 @@
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { test } from 'node:test';
+import Database from 'better-sqlite3';
+import { indexFile, openIndex, refreshIndex, searchIndex, withFreshIndex, type IndexHandle } from '../../../src/index/index.js';
+import { tempVault, writeFiles } from '../../helpers/temp-vault.js';
+
+function refresh(root: string, home: string) {
+  const h = openIndex(root, { VAULTGATE_HOME: home });
+  try {
+    return { r: refreshIndex(h), h };
+  } finally {
+    h.db.close();
+  }
+}
+
+function withIndex<T>(root: string, home: string, fn: (h: IndexHandle) => T): T {
+  return withFreshIndex(root, { VAULTGATE_HOME: home }, (h) => fn(h)).result;
+}
+
+function linkOf(root: string, home: string, from: string, raw: string) {
+  return withIndex(root, home, (h) =>
+    h.db
+      .prepare(`SELECT l.status, l.target, l.resolution FROM links l JOIN files f ON f.id = l.file_id WHERE f.path = ? AND l.raw = ?`)
+      .get(from, raw),
+  ) as { status: string; target: string | null; resolution: string };
+}
+
+function bump(file: string): void {
+  const t = fs.statSync(file).mtime;
+  fs.utimesSync(file, t, new Date(t.getTime() + 5000));
+}
+
+test('refresh: a second run with no change writes nothing', () => {
+  const { root, home } = tempVault({ 'a.md': '# A\nalpha', 'b.md': 'beta [[a]]', 'img.png': '' });
+  const first = refresh(root, home).r;
+  assert.deepEqual([first.refreshed, first.added, first.notes, first.files], [true, 3, 2, 3]);
+  const second = refresh(root, home).r;
+  assert.deepEqual([second.refreshed, second.added, second.changed, second.deleted], [false, 0, 0, 0]);
+});
+
+test('refresh: add, change, delete and rename are all picked up', () => {
+  const { root, home } = tempVault({ 'a.md': '# A\nalpha', 'b.md': 'beta' });
+  refresh(root, home);
+  writeFiles(root, { 'c.md': 'gamma words' });
+  assert.equal(refresh(root, home).r.added, 1);
+  assert.equal(withIndex(root, home, (h) => searchIndex(h.db, 'gamma').total), 1);
+
+  fs.writeFileSync(path.join(root, 'a.md'), '# A\ndelta now');
+  bump(path.join(root, 'a.md'));
+  assert.equal(refresh(root, home).r.changed, 1);
+  assert.equal(withIndex(root, home, (h) => searchIndex(h.db, 'alpha').total), 0);
+  assert.equal(withIndex(root, home, (h) => searchIndex(h.db, 'delta').hits[0]?.path), 'a.md');
+
+  fs.rmSync(path.join(root, 'b.md'));
+  assert.equal(refresh(root, home).r.deleted, 1);
+  assert.equal(withIndex(root, home, (h) => searchIndex(h.db, 'beta').total), 0);
+
+  fs.renameSync(path.join(root, 'c.md'), path.join(root, 'moved.md'));
+  const r = refresh(root, home).r;
+  assert.deepEqual([r.renamed, r.added, r.deleted], [1, 0, 0]);
+  assert.equal(withIndex(root, home, (h) => searchIndex(h.db, 'gamma').hits[0]?.path), 'moved.md');
+});
+
+test('refresh: a touched file with the same bytes only updates its stat (no re-parse)', () => {
+  const { root, home } = tempVault({ 'a.md': 'same' });
+  refresh(root, home);
+  bump(path.join(root, 'a.md'));
+  const r = refresh(root, home).r;
+  assert.deepEqual([r.touched, r.changed], [1, 0]);
+  assert.equal(refresh(root, home).r.refreshed, false);
+});
+
+test('refresh: a new file with a duplicate name turns a bare link ambiguous, then resolved with candidates', () => {
+  const { root, home } = tempVault({ 'src/From.md': 'see [[Note]]', 'b/Note.md': 'one' });
+  refresh(root, home);
+  let l = linkOf(root, home, 'src/From.md', '[[Note]]');
+  assert.deepEqual([l.status, l.target, JSON.parse(l.resolution).candidates], ['resolved', 'b/Note.md', null]);
+
+  writeFiles(root, { 'c/Note.md': 'two' }); // same length as b/Note.md: Obsidian's pick is undetermined
+  assert.ok(refresh(root, home).r.relinked >= 1);
+  l = linkOf(root, home, 'src/From.md', '[[Note]]');
+  assert.deepEqual([l.status, l.target, JSON.parse(l.resolution).candidates], ['ambiguous', null, ['b/Note.md', 'c/Note.md']]);
+
+  writeFiles(root, { 'Note.md': 'root' }); // the shortest path wins
+  refresh(root, home);
+  l = linkOf(root, home, 'src/From.md', '[[Note]]');
+  assert.deepEqual([l.status, l.target, JSON.parse(l.resolution).candidates], ['resolved', 'Note.md', ['Note.md', 'b/Note.md', 'c/Note.md']]);
+
+  fs.rmSync(path.join(root, 'Note.md'));
+  fs.rmSync(path.join(root, 'c/Note.md'));
+  refresh(root, home);
+  l = linkOf(root, home, 'src/From.md', '[[Note]]');
+  assert.deepEqual([l.status, l.target], ['resolved', 'b/Note.md']);
+  fs.rmSync(path.join(root, 'b/Note.md'));
+  refresh(root, home);
+  assert.equal(linkOf(root, home, 'src/From.md', '[[Note]]').status, 'unresolved');
+});
+
+test('refresh: removing the heading a link names is seen by that link (subpath re-checked)', () => {
+  const { root, home } = tempVault({ 'a.md': 'go [[b#Setup]]', 'b.md': '# B\n## Setup\nsteps\n' });
+  refresh(root, home);
+  assert.equal(JSON.parse(linkOf(root, home, 'a.md', '[[b#Setup]]').resolution).subpath.exists, true);
+  fs.writeFileSync(path.join(root, 'b.md'), '# B\n## Install\nsteps\n');
+  bump(path.join(root, 'b.md'));
+  refresh(root, home);
+  assert.equal(JSON.parse(linkOf(root, home, 'a.md', '[[b#Setup]]').resolution).subpath.exists, false);
+});
+
+test('refresh: changing index.exclude re-classifies files and links become unindexed', () => {
+  const { root, home } = tempVault({ 'a.md': '[[secret]]', 'private/secret.md': 'hidden words' });
+  refresh(root, home);
+  assert.equal(linkOf(root, home, 'a.md', '[[secret]]').status, 'resolved');
+  writeFiles(root, { '.vaultgate/config.yaml': 'index:\n  exclude: [private]\n' });
+  refresh(root, home);
+  assert.equal(linkOf(root, home, 'a.md', '[[secret]]').status, 'unindexed');
+  assert.equal(withIndex(root, home, (h) => searchIndex(h.db, 'hidden').total), 0);
+});
+
+test('refresh: a non-UTF-8 note is reported as a warning and the rest is indexed', () => {
+  const { root, home } = tempVault({ 'bad.md': Buffer.from([0x66, 0xff, 0xfe]), 'good.md': 'fine' });
+  const r = refresh(root, home).r;
+  assert.equal(r.notes, 1);
+  assert.deepEqual(r.warnings.map((w) => [w.path, w.code]), [['bad.md', 'NOT_UTF8']]);
+});
+
+test('the index lives under VAULTGATE_HOME/cache, never inside the vault', () => {
+  const { root, home } = tempVault({ 'a.md': 'x' });
+  refresh(root, home);
+  assert.ok(indexFile(root, { VAULTGATE_HOME: home }).startsWith(path.join(home, 'cache') + path.sep));
+  assert.deepEqual(fs.readdirSync(root), ['a.md']);
+});
+
+test('a corrupt cache file is discarded and rebuilt, never trusted', () => {
+  const { root, home } = tempVault({ 'a.md': 'alpha' });
+  const file = indexFile(root, { VAULTGATE_HOME: home });
+  refresh(root, home);
+  fs.writeFileSync(file, Buffer.alloc(8192, 0x41)); // garbage: not a database
+  fs.rmSync(file + '-wal', { force: true });
+  fs.rmSync(file + '-shm', { force: true });
+  const h = openIndex(root, { VAULTGATE_HOME: home });
+  assert.equal(h.created, 'corrupt');
+  h.db.close();
+  assert.equal(withIndex(root, home, (x) => searchIndex(x.db, 'alpha').total), 1);
+});
+
+test('a truncated cache file is detected when read and rebuilt', () => {
+  const files: Record<string, string> = {};
+  for (let i = 0; i < 300; i++) files[`n${i}.md`] = `# Note ${i}\n${'word '.repeat(200)} unique${i}\n`;
+  const { root, home } = tempVault(files);
+  const file = indexFile(root, { VAULTGATE_HOME: home });
+  refresh(root, home);
+  const db = new Database(file);
+  db.pragma('wal_checkpoint(TRUNCATE)');
+  db.close();
+  const bytes = fs.readFileSync(file);
+  // Keep the header page, scribble over the rest.
+  fs.writeFileSync(file, Buffer.concat([bytes.subarray(0, 4096), Buffer.alloc(bytes.length - 4096, 0x5a)]));
+  assert.equal(withIndex(root, home, (x) => searchIndex(x.db, 'unique7').hits[0]?.path), 'n7.md');
+});
+
+test('a foreign SQLite file (another program, or another schema version) is rebuilt', () => {
+  const { root, home } = tempVault({ 'a.md': 'alpha' });
+  const file = indexFile(root, { VAULTGATE_HOME: home });
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  const other = new Database(file);
+  other.exec('CREATE TABLE files(x); INSERT INTO files VALUES (1);');
+  other.close();
+  const h = openIndex(root, { VAULTGATE_HOME: home });
+  assert.equal(h.created, 'foreign');
+  h.db.pragma('user_version = 999');
+  h.db.close();
+  const again = openIndex(root, { VAULTGATE_HOME: home });
+  assert.equal(again.created, 'schema');
+  again.db.close();
+  assert.equal(withIndex(root, home, (x) => searchIndex(x.db, 'alpha').total), 1);
+});

@@ -1,0 +1,88 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { searchIndex, withFreshIndex, type SearchOptions } from '../../../src/index/index.js';
+import { tempVault } from '../../helpers/temp-vault.js';
+
+const VAULT = {
+  'Ru/Ёлка.md': '# Новогодняя ёлка\nНаряжаем ёлку игрушками.\n## Заметки\nКак вести заметки о праздниках.\n',
+  'Zh/搜索.md': '# 全文搜索\n我们今天学习全文搜索引擎和数据库索引。\n',
+  'En/Deploy.md': '---\naliases: [Shipping guide]\ntags: [ops/release]\nstatus: done\n---\n# Deploy\nRun the deploy script on the server.\n## Rollback\nIf the deploy fails, roll back.\n',
+  'En/Server setup.md': '---\ntags: [ops]\nstatus: draft\n---\n# Server setup\nInstall nginx. Then deploy notes, deploy again, deploy everything.\n## Deploy keys\nGenerate deploy keys for the deploy user.\n',
+  'En/Cooking.md': '# Cooking\nPancakes need flour and eggs. The recipe is old.\n',
+};
+
+function search(q: string, opts: SearchOptions = {}) {
+  const { root, home } = vault;
+  return withFreshIndex(root, { VAULTGATE_HOME: home }, (h) => searchIndex(h.db, q, opts)).result;
+}
+const vault = tempVault(VAULT);
+
+test('search: Russian finds other word forms and ё/е spellings', () => {
+  assert.equal(search('елка').hits[0]?.path, 'Ru/Ёлка.md');
+  assert.equal(search('ёлкой').hits[0]?.path, 'Ru/Ёлка.md');
+  const hit = search('заметка').hits[0];
+  assert.deepEqual([hit?.path, hit?.heading_path], ['Ru/Ёлка.md', ['Новогодняя ёлка', 'Заметки']]);
+});
+
+test('search: a two-character Chinese word finds its note', () => {
+  assert.equal(search('搜索').hits[0]?.path, 'Zh/搜索.md');
+  assert.equal(search('索引').hits[0]?.path, 'Zh/搜索.md');
+});
+
+test('search: an exact title or alias match ranks first even against denser text', () => {
+  const byTitle = search('deploy');
+  assert.equal(byTitle.hits[0]?.path, 'En/Deploy.md');
+  assert.equal(byTitle.hits[0]?.match, 'title');
+  const byAlias = search('shipping guide');
+  assert.deepEqual([byAlias.hits[0]?.path, byAlias.hits[0]?.match], ['En/Deploy.md', 'alias']);
+});
+
+test('search: one section per note by default; --all-sections lifts that', () => {
+  const best = search('deploy');
+  assert.equal(new Set(best.hits.map((h) => h.path)).size, best.hits.length);
+  assert.equal(best.total, 2);
+  const all = search('deploy', { allSections: true });
+  assert.ok(all.hits.length > best.hits.length);
+  assert.equal(all.total, all.hits.length);
+});
+
+test('search: a plain question is an OR of its words, never an AND of all', () => {
+  const r = search('what should I do when the deploy of pancakes fails?');
+  assert.ok(r.hits.some((h) => h.path === 'En/Cooking.md'));
+  assert.ok(r.hits.some((h) => h.path === 'En/Deploy.md'));
+});
+
+test('search: phrase, exclusion and prefix', () => {
+  assert.deepEqual(search('"deploy keys"').hits.map((h) => h.path), ['En/Server setup.md']);
+  assert.deepEqual(search('deploy -nginx').hits.map((h) => h.path), ['En/Deploy.md']);
+  assert.deepEqual(search('pancak*').hits.map((h) => h.path), ['En/Cooking.md']);
+});
+
+test('search: --path, --tag (nested included) and --where filter notes', () => {
+  assert.deepEqual(search('deploy', { pathPrefix: 'En/S' }).hits.map((h) => h.path), ['En/Server setup.md']);
+  assert.deepEqual(search('deploy', { tag: 'ops/release' }).hits.map((h) => h.path), ['En/Deploy.md']);
+  assert.deepEqual(new Set(search('deploy', { tag: '#ops' }).hits.map((h) => h.path)), new Set(['En/Deploy.md', 'En/Server setup.md']));
+  assert.deepEqual(search('deploy', { where: [{ key: 'Status', value: 'Draft' }] }).hits.map((h) => h.path), ['En/Server setup.md']);
+});
+
+test('search: hits carry lines, anchor, a snippet from the original text, and the file hash', () => {
+  const hit = search('failing').hits[0]!;
+  assert.equal(hit.path, 'En/Deploy.md');
+  assert.deepEqual(hit.lines, [8, 9]);
+  assert.equal(hit.anchor, '#Deploy#Rollback');
+  assert.match(hit.snippet, /deploy fails/);
+  assert.match(hit.sha256, /^[0-9a-f]{64}$/);
+});
+
+test('search: nothing matching is total 0 with no hits', () => {
+  assert.deepEqual([search('zyzzyva').total, search('zyzzyva').hits.length], [0, 0]);
+  assert.equal(search('   ').total, 0);
+});
+
+test('search: a note with a 2 MB single-line base64 image is indexed and searchable', () => {
+  const b64 = Buffer.alloc(1_500_000, 3).toString('base64');
+  const { root, home } = tempVault({ 'img.md': `# Photo\nA sunset photo.\n![x](data:image/png;base64,${b64})\n${b64}\n` });
+  const r = withFreshIndex(root, { VAULTGATE_HOME: home }, (h) => searchIndex(h.db, 'sunset'));
+  assert.equal(r.result.hits[0]?.path, 'img.md');
+  assert.ok(r.result.hits[0]!.snippet.length <= 202);
+});

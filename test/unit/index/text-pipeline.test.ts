@@ -1,0 +1,44 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { indexText, normalizeText, textTokens, textWords } from '../../../src/index/index.js';
+
+test('normalizeText folds case, compatibility forms and ё to е', () => {
+  assert.equal(normalizeText('Ёлка ＡＢＣ ﬁle'), 'елка abc file');
+});
+
+test('Russian word forms share one stem (заметки, заметка, заметкой)', () => {
+  const [a, b, c] = textTokens('заметки заметка заметкой');
+  assert.equal(a, b);
+  assert.equal(b, c);
+});
+
+test('English plurals and -ing forms share a stem, and diacritics fold (café = cafe)', () => {
+  assert.deepEqual(textTokens('engines engine'), ['engin', 'engin']);
+  assert.equal(textTokens('café')[0], textTokens('cafe')[0]);
+});
+
+test('Chinese text is split into dictionary words, so a 2-character word is a token', () => {
+  const words = textWords('我们今天学习全文搜索引擎和数据库索引');
+  assert.ok(words.includes('搜索'), words.join('|'));
+  assert.ok(words.includes('索引'), words.join('|'));
+});
+
+test('punctuation separates words like FTS5 unicode61 does', () => {
+  assert.deepEqual(textWords('state-of-the-art, c++ "notes:" todo_AND'), ['state', 'of', 'the', 'art', 'c', 'notes', 'todo', 'and']);
+});
+
+test('a 2 MB single-line base64 image yields no tokens (data URI and overlong tokens dropped)', () => {
+  const b64 = Buffer.alloc(1_500_000, 7).toString('base64');
+  const text = `# Pic\n![img](data:image/png;base64,${b64})\nreal words here\n${b64}\n`;
+  const tokens = indexText(text).split(' ');
+  assert.deepEqual(tokens.slice(0, 1), ['pic']);
+  assert.ok(tokens.includes('real'));
+  assert.ok(tokens.length < 20, `got ${tokens.length} tokens`);
+});
+
+test('a long line of Chinese is segmented in bounded pieces and keeps every word', () => {
+  const line = '全文搜索引擎'.repeat(5000);
+  const words = textWords(line);
+  assert.ok(words.length >= 5000);
+  assert.ok(words.every((w) => w.length <= 48));
+});
