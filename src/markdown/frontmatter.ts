@@ -6,10 +6,10 @@
  * never thrown: a note with broken frontmatter is still a note.
  *
  * Links, tags and aliases are read from the YAML syntax tree, not from the JS
- * value, because their ranges must point into the note text. When the YAML is
- * broken none are reported: Obsidian shows no properties for such a note either.
+ * value, because their ranges must point into the note text. When the YAML has a
+ * syntax error none are reported: Obsidian shows no properties for such a note.
  */
-import { isMap, isScalar, isSeq, parseDocument, type Document, type Node as YamlNode } from 'yaml';
+import { isCollection, isMap, isScalar, isSeq, parseDocument, visit, type Document, type Node as YamlNode } from 'yaml';
 import { columnOf, lineOf, linesOf } from './lines.js';
 import { parseWikilinkInner, scanWikilinks } from './link-parts.js';
 import type { Frontmatter, Link, Range, Tag } from './types.js';
@@ -136,19 +136,56 @@ function frontmatterAliases(value: unknown, aliases: string[]): void {
   }
 }
 
+function errorAt(ctx: Ctx, code: string, message: string, yamlOffset: number): NonNullable<Frontmatter['error']> {
+  const at = ctx.base + Math.max(0, Math.min(yamlOffset, ctx.text.length - ctx.base));
+  return { code, message, line: lineOf(ctx.lineStarts, at), column: columnOf(ctx.lineStarts, at) };
+}
+
 function yamlErrorOf(doc: Document.Parsed, ctx: Ctx): Frontmatter['error'] {
   const e = doc.errors[0];
-  if (!e) return null;
-  const at = ctx.base + Math.min(e.pos[0], ctx.text.length - ctx.base);
-  return { code: e.code, message: e.message, line: lineOf(ctx.lineStarts, at), column: columnOf(ctx.lineStarts, at) };
+  return e ? errorAt(ctx, e.code, e.message, e.pos[0]) : null;
+}
+
+/**
+ * Key problems the YAML syntax allows but properties cannot hold, found in one
+ * linear pass. `DUPLICATE_KEY` is checked here rather than by the `yaml` option
+ * `uniqueKeys`, which compares every key with every other (50k keys: 42 s).
+ * `NON_SCALAR_KEY` (our code) is a collection used as a key: what an unapplied
+ * template placeholder such as `created: {{date}}` parses to.
+ */
+function keyErrorOf(doc: Document.Parsed, ctx: Ctx): Frontmatter['error'] {
+  let found: Frontmatter['error'] = null;
+  visit(doc, {
+    Map(_, map) {
+      const seen = new Set<string>();
+      for (const pair of map.items) {
+        const key = pair.key;
+        const at = (key as { range?: [number, number] } | null)?.range?.[0] ?? 0;
+        if (isCollection(key)) {
+          found = errorAt(ctx, 'NON_SCALAR_KEY', 'A mapping or list used as a key (an unapplied template placeholder?)', at);
+          return visit.BREAK;
+        }
+        const name = isScalar(key) ? String(key.value) : String(key);
+        if (seen.has(name)) {
+          found = errorAt(ctx, 'DUPLICATE_KEY', `Map keys must be unique: ${JSON.stringify(name)} repeats`, at);
+          return visit.BREAK;
+        }
+        seen.add(name);
+      }
+      return undefined;
+    },
+  });
+  return found;
 }
 
 /** Parse a located block into the model's frontmatter plus the links, tags and aliases it holds. */
 export function readFrontmatter(text: string, block: FrontmatterBlock, lineStarts: number[]): FrontmatterFacts {
   const ctx: Ctx = { text, lineStarts, base: block.contentRange.start };
   const yamlText = text.slice(block.contentRange.start, block.contentRange.end);
-  const doc = parseDocument(yamlText, { version: '1.2', schema: 'core', uniqueKeys: true, prettyErrors: false });
-  let error = yamlErrorOf(doc, ctx);
+  // logLevel 'silent': the library would otherwise print warnings to stderr.
+  const doc = parseDocument(yamlText, { version: '1.2', schema: 'core', uniqueKeys: false, prettyErrors: false, logLevel: 'silent' });
+  const syntaxError = yamlErrorOf(doc, ctx);
+  let error = syntaxError ?? keyErrorOf(doc, ctx);
   let data: unknown = null;
   if (error === null) {
     try {
@@ -167,7 +204,9 @@ export function readFrontmatter(text: string, block: FrontmatterBlock, lineStart
   const links: Link[] = [];
   const tags: Tag[] = [];
   const aliases: string[] = [];
-  if (error === null && isMap(doc.contents)) {
+  // Key problems (duplicates, placeholders) leave the other properties readable,
+  // so their links still count; a syntax error leaves nothing trustworthy.
+  if (syntaxError === null && isMap(doc.contents)) {
     for (const pair of doc.contents.items) {
       const key = keyName(pair.key);
       if (key === null) continue;

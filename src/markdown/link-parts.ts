@@ -110,19 +110,21 @@ export interface WikilinkHit {
  */
 export function scanWikilinks(text: string, from: number, to: number): WikilinkHit[] {
   const hits: WikilinkHit[] = [];
-  let i = text.indexOf('[[', from);
-  while (i !== -1 && i < to - 1) {
-    const close = findWikilinkClose(text, i, to);
+  // Search a slice: indexOf on the whole note would look past `to` every time.
+  const s = text.slice(from, to);
+  let i = s.indexOf('[[');
+  while (i !== -1) {
+    const close = findWikilinkClose(s, i);
     if (close === -1) {
-      i = text.indexOf('[[', i + 1);
+      i = s.indexOf('[[', i + 1);
       continue;
     }
-    const inner = text.slice(i + 2, close);
+    const inner = s.slice(i + 2, close);
     if (inner.trim() !== '') {
-      const embed = i > from && text.charCodeAt(i - 1) === 33; /* ! */
-      hits.push({ start: embed ? i - 1 : i, end: close + 2, embed, inner });
+      const embed = i > 0 && s.charCodeAt(i - 1) === 33; /* ! */
+      hits.push({ start: from + (embed ? i - 1 : i), end: from + close + 2, embed, inner });
     }
-    i = text.indexOf('[[', close + 2);
+    i = s.indexOf('[[', close + 2);
   }
   return hits;
 }

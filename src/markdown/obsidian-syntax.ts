@@ -94,35 +94,46 @@ function parseInlineComment(cx: InlineContext, next: number, pos: number): numbe
 const MAX_INLINE_MATH = 4096;
 
 /**
+ * Per inline section, a stretch `[from, to)` (indices in `cx.text`) known to hold
+ * no closing `$`. Whether a `$` can close does not depend on the opener, so a
+ * later opener resumes where a failed scan stopped: `$a $a $a …` stays linear.
+ */
+const noCloser = new WeakMap<InlineContext, { from: number; to: number }>();
+
+/** `$` at `j` can close inline math: not after a space, not before a digit. */
+function closesMath(text: string, j: number): boolean {
+  const before = text.charCodeAt(j - 1);
+  const after = text.charCodeAt(j + 1);
+  return !isSpace(before) && before !== 92 /* \ */ && !(after >= 48 && after <= 57);
+}
+
+/**
  * `$x$` (Pandoc rule, as Obsidian: no space just inside the dollars, and the
  * closing `$` is not followed by a digit, so `$5 and $10` is not math) and `$$x$$`.
+ * Neither crosses a blank line.
  */
 function parseInlineMath(cx: InlineContext, next: number, pos: number): number {
   if (next !== DOLLAR) return -1;
   const text = cx.text;
   const rel = pos - cx.offset;
-  const limit = Math.min(text.length, rel + MAX_INLINE_MATH);
   if (cx.char(pos + 1) === DOLLAR) {
-    const close = text.indexOf('$$', rel + 2);
     // Display math may be long; an unclosed `$$` scans once, the next `$$` pairs.
+    const close = text.indexOf('$$', rel + 2);
     if (close === -1 || close === rel + 2) return -1;
     return cx.addElement(cx.elt('InlineMath', pos, cx.offset + close + 2));
   }
   const first = text.charCodeAt(rel + 1);
   if (Number.isNaN(first) || isSpace(first)) return -1;
-  for (let j = rel + 1; j < limit; j++) {
+  const limit = Math.min(text.length, rel + MAX_INLINE_MATH);
+  let j = rel + 1;
+  const known = noCloser.get(cx);
+  if (known && known.from <= j && known.to > j) j = known.to;
+  for (; j < limit; j++) {
     const c = text.charCodeAt(j);
-    if (c === 92 /* \ */) {
-      j++;
-      continue;
-    }
-    if (c === NEWLINE && text.charCodeAt(j + 1) === NEWLINE) return -1;
-    if (c !== DOLLAR) continue;
-    const before = text.charCodeAt(j - 1);
-    const after = text.charCodeAt(j + 1);
-    if (isSpace(before) || (after >= 48 && after <= 57)) continue;
-    return cx.addElement(cx.elt('InlineMath', pos, cx.offset + j + 1));
+    if (c === NEWLINE && text.charCodeAt(j + 1) === NEWLINE) break;
+    if (c === DOLLAR && closesMath(text, j)) return cx.addElement(cx.elt('InlineMath', pos, cx.offset + j + 1));
   }
+  noCloser.set(cx, { from: rel + 1, to: j });
   return -1;
 }
 
