@@ -32,7 +32,8 @@ export function resolveInVault(root: string, linkText: string, from: string): Re
       hint: 'Give the link as written in a note, e.g. `[[Note#Heading]]`, or a bare target such as `Note`.',
     });
   }
-  const source = readNoteArg(root, from);
+  // Any vault file may be the source (a canvas links too); only its folder matters here.
+  const source = checkFileArg(root, from);
   const syntax = parseLinkSyntax(linkText);
   if (isExternalLink(syntax)) {
     throw new VaultgateError('LINK_INVALID', `${linkText} is an external URL, not a link into the vault`, {
@@ -41,8 +42,8 @@ export function resolveInVault(root: string, linkText: string, from: string): Re
     });
   }
   const view = openVaultView(root);
-  const r = resolveLink(view.index, syntax, source.path, view.anchors);
-  return { link: linkText, from: source.path, kind: syntax.kind, ...pick(r) };
+  const r = resolveLink(view.index, syntax, source, view.anchors);
+  return { link: linkText, from: source, kind: syntax.kind, ...pick(r) };
 }
 
 /** One link of a note with its resolution. `status` is `external` for a Markdown link to a URL. */

@@ -79,11 +79,18 @@ export function openVaultView(root: string, opts: VaultViewOptions = {}): VaultV
 
 /**
  * Validate a NOTE argument and read it: vault-relative (or absolute inside the
- * vault), not in a dot-folder, a regular UTF-8 file without symlinks on its path.
+ * vault), a `.md` note, not in a dot-folder, a regular UTF-8 file without symlinks on its path.
  * Every refusal is a typed error with a hint (exit 2).
  */
 export function readNoteArg(root: string, input: string): NoteFile {
   const rel = checkedRelative(root, input);
+  if (!isMarkdownPath(rel)) {
+    assertRegularFile(root, rel); // a missing file or a folder says so first
+    throw new VaultgateError('INVALID_INPUT', `${rel} is not a Markdown note`, {
+      path: rel,
+      hint: 'Name a .md note; `vaultgate backlinks` also accepts attachments.',
+    });
+  }
   return readNoteFile(root, rel);
 }
 
@@ -95,6 +102,11 @@ export function readNoteArg(root: string, input: string): NoteFile {
 export function checkFileArg(root: string, input: string): string {
   const rel = checkedRelative(root, input);
   if (isMarkdownPath(rel)) return readNoteFile(root, rel).path;
+  assertRegularFile(root, rel);
+  return rel;
+}
+
+function assertRegularFile(root: string, rel: string): void {
   const abs = locateOnDisk(root, rel);
   if (abs === null) {
     throw new VaultgateError('NOT_FOUND', `${rel} does not exist in the vault`, {
@@ -103,9 +115,8 @@ export function checkFileArg(root: string, input: string): string {
     });
   }
   if (!fs.lstatSync(abs).isFile()) {
-    throw new VaultgateError('NOT_A_FILE', `${rel} is not a regular file`, { path: rel, hint: 'Name a file, not a folder.' });
+    throw new VaultgateError('NOT_A_FILE', `${rel} is a folder or special file, not a file`, { path: rel, hint: 'Name a file, not a folder.' });
   }
-  return rel;
 }
 
 function checkedRelative(root: string, input: string): string {

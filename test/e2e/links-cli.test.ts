@@ -132,6 +132,8 @@ test('bad input is a typed error with a message and a hint, exit 2', async () =>
     [['links', 'Latin1.md'], 'NOT_UTF8'],
     [['resolve', 'Home', '--from', 'Latin1.md'], 'NOT_UTF8'],
     [['links', 'Nope.md'], 'NOT_FOUND'],
+    [['links', 'img/pic.png'], 'INVALID_INPUT'],
+    [['resolve', 'Home', '--from', 'img/nope.png'], 'NOT_FOUND'],
     [['links', '.trash/x.md'], 'NOT_FOUND'],
     [['resolve', '', '--from', 'Home.md'], 'LINK_EMPTY'],
     [['resolve', '[[ ]]', '--from', 'Home.md'], 'LINK_EMPTY'],
@@ -147,6 +149,12 @@ test('bad input is a typed error with a message and a hint, exit 2', async () =>
     assert.ok(r.json.error.message.length > 0 && typeof r.json.error.hint === 'string', `${args.join(' ')} has a message and a hint`);
     assert.equal(r.stderr, '', 'no stack trace for a typed error');
   }
+});
+
+test('any vault file may be the source of resolve: only its folder matters', async () => {
+  const { root, home } = vault({ 'img/Less.md': '' });
+  const r = await runCli(['resolve', 'Less', '--from', 'img/pic.png'], { vault: root, home });
+  assert.deepEqual([r.exitCode, r.json.target, r.json.rule], [0, 'img/Less.md', 'own-folder']);
 });
 
 test('on a terminal, resolve prints one readable line', async () => {
