@@ -24,5 +24,6 @@ export * from './strip-heading.js';
 export * from './resolve-subpath.js';
 export * from './resolve-link.js';
 export * from './vault-view.js';
+export * from './note-args.js';
 export * from './vault-links.js';
 export * from './check-vault.js';

@@ -5,7 +5,8 @@ import { isExternalLink, resolveLink, type AnchorLookup, type LinkResolution } f
 import type { FileIndex } from './file-index.js';
 import type { LinkStatus, ResolutionRule } from './resolve-path.js';
 import type { SubpathResult } from './resolve-subpath.js';
-import { checkFileArg, openVaultView, readNoteArg, type LinkWarning } from './vault-view.js';
+import { checkFileArg, readNoteArg } from './note-args.js';
+import { openVaultView, type LinkWarning } from './vault-view.js';
 
 /**
  * The command-facing operations on links. Each takes a vault root and plain

@@ -1,18 +1,7 @@
-import { VaultgateError, isVaultgateError } from '../errors.js';
+import { isVaultgateError } from '../errors.js';
 import { parseNote } from '../markdown/index.js';
 import type { NoteModel } from '../markdown/types.js';
-import {
-  isExcluded,
-  isHiddenPath,
-  isMarkdownPath,
-  locateOnDisk,
-  readNoteFile,
-  readVaultConfig,
-  scanVault,
-  toVaultRelative,
-  type NoteFile,
-} from '../vault/index.js';
-import fs from 'node:fs';
+import { isExcluded, isMarkdownPath, readNoteFile, readVaultConfig, scanVault } from '../vault/index.js';
 import { buildFileIndex, type FileIndex } from './file-index.js';
 import type { AnchorLookup } from './resolve-link.js';
 
@@ -75,60 +64,4 @@ export function openVaultView(root: string, opts: VaultViewOptions = {}): VaultV
     note,
     anchors: note,
   };
-}
-
-/**
- * Validate a NOTE argument and read it: vault-relative (or absolute inside the
- * vault), a `.md` note, not in a dot-folder, a regular UTF-8 file without symlinks on its path.
- * Every refusal is a typed error with a hint (exit 2).
- */
-export function readNoteArg(root: string, input: string): NoteFile {
-  const rel = checkedRelative(root, input);
-  if (!isMarkdownPath(rel)) {
-    assertRegularFile(root, rel); // a missing file or a folder says so first
-    throw new VaultgateError('INVALID_INPUT', `${rel} is not a Markdown note`, {
-      path: rel,
-      hint: 'Name a .md note; `vaultgate backlinks` also accepts attachments.',
-    });
-  }
-  return readNoteFile(root, rel);
-}
-
-/**
- * Like {@link readNoteArg}, but any vault file is accepted (`backlinks photo.png`):
- * only Markdown notes are read (so a non-UTF-8 note is still refused);
- * attachments are only checked to be regular files.
- */
-export function checkFileArg(root: string, input: string): string {
-  const rel = checkedRelative(root, input);
-  if (isMarkdownPath(rel)) return readNoteFile(root, rel).path;
-  assertRegularFile(root, rel);
-  return rel;
-}
-
-function assertRegularFile(root: string, rel: string): void {
-  const abs = locateOnDisk(root, rel);
-  if (abs === null) {
-    throw new VaultgateError('NOT_FOUND', `${rel} does not exist in the vault`, {
-      path: rel,
-      hint: 'Check the path; `vaultgate files` lists the files of the vault.',
-    });
-  }
-  if (!fs.lstatSync(abs).isFile()) {
-    throw new VaultgateError('NOT_A_FILE', `${rel} is a folder or special file, not a file`, { path: rel, hint: 'Name a file, not a folder.' });
-  }
-}
-
-function checkedRelative(root: string, input: string): string {
-  if (input.trim() === '') {
-    throw new VaultgateError('PATH_INVALID', 'the note path is empty', { hint: 'Give a note path relative to the vault root, e.g. `notes/idea.md`.' });
-  }
-  const rel = toVaultRelative(root, input);
-  if (isHiddenPath(rel)) {
-    throw new VaultgateError('NOT_FOUND', `${rel} is inside a dot-folder, which is not part of the vault`, {
-      path: rel,
-      hint: 'Obsidian ignores dot-folders (.obsidian, .trash, .git, .vaultgate); name a note outside them.',
-    });
-  }
-  return rel;
 }
