@@ -39,11 +39,19 @@ const PROTECTED: Record<string, ProtectedKind> = {
   ObsidianCommentBlock: 'comment',
   ObsidianComment: 'comment',
   Wikilink: 'link',
-  Link: 'link',
   Autolink: 'link',
   Embed: 'embed',
-  Image: 'embed',
+  // Link and Image are protected only when they are real links (see isRealLink).
 };
+
+/**
+ * Lezer makes a Link node of any `[text]` (it does not check reference
+ * definitions), which would turn `[!note]` or `[ ]` into links. Only an inline
+ * destination `(…)` or a reference label `[…][ref]` makes a real link.
+ */
+function isRealLink(node: SyntaxNode): boolean {
+  return node.getChild('URL') !== null || node.getChild('LinkLabel') !== null || node.getChildren('LinkMark').length > 2;
+}
 
 /** A block id ends its paragraph: `text ^id`; or is the whole paragraph: `^id`. */
 const TRAILING_BLOCK_ID = /(?:^|[ \t])\^([A-Za-z0-9-]+)\s*$/;
@@ -66,6 +74,8 @@ export function collectElements(text: string, tree: Tree, pos: (p: number) => nu
   const rangeOf = (n: SyntaxNode): Range => ({ start: pos(n.from), end: pos(n.to) });
   const slice = (r: Range) => text.slice(r.start, r.end);
   let linkDepth = 0;
+  /** Start offsets of the real links entered and not yet left (links do not nest). */
+  const realLinks = new Set<number>();
   let listDepth = 0;
 
   const pushLink = (link: Omit<Link, 'startLine' | 'endLine' | 'raw'>) =>
@@ -181,8 +191,13 @@ export function collectElements(text: string, tree: Tree, pos: (p: number) => nu
           return false;
         case 'Link':
         case 'Image':
-          markdownLink(node, name === 'Image');
-          linkDepth++;
+          if (isRealLink(node)) {
+            const range = rangeOf(node);
+            out.protected.push({ kind: name === 'Image' ? 'embed' : 'link', range, ...lines(range) });
+            markdownLink(node, name === 'Image');
+            linkDepth++;
+            realLinks.add(node.from);
+          }
           return undefined;
         case 'Tag':
           if (linkDepth === 0) {
@@ -214,7 +229,7 @@ export function collectElements(text: string, tree: Tree, pos: (p: number) => nu
       return undefined;
     },
     leave: (ref) => {
-      if (ref.name === 'Link' || ref.name === 'Image') linkDepth--;
+      if ((ref.name === 'Link' || ref.name === 'Image') && realLinks.delete(ref.from)) linkDepth--;
       else if (ref.name === 'BulletList' || ref.name === 'OrderedList') listDepth--;
     },
   });
