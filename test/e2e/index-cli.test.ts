@@ -1,0 +1,98 @@
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { test } from 'node:test';
+import { runCli, runCliProcess } from '../helpers/run-cli.js';
+import { snapshotTree, tempVault } from '../helpers/temp-vault.js';
+
+const VAULT = {
+  'Projects/Alpha.md': '---\naliases: [First project]\ntags: [work]\nstatus: active\n---\n# Alpha\nThe alpha launch plan.\n## Risks\nBudget risk and [[Beta#Timeline]].\n',
+  'Projects/Beta.md': '# Beta\n## Timeline\nBeta ships in spring.\n',
+  'Заметки/Ёж.md': '# Ёжик\nЁжики любят яблоки.\n',
+};
+
+test('index: builds the index on the real binary and reports counts; --rebuild starts over', async () => {
+  const { root, home } = tempVault(VAULT);
+  const before = snapshotTree(root, { includeHidden: true });
+  const r = await runCliProcess(['index'], { vault: root, home });
+  assert.equal(r.exitCode, 0, r.stdout + r.stderr);
+  assert.deepEqual([r.json.ok, r.json.notes, r.json.added, r.json.integrity, r.json.created], [true, 3, 3, 'ok', 'new']);
+  assert.ok(r.json.file.startsWith(path.join(home, 'cache')));
+  const again = await runCliProcess(['index'], { vault: root, home });
+  assert.deepEqual([again.json.refreshed, again.json.added], [false, 0]);
+  const rebuilt = await runCliProcess(['index', '--rebuild'], { vault: root, home });
+  assert.deepEqual([rebuilt.json.refreshed, rebuilt.json.added, rebuilt.json.notes], [true, 3, 3]);
+  assert.equal(rebuilt.stderr, '', 'no progress output when stderr is not a terminal');
+  assert.deepEqual(snapshotTree(root, { includeHidden: true }), before, 'read commands never write in the vault');
+});
+
+test('search: JSON contract with hits, total and index info', async () => {
+  const { root, home } = tempVault(VAULT);
+  const r = await runCliProcess(['search', 'launch', 'plan', '--limit', '5'], { vault: root, home });
+  assert.equal(r.exitCode, 0, r.stdout + r.stderr);
+  assert.equal(r.json.query, 'launch plan');
+  assert.equal(r.json.total, 1);
+  const hit = r.json.hits[0];
+  assert.deepEqual(Object.keys(hit).sort(), ['anchor', 'heading_path', 'lines', 'match', 'path', 'score', 'sha256', 'snippet']);
+  assert.deepEqual([hit.path, hit.heading_path, hit.lines], ['Projects/Alpha.md', ['Alpha'], [6, 7]]);
+  assert.deepEqual(Object.keys(r.json.index).sort(), ['notes', 'refreshed', 'took_ms']);
+  assert.deepEqual([r.json.index.notes, r.json.index.refreshed], [3, true]);
+});
+
+test('search: filters and Russian queries through the CLI', async () => {
+  const { root, home } = tempVault(VAULT);
+  assert.equal((await runCli(['search', 'ежики'], { vault: root, home })).json.hits[0].path, 'Заметки/Ёж.md');
+  assert.equal((await runCli(['search', 'budget', '--tag', 'work', '--where', 'status=active'], { vault: root, home })).json.total, 1);
+  assert.equal((await runCli(['search', 'budget', '--where', 'status=done'], { vault: root, home })).json.total, 0);
+  const bad = await runCli(['search', 'x', '--where', 'nokey'], { vault: root, home });
+  assert.deepEqual([bad.exitCode, bad.json.error.code], [2, 'USAGE']);
+});
+
+test('search: hostile query syntax is just words (exit 0)', async () => {
+  const { root, home } = tempVault(VAULT);
+  for (const q of ['"', 'NEAR(', 'title:alpha', 'AND', '-', '*', 'c++ AND (', '^x']) {
+    const r = await runCli(['search', q], { vault: root, home });
+    assert.equal(r.exitCode, 0, `${q}: ${r.stdout}`);
+    assert.equal(r.json.ok, true);
+  }
+});
+
+test('note: the whole note, or one section, with sha256 and lines', async () => {
+  const { root, home } = tempVault(VAULT);
+  const whole = await runCli(['note', 'Projects/Alpha'], { vault: root, home });
+  assert.equal(whole.exitCode, 0, whole.stdout);
+  assert.equal(whole.json.text, VAULT['Projects/Alpha.md']);
+  assert.match(whole.json.sha256, /^[0-9a-f]{64}$/);
+  assert.deepEqual(whole.json.sections.map((s: { anchor: string }) => s.anchor), ['#Alpha', '#Alpha#Risks']);
+  const sec = await runCli(['note', 'Projects/Alpha.md', '--heading', 'Risks'], { vault: root, home });
+  assert.deepEqual([sec.json.text, sec.json.lines, sec.json.heading_path], ['## Risks\nBudget risk and [[Beta#Timeline]].\n', [8, 9], ['Alpha', 'Risks']]);
+  const missing = await runCli(['note', 'Projects/Alpha.md', '--heading', 'Nope'], { vault: root, home });
+  assert.deepEqual([missing.exitCode, missing.json.error.code], [2, 'HEADING_NOT_FOUND']);
+  const gone = await runCli(['note', 'Nope.md'], { vault: root, home });
+  assert.deepEqual([gone.exitCode, gone.json.error.code], [2, 'NOT_FOUND']);
+});
+
+test('context: JSON packet and markdown format on the real binary', async () => {
+  const { root, home } = tempVault(VAULT);
+  const r = await runCliProcess(['context', 'what are the risks of alpha?', '--budget-chars', '2000'], { vault: root, home });
+  assert.equal(r.exitCode, 0, r.stdout + r.stderr);
+  assert.equal(r.json.evidence[0].path, 'Projects/Alpha.md');
+  assert.ok(r.json.evidence.some((e: { path: string; reason: string }) => e.path === 'Projects/Beta.md' && e.reason.startsWith('linked from')));
+  const md = await runCliProcess(['context', 'alpha risks', '--format', 'markdown'], { vault: root, home });
+  assert.equal(md.exitCode, 0);
+  assert.match(md.json.markdown, /^# Context packet from vaultgate/);
+  const badFormat = await runCli(['context', 'x', '--format', 'yaml'], { vault: root, home });
+  assert.deepEqual([badFormat.exitCode, badFormat.json.error.code], [2, 'USAGE']);
+  const none = await runCli(['context', 'zyzzyva'], { vault: root, home });
+  assert.deepEqual([none.json.total, none.json.evidence], [0, []]);
+});
+
+test('search after edits on disk: the implicit refresh sees added, changed and deleted notes', async () => {
+  const { root, home } = tempVault(VAULT);
+  await runCli(['index'], { vault: root, home });
+  fs.writeFileSync(path.join(root, 'New.md'), '# New\nquokka facts\n');
+  fs.rmSync(path.join(root, 'Projects/Beta.md'));
+  const r = await runCli(['search', 'quokka'], { vault: root, home });
+  assert.deepEqual([r.json.total, r.json.index.refreshed], [1, true]);
+  assert.equal((await runCli(['search', 'spring'], { vault: root, home })).json.total, 0);
+});
