@@ -22,3 +22,13 @@ test('excluded notes are files for resolution but are not read', () => {
   assert.deepEqual(view.index.files.map((f) => [f.path, f.indexed]), [['Public.md', true], ['private/Secret.md', false]]);
   assert.deepEqual(checkVault(root, view).items.orphans, ['Public.md']);
 });
+
+test('check reports names that differ only by Unicode normalisation or by case', () => {
+  const { root } = tempVault({ 'Caf\u00e9.md': 'nfc', 'Cafe\u0301.md': 'nfd', 'Note.md': '', 'note.md': '' });
+  const health = checkVault(root);
+  assert.deepEqual(health.items.collisions, [
+    { kind: 'nfc', paths: ['Cafe\u0301.md', 'Caf\u00e9.md'] },
+    { kind: 'case', paths: ['Note.md', 'note.md'] },
+  ]);
+  assert.equal(health.counts.collisions, 2);
+});
