@@ -43,3 +43,22 @@ test('resolution is a pure function of the file list: order does not matter', ()
     }),
   );
 });
+
+test('invariants: a target is one of the candidates, ambiguity has no target, and the name always matches', () => {
+  const folders = ['', 'a/', 'b/', 'A/', 'a/b/', 'жж/', 'x/a/'];
+  const names = ['N.md', 'n.md', 'N.png', 'M.md'];
+  const file = fc.tuple(fc.constantFrom(...folders), fc.constantFrom(...names)).map(([d, n]) => d + n);
+  fc.assert(
+    fc.property(fc.uniqueArray(file, { maxLength: 8 }), fc.constantFrom('N', 'n.md', 'a/N', '/a/N', './N', '../N', 'N.png'), fc.constantFrom(...folders), (files, link, dir) => {
+      const r = resolveLinkPath(idx(files), link, dir + 'From.md');
+      if (r.status === 'ambiguous') assert.ok(r.target === null && r.candidates!.length > 1);
+      if (r.target !== null) {
+        assert.ok(files.includes(r.target));
+        if (r.candidates) assert.ok(r.candidates.includes(r.target));
+        const base = link.replace(/^.*\//, '').toLowerCase();
+        assert.ok([base, base + '.md'].includes(r.target.replace(/^.*\//, '').toLowerCase()));
+      }
+      if (r.status === 'unresolved') assert.equal(r.candidates, null);
+    }),
+  );
+});
