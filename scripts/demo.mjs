@@ -61,12 +61,12 @@ vg(['links', 'Journal/2026-11-28.md'], {
   show: (j) => j.links.map((l) => `line ${l.line}  ${l.raw}  → ${l.status} ${l.target ?? ''}${l.subpath ? ` (${l.subpath.kind} ${l.subpath.exists ? 'found' : 'MISSING'})` : ''}`).join('\n'),
 });
 vg(['backlinks', 'Wiki/Cooking/Sourdough.md'], {
-  show: (j) => j.backlinks.map((b) => `${b.path}:${b.line}  ${b.raw}`).join('\n'),
+  show: (j) => j.backlinks.map((b) => `${b.source}:${b.line}  ${b.raw}${b.subpath && !b.subpath.exists ? '  (anchor MISSING)' : ''}`).join('\n'),
 });
 
 title('Cited search over sections (SQLite FTS5, BM25): English, Russian (ё = е, stems), Chinese');
 const hits = (j) => [`total: ${j.total}`, ...j.hits.map((h) => `${h.path} › ${h.heading_path.join(' › ')}  lines ${h.lines.join('-')}  sha256 ${h.sha256.slice(0, 12)}…\n    ${h.snippet}`)].join('\n');
-vg(['search', 'what happens when someone rolls a seven', '--limit', '3'], { show: hits });
+vg(['search', 'what happens to my cards when the robber comes', '--limit', '3'], { show: hits });
 vg(['search', 'елка', '--limit', '3'], { show: hits });
 vg(['search', '搜索', '--limit', '3'], { show: hits });
 vg(['search', 'cake recipe chocolate frosting', '--limit', '3'], { show: hits });
