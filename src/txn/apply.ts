@@ -65,22 +65,30 @@ type EngineBody<T> = (ops: FsOps, lock: LockHandle, keepBackups: number, recover
 /** Init (implicitly), lock, recover pending operations, run `body`, unlock. */
 export async function withEngine<T>(root: string, opts: EngineOptions, body: EngineBody<T>): Promise<T> {
   const ops = opts.ops ?? realFsOps;
-  initVault(root, ops);
   const keepBackups = readVaultConfig(root).txn.keep_backups;
-  const lock = await acquireLock(root, { ops, ...(opts.lockTimeoutMs === undefined ? {} : { timeoutMs: opts.lockTimeoutMs }) });
-  let ok = false;
+  let lock: LockHandle;
+  try {
+    initVault(root, ops);
+    lock = await acquireLock(root, { ops, ...(opts.lockTimeoutMs === undefined ? {} : { timeoutMs: opts.lockTimeoutMs }) });
+  } catch (e) {
+    rethrowIfCrash(e);
+    if (isVaultgateError(e)) throw e;
+    throw new VaultgateError('WRITE_FAILED', `could not prepare .vaultgate/ or take the lock: ${(e as Error).message}`, {
+      details: { errno: (e as NodeJS.ErrnoException).code ?? null },
+      hint: 'Nothing was changed. Check disk space and permissions of the vault folder, then retry.',
+      cause: e,
+    });
+  }
   try {
     const { recovered, blocked } = recoverAll(root, ops, { keepBackups });
-    const r = await body(ops, lock, keepBackups, recovered, blocked);
-    ok = true;
-    return r;
+    return await body(ops, lock, keepBackups, recovered, blocked);
   } finally {
     try {
       lock.release();
     } catch (e) {
       rethrowIfCrash(e);
-      // a lock we could not remove is reaped by the next process: our pid will be dead
-      if (ok) throw e;
+      // The work is done (or already reported); a lock folder we could not remove
+      // is stale from now on: its token is no longer held, and our pid dies soon.
     }
   }
 }

@@ -25,8 +25,8 @@ export interface FsOps {
   unlink(abs: string): void;
   mkdir(abs: string): void;
   rmdir(abs: string): void;
-  /** Append bytes to a file, creating it when missing (history.jsonl). */
-  appendFile(abs: string, data: Uint8Array): void;
+  /** Open for appending, creating the file when missing (history.jsonl). */
+  openAppend(abs: string): number;
   /** lstat, or null when the name does not exist (or a parent is not a folder). */
   lstat(abs: string): fs.BigIntStats | null;
   fstat(fd: number): fs.BigIntStats;
@@ -52,16 +52,7 @@ export const realFsOps: FsOps = {
   unlink: (a) => fs.unlinkSync(a),
   mkdir: (a) => fs.mkdirSync(a),
   rmdir: (a) => fs.rmdirSync(a),
-  appendFile(abs, data) {
-    const fd = fs.openSync(abs, O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW, 0o644);
-    try {
-      let off = 0;
-      while (off < data.byteLength) off += fs.writeSync(fd, data, off, data.byteLength - off);
-      fs.fsyncSync(fd);
-    } finally {
-      fs.closeSync(fd);
-    }
-  },
+  openAppend: (abs) => fs.openSync(abs, O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW, 0o644),
   lstat(abs) {
     try {
       return fs.lstatSync(abs, { bigint: true });
@@ -125,7 +116,7 @@ const MUTATING = new Set<keyof FsOps>([
   'unlink',
   'mkdir',
   'rmdir',
-  'appendFile',
+  'openAppend',
 ]);
 
 /**
@@ -175,7 +166,7 @@ export function faultyFsOps(plan: FaultPlan, base: FsOps = realFsOps): FaultyFsO
         }
       }
       const result = fn(...args);
-      if (key === 'openExclusive' || key === 'openRead' || key === 'openDir') open.add(result as number);
+      if (key === 'openExclusive' || key === 'openRead' || key === 'openDir' || key === 'openAppend') open.add(result as number);
       if (key === 'close') open.delete(args[0] as number);
       return result;
     };

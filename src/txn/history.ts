@@ -115,7 +115,13 @@ function appendHistory(root: string, record: DoneRecord, ops: FsOps): void {
     /* no or torn last line */
   }
   const prefix = tail.length > 0 && !tail.endsWith('\n') ? '\n' : '';
-  ops.appendFile(file, Buffer.from(prefix + line + '\n'));
+  const fd = ops.openAppend(file);
+  try {
+    ops.write(fd, Buffer.from(prefix + line + '\n'));
+    ops.fsync(fd);
+  } finally {
+    ops.close(fd);
+  }
 }
 
 function readTail(file: string, ops: FsOps): string {

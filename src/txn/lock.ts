@@ -67,12 +67,20 @@ function pidAlive(pid: number): boolean {
   }
 }
 
+/**
+ * Tokens of locks this process holds right now. A lock record naming our own pid
+ * with a token not in this set was left by a release that failed (EIO): it is
+ * stale, or a long-lived process (MCP server) would wait on itself forever.
+ */
+const heldTokens = new Set<string>();
+
 export type Liveness = 'live' | 'dead' | 'reused-pid' | 'heartbeat-expired' | 'unreadable';
 
 /** Judge an owner record (null = no readable owner.json). */
 export function judgeOwner(owner: LockOwner | null, lockAgeMs: number, ttl = HEARTBEAT_TTL_MS): Liveness {
   if (!owner) return lockAgeMs > ttl ? 'unreadable' : 'live';
   if (owner.host === os.hostname()) {
+    if (owner.pid === process.pid) return heldTokens.has(owner.token) ? 'live' : 'dead';
     if (!pidAlive(owner.pid)) return 'dead';
     const now = processStartTime(owner.pid);
     if (owner.start_time !== null && now !== null && now !== owner.start_time) return 'reused-pid';
@@ -137,6 +145,7 @@ export async function acquireLock(root: string, opts: LockOptions = {}): Promise
     }
     await sleep(Math.min(200, 10 + attempt * 5) + Math.floor(Math.random() * 10));
   }
+  heldTokens.add(token);
   sweepStaging(root, token, ops, ttl);
   let lastBeat = owner.heartbeat_ms;
   return {
@@ -147,6 +156,7 @@ export async function acquireLock(root: string, opts: LockOptions = {}): Promise
       writeOwner(lock, { ...owner, heartbeat_ms: lastBeat }, ops);
     },
     release() {
+      heldTokens.delete(token);
       const cur = readJsonFile<LockOwner>(path.join(lock, 'owner.json'), ops);
       if (cur?.token !== token) return; // reaped and re-taken by someone else: not ours to remove
       const gone = path.join(base, `.lock-released-${token}`);
