@@ -105,7 +105,8 @@ export interface BacklinkReport {
  * `backlinks NOTE`: every link in the (indexed) vault whose target is NOTE, and,
  * apart, the ambiguous links that list NOTE among their candidates (Obsidian's
  * pick for those is undetermined, so they may point here). Self-links count:
- * Obsidian lists them too. NOTE may be any vault file, an image included.
+ * `[[#H]]` is a self-edge in Obsidian's `resolvedLinks` (observed,
+ * markdown-vault-mcp #1385). NOTE may be any vault file, an image included.
  */
 export function backlinks(
   root: string,
