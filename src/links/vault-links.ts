@@ -24,6 +24,8 @@ export interface ResolveResult {
   candidates: string[] | null;
   rule: ResolutionRule;
   subpath: SubpathResult | null;
+  /** Problems reading the target note (its subpath is then not checked). */
+  warnings: LinkWarning[];
 }
 
 /** `resolve LINK --from NOTE`: LINK is the text as written (`[[A#B|c]]`, `[t](a%20b.md)`, or a bare target). */
@@ -44,7 +46,7 @@ export function resolveInVault(root: string, linkText: string, from: string): Re
   }
   const view = openVaultView(root);
   const r = resolveLink(view.index, syntax, source, view.anchors);
-  return { link: linkText, from: source, kind: syntax.kind, ...pick(r) };
+  return { link: linkText, from: source, kind: syntax.kind, ...pick(r), warnings: view.warnings };
 }
 
 /** One link of a note with its resolution. `status` is `external` for a Markdown link to a URL. */

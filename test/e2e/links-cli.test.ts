@@ -38,6 +38,7 @@ test('resolve prints the documented JSON shape', async () => {
     candidates: null,
     rule: 'unique',
     subpath: { kind: 'heading', value: 'Goals', exists: true, lines: { startLine: 2, endLine: 5 } },
+    warnings: [],
   });
 });
 
@@ -155,6 +156,14 @@ test('any vault file may be the source of resolve: only its folder matters', asy
   const { root, home } = vault({ 'img/Less.md': '' });
   const r = await runCli(['resolve', 'Less', '--from', 'img/pic.png'], { vault: root, home });
   assert.deepEqual([r.exitCode, r.json.target, r.json.rule], [0, 'img/Less.md', 'own-folder']);
+});
+
+test('resolve into a non-UTF-8 note: the path resolves, the heading is not checked, a warning says why', async () => {
+  const { root, home } = vault({ 'Latin1.md': Buffer.from('# Caf\xe9\n', 'latin1') });
+  const r = await runCli(['resolve', '[[Latin1#Café]]', '--from', 'Home.md'], { vault: root, home });
+  assert.equal(r.exitCode, 0);
+  assert.deepEqual([r.json.status, r.json.subpath.exists], ['resolved', null]);
+  assert.deepEqual(r.json.warnings.map((w: any) => [w.path, w.code]), [['Latin1.md', 'NOT_UTF8']]);
 });
 
 test('on a terminal, resolve prints one readable line', async () => {
