@@ -12,7 +12,7 @@ import { abs, txnLayout } from './layout.js';
 import { acquireLock, type LockHandle } from './lock.js';
 import { buildPlan, type Plan, type PlannedWrite } from './plan.js';
 import { recoverAll, recoverOperation, type Blocked, type RecoverOutcome } from './recover.js';
-import type { ScopeTable } from './scopes.js';
+import { checkScope, type ScopeTable } from './scopes.js';
 import { checkParents } from './vault-state.js';
 
 /**
@@ -36,6 +36,8 @@ export interface ApplyResult {
 }
 
 export async function applyBundle(root: string, bundle: Bundle, approval: string, opts: EngineOptions = {}): Promise<ApplyResult> {
+  // out-of-scope bundles are refused before anything is written, even the implicit init
+  checkScope(bundle.operation_type, bundle.writes, readVaultConfig(root), opts.scopes);
   return withEngine(root, opts, async (ops, lock, keepBackups, recovered, blocked) => {
     const config = readVaultConfig(root);
     const done = readDone(root, bundle.operation_id, ops);

@@ -26,6 +26,8 @@ export interface DoneRecord {
   /** Folder under txn/backups/ holding intent and originals; pruned by txn.keep_backups. */
   backup_dir: string | null;
   writes: Intent['writes'];
+  /** Folders the operation created (undo removes them again when empty). */
+  created_dirs: string[];
   displaced?: string[];
 }
 
@@ -57,6 +59,7 @@ export function finalize(
     changed_paths: intent.changed_paths,
     backup_dir: backupDir,
     writes: intent.writes,
+    created_dirs: intent.created_dirs,
     ...(opts.displaced ? { displaced: opts.displaced } : {}),
   };
   appendHistory(root, record, ops);

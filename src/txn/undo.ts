@@ -4,9 +4,10 @@ import { sha256Hex } from '../vault/index.js';
 import { assertNotBlocked, executePlan, withEngine, type EngineOptions } from './apply.js';
 import { BUNDLE_SCHEMA, type Bundle, type BundleWrite } from './bundle-schema.js';
 import { readDone } from './history.js';
-import { txnLayout } from './layout.js';
+import { abs, txnLayout } from './layout.js';
+import { rethrowIfCrash, type FsOps } from './fs-ops.js';
 import { buildPlan } from './plan.js';
-import { readState, resolveTarget } from './vault-state.js';
+import { checkParents, readState, resolveTarget } from './vault-state.js';
 
 /**
  * `undo OP`: the inverse of OP as a new operation `undo-OP`, allowed only while
@@ -94,6 +95,21 @@ export async function undoOperation(root: string, op: string, opts: EngineOption
     assertNotBlocked(undoId, writes.flatMap((w) => (w.to ? [w.path, w.to] : [w.path])), blocked);
     const plan = buildPlan(root, bundle, { ops, scopeContext: { captures_folder: '' }, skipScope: true, modes });
     const r = executePlan(root, plan, ops, lock, { keepBackups, undo_of: op });
+    removeEmptyDirs(root, rec.created_dirs ?? [], ops);
     return { operation_id: undoId, undone: op, changed_paths: r.changed_paths, replayed: false };
   });
+}
+
+/** Folders OP created go too, deepest first, when nothing else has moved in. */
+function removeEmptyDirs(root: string, dirs: string[], ops: FsOps): void {
+  for (const d of [...dirs].reverse()) {
+    try {
+      checkParents(root, d, ops);
+      const p = abs(root, d);
+      if (ops.lstat(p)?.isDirectory()) ops.rmdir(p);
+    } catch (e) {
+      rethrowIfCrash(e);
+      // not empty, or no longer ours: leave it
+    }
+  }
 }
