@@ -171,26 +171,28 @@ export function collectElements(text: string, tree: Tree, pos: (p: number) => nu
     });
   }
 
+  // Hot loop (every node of every note): a SyntaxNode is only materialised for
+  // the few node types that need their children or parent.
   tree.iterate({
     enter: (ref) => {
-      const node = ref.node;
       const name = ref.name;
       const kind = PROTECTED[name];
-      if (kind) out.protected.push({ kind, range: rangeOf(node), ...lines(rangeOf(node)) });
-      if ((name === 'BulletList' || name === 'OrderedList') && listDepth++ === 0) {
-        out.protected.push({ kind: 'list', range: rangeOf(node), ...lines(rangeOf(node)) });
+      if (kind) {
+        const range = { start: pos(ref.from), end: pos(ref.to) };
+        out.protected.push({ kind, range, ...lines(range) });
       }
       switch (name) {
         case 'Wikilink':
         case 'Embed':
-          wikilink(node, name === 'Embed');
+          wikilink(ref.node, name === 'Embed');
           return false;
         case 'ObsidianComment':
         case 'ObsidianCommentBlock':
-          commentLinks(node);
+          commentLinks(ref.node);
           return false;
         case 'Link':
-        case 'Image':
+        case 'Image': {
+          const node = ref.node;
           if (isRealLink(node)) {
             const range = rangeOf(node);
             out.protected.push({ kind: name === 'Image' ? 'embed' : 'link', range, ...lines(range) });
@@ -199,17 +201,25 @@ export function collectElements(text: string, tree: Tree, pos: (p: number) => nu
             realLinks.add(node.from);
           }
           return undefined;
+        }
+        case 'BulletList':
+        case 'OrderedList':
+          if (listDepth++ === 0) {
+            const range = { start: pos(ref.from), end: pos(ref.to) };
+            out.protected.push({ kind: 'list', range, ...lines(range) });
+          }
+          return undefined;
         case 'Tag':
           if (linkDepth === 0) {
-            const range = rangeOf(node);
+            const range = { start: pos(ref.from), end: pos(ref.to) };
             out.tags.push({ name: slice(range).slice(1), source: 'inline', range, ...lines(range) });
           }
           return false;
         case 'Paragraph':
-          blockId(node);
+          blockId(ref.node);
           return undefined;
         case 'Blockquote':
-          callout(node);
+          callout(ref.node);
           return undefined;
         case 'FencedCode':
         case 'CodeBlock':
@@ -219,18 +229,29 @@ export function collectElements(text: string, tree: Tree, pos: (p: number) => nu
         case 'InlineMath':
         case 'Autolink':
           return false;
-      }
-      if (node.parent?.name === 'Document') {
-        const atx = /^ATXHeading([1-6])$/.exec(name);
-        if (atx) heading(node, Number(atx[1]), 'atx');
-        const setext = /^SetextHeading([12])$/.exec(name);
-        if (setext) heading(node, Number(setext[1]), 'setext');
+        case 'ATXHeading1':
+        case 'ATXHeading2':
+        case 'ATXHeading3':
+        case 'ATXHeading4':
+        case 'ATXHeading5':
+        case 'ATXHeading6':
+        case 'SetextHeading1':
+        case 'SetextHeading2': {
+          // Only top-level headings open sections; `> # x` and `- # x` do not.
+          const node = ref.node;
+          if (node.parent?.name === 'Document') {
+            const atx = name.startsWith('ATX');
+            heading(node, Number(name.slice(-1)), atx ? 'atx' : 'setext');
+          }
+          return undefined;
+        }
       }
       return undefined;
     },
     leave: (ref) => {
-      if ((ref.name === 'Link' || ref.name === 'Image') && realLinks.delete(ref.from)) linkDepth--;
-      else if (ref.name === 'BulletList' || ref.name === 'OrderedList') listDepth--;
+      const name = ref.name;
+      if ((name === 'Link' || name === 'Image') && realLinks.delete(ref.from)) linkDepth--;
+      else if (name === 'BulletList' || name === 'OrderedList') listDepth--;
     },
   });
   return out;

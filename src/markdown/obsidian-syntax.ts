@@ -166,6 +166,22 @@ function parseTag(cx: InlineContext, next: number, pos: number): number {
   return cx.addElement(cx.elt('Tag', pos, pos + 1 + len));
 }
 
+function parseObsidianInline(cx: InlineContext, next: number, pos: number): number {
+  switch (next) {
+    case OPEN_BRACKET:
+    case BANG:
+      return parseWikilink(cx, next, pos);
+    case PERCENT:
+      return parseInlineComment(cx, next, pos);
+    case DOLLAR:
+      return parseInlineMath(cx, next, pos);
+    case HASH:
+      return parseTag(cx, next, pos);
+    default:
+      return -1;
+  }
+}
+
 export const obsidianSyntax: MarkdownConfig = {
   defineNodes: [
     // lezer's own `CommentBlock`/`Comment` are HTML comments, hence the prefix.
@@ -181,10 +197,7 @@ export const obsidianSyntax: MarkdownConfig = {
     { name: 'ObsidianComment', parse: delimitedBlock('ObsidianCommentBlock', '%%'), before: 'Blockquote' },
     { name: 'ObsidianMath', parse: delimitedBlock('MathBlock', '$$'), before: 'Blockquote' },
   ],
-  parseInline: [
-    { name: 'ObsidianComment', parse: parseInlineComment, before: 'Escape' },
-    { name: 'ObsidianMath', parse: parseInlineMath, before: 'Escape' },
-    { name: 'Wikilink', parse: parseWikilink, before: 'Link' },
-    { name: 'Tag', parse: parseTag },
-  ],
+  // One dispatcher instead of four parsers: lezer calls every inline parser at
+  // every character, so this saves three calls per character of every note.
+  parseInline: [{ name: 'Obsidian', parse: parseObsidianInline, before: 'Escape' }],
 };
