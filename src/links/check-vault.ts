@@ -46,6 +46,8 @@ export interface VaultHealth {
  *   when it resolves to the note, or is ambiguous with the note among its
  *   candidates (it may point there), whatever its kind (body, embed, frontmatter,
  *   inside a comment). Attachments are never orphans: only notes are reported.
+ *   Excluded notes are not read, so a note linked only from one is an orphan; an
+ *   unreadable note (a warning) is not judged either way.
  * - collision `case`: files whose paths differ only by case (after NFC): one link
  *   target in Obsidian, two files on a case-sensitive disk.
  * - collision `nfc`: files whose names differ only by Unicode normalisation on
