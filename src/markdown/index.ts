@@ -17,7 +17,20 @@
  * - Only top-level headings (not inside quotes or lists) are headings.
  * - Text inside `%%…%%`, code and math yields no tags or headings; links inside
  *   `%%…%%` are reported with `inComment: true`.
- * - Broken YAML: `data` null, `error` set, no frontmatter links, tags or aliases.
+ * - Broken YAML: `data` null, `error` set (code, message, line and column in the
+ *   note). A syntax error also drops frontmatter links, tags and aliases (Obsidian
+ *   shows no properties then); a duplicate key or a collection used as a key
+ *   (`created: {{date}}` → `NON_SCALAR_KEY`) keeps them, the syntax being sound.
+ * - Frontmatter links are wikilinks inside string values (`up: "[[P]]"`, list
+ *   items), with `property` set to the top-level key; unquoted `[[P]]` is a YAML
+ *   list, not a link. Frontmatter tags: `tags`/`tag`, list or comma/space string.
+ * - `%%…%%` opened mid-paragraph must close in the same paragraph; a comment
+ *   spanning blank lines must start its own line (`%%` block, to the closing
+ *   `%%` or the end of the container).
+ * - Inline math follows the Pandoc rule (`$5 and $10` is not math).
+ * - Block ids: the trailing `^id` of a paragraph names it (or its list item or
+ *   quote); a `^id` paragraph after a quote, callout, table, code, math or list
+ *   names that block. Reference-style links `[t][r]` are not vault links.
  */
 export type * from './types.js';
 export { parseNote } from './parse-note.js';
