@@ -33,6 +33,7 @@ const PROTECTED: Record<string, ProtectedKind> = {
   Table: 'table',
   HTMLBlock: 'html',
   CommentBlock: 'html',
+  Comment: 'html', // an inline <!-- … -->
   ProcessingInstructionBlock: 'html',
   MathBlock: 'math',
   InlineMath: 'math',

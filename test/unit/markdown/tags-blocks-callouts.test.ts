@@ -88,3 +88,10 @@ test('protected: only the outermost list of a nested list is reported', () => {
   const lists = parseNote('- a\n  - b\n    1. c\n- d\n\ntext\n\n1. e').protected.filter((p) => p.kind === 'list');
   assert.deepEqual(lists.map((l) => [l.startLine, l.endLine]), [[1, 4], [8, 8]]);
 });
+
+test('protected: HTML comments, inline or as blocks, are html and hold no links', () => {
+  const { text, ranges } = marked('Text «<!-- [[a]] -->» here\n\n«<!--\n[[b]]\n-->»\n');
+  const m = parseNote(text);
+  assert.deepEqual(m.protected.map((p) => [p.kind, p.range]), ranges.map((r) => ['html', r]));
+  assert.deepEqual(m.links, []);
+});
