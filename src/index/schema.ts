@@ -11,7 +11,7 @@
  */
 
 /** Bump on any change to tables, columns or the text pipeline's output. */
-export const SCHEMA_VERSION = 1;
+export const SCHEMA_VERSION = 2;
 
 /** `PRAGMA application_id`: 'VGIX'. A SQLite file without it is not ours and is never trusted. */
 export const APPLICATION_ID = 0x56474958;
@@ -43,6 +43,7 @@ CREATE TABLE files (
 ) STRICT;
 
 CREATE INDEX files_by_title_key ON files(title_key);
+CREATE INDEX files_by_kind ON files(kind);
 
 CREATE TABLE sections (
   id           INTEGER PRIMARY KEY,       -- also the rowid in sections_fts

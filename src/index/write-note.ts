@@ -15,7 +15,9 @@ export interface NoteWrite {
 
 /**
  * Statements are prepared once per connection: better-sqlite3 compiles SQL on
- * `prepare`, and a cold index inserts hundreds of thousands of rows.
+ * `prepare`, and a cold index inserts hundreds of thousands of rows. Ids come from
+ * `lastInsertRowid`, not `RETURNING`: with better-sqlite3 12 a `RETURNING` insert
+ * through `.get()` measured 8× slower per row (1.96 s vs 0.24 s for 34k sections).
  */
 const cache = new WeakMap<Db, ReturnType<typeof prepare>>();
 
@@ -23,11 +25,11 @@ function prepare(db: Db) {
   return {
     file: db.prepare(
       `INSERT INTO files(path, disk_path, name_key, size, mtime_ms, kind, sha256, title, title_key, anchors, frontmatter_error, warning)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ),
     section: db.prepare(
       `INSERT INTO sections(file_id, idx, heading_path, level, start_line, end_line, start_offset, end_offset, text, body_capped)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ),
     fts: db.prepare('INSERT INTO sections_fts(rowid, title, aliases, heading, body) VALUES (?, ?, ?, ?, ?)'),
     link: db.prepare(
@@ -50,8 +52,8 @@ export function insertNote(db: Db, w: NoteWrite): void {
   const kind = isNote && !note ? 'unreadable' : w.kind;
   const rows = isNote && note ? noteRows(file.path, note.text, note.model) : null;
   const fm = note?.model.frontmatter?.error ?? null;
-  const fileId = (
-    st.file.get(
+  const fileId = Number(
+    st.file.run(
       file.path,
       file.diskPath,
       nameKey(file.path),
@@ -64,12 +66,12 @@ export function insertNote(db: Db, w: NoteWrite): void {
       rows?.anchors ?? null,
       fm ? JSON.stringify(fm) : null,
       w.warning ? JSON.stringify(w.warning) : null,
-    ) as { id: number }
-  ).id;
+    ).lastInsertRowid,
+  );
   if (!rows || !note) return;
   for (const s of rows.sections) {
-    const sectionId = (
-      st.section.get(
+    const sectionId = Number(
+      st.section.run(
         fileId,
         s.idx,
         JSON.stringify(s.headingPath),
@@ -80,8 +82,8 @@ export function insertNote(db: Db, w: NoteWrite): void {
         s.endOffset,
         s.text,
         s.bodyCapped ? 1 : 0,
-      ) as { id: number }
-    ).id;
+      ).lastInsertRowid,
+    );
     st.fts.run(sectionId, s.fts.title, s.fts.aliases, s.fts.heading, s.fts.body);
   }
   note.model.links.forEach((l, ord) => {
