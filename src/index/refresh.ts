@@ -115,11 +115,12 @@ export function refreshIndex(handle: IndexHandle, opts: RefreshOptions = {}): Re
   const excludeKey = JSON.stringify(config.index.exclude);
   const kindOf = (f: VaultFile): Kind => (isExcluded(config, f.path) ? 'excluded' : isMarkdownPath(f.path) ? 'note' : 'attachment');
   const scan = scanVault(root);
+  const { files, collisions } = dedupeByPath(scan.files);
   const loadRows = () => db.prepare('SELECT id, path, size, mtime_ms, kind, sha256, name_key FROM files').all() as FileRow[];
 
   const result: RefreshResult = {
     refreshed: false,
-    files: scan.files.length,
+    files: files.length,
     notes: 0,
     added: 0,
     changed: 0,
@@ -133,16 +134,16 @@ export function refreshIndex(handle: IndexHandle, opts: RefreshOptions = {}): Re
 
   // The fast path: the stat walk hashes to what the last refresh stored, so the
   // index already describes these exact files (no rows loaded, nothing written).
-  const digest = scanDigest(scan.files, kindOf, excludeKey);
+  const digest = scanDigest(files, kindOf, excludeKey);
   if (storedMeta(db, 'scan_digest') !== digest) {
     db.transaction(() => {
       const excludeChanged = storedMeta(db, 'exclude') !== excludeKey;
-      apply(db, root, scan.files, loadRows(), kindOf, excludeKey, excludeChanged, result, opts);
+      apply(db, root, files, loadRows(), kindOf, excludeKey, excludeChanged, result, opts);
       putMeta(db, 'scan_digest', digest);
     }).immediate();
   }
   result.notes = db.prepare(`SELECT count(*) FROM files WHERE kind = 'note'`).pluck().get() as number;
-  result.warnings = collectWarnings(db, scan.warnings);
+  result.warnings = [...collisions, ...collectWarnings(db, scan.warnings)];
   result.took_ms = Math.round(performance.now() - started);
   return result;
 }
@@ -232,6 +233,27 @@ function apply(
     db.prepare(`INSERT INTO sections_fts(sections_fts) VALUES ('optimize')`).run();
     db.prepare(`INSERT INTO sections_fts(sections_fts, rank) VALUES ('automerge', 4)`).run();
   }
+}
+
+/**
+ * Two files on disk whose names differ only by Unicode normalisation (NFC vs NFD)
+ * are one path for Obsidian and for vaultgate. The first (in scan order) is
+ * indexed; the collision is reported, never a crash on the UNIQUE path.
+ */
+function dedupeByPath(scanned: VaultFile[]): { files: VaultFile[]; collisions: IndexWarning[] } {
+  const seen = new Map<string, VaultFile>();
+  const collisions: IndexWarning[] = [];
+  for (const f of scanned) {
+    const first = seen.get(f.path);
+    if (!first) seen.set(f.path, f);
+    else
+      collisions.push({
+        path: f.path,
+        code: 'NFC_COLLISION',
+        message: `two files have this name once Unicode-normalised (${JSON.stringify(first.diskPath)} and ${JSON.stringify(f.diskPath)}); only the first is indexed`,
+      });
+  }
+  return { files: collisions.length === 0 ? scanned : [...seen.values()], collisions };
 }
 
 /**

@@ -176,3 +176,13 @@ test('a foreign SQLite file (another program, or another schema version) is rebu
   again.db.close();
   assert.equal(withIndex(root, home, (x) => searchIndex(x.db, 'alpha').total), 1);
 });
+
+test('refresh: two files whose names differ only by NFC/NFD index one and warn, never crash', () => {
+  const nfc = 'Café.md';
+  const nfd = 'Cafe\u0301.md';
+  const { root, home } = tempVault({ [nfc]: 'composed', [nfd]: 'decomposed', 'other.md': 'fine' });
+  const r = refresh(root, home).r;
+  assert.equal(r.notes, 2);
+  assert.deepEqual(r.warnings.map((w) => [w.path, w.code]), [['Café.md', 'NFC_COLLISION']]);
+  assert.equal(refresh(root, home).r.refreshed, false);
+});
