@@ -28,3 +28,4 @@ export * from './search.js';
 export * from './snippet.js';
 export * from './fresh-index.js';
 export * from './note-read.js';
+export * from './link-queries.js';

@@ -44,6 +44,8 @@ export interface IndexWarning {
   path: string;
   code: string;
   message: string;
+  /** NFC_COLLISION: the names as spelled on disk. */
+  paths?: string[];
 }
 
 export interface RefreshResult {
@@ -241,19 +243,21 @@ function apply(
  * indexed; the collision is reported, never a crash on the UNIQUE path.
  */
 function dedupeByPath(scanned: VaultFile[]): { files: VaultFile[]; collisions: IndexWarning[] } {
-  const seen = new Map<string, VaultFile>();
+  const groups = new Map<string, VaultFile[]>();
+  for (const f of scanned) groups.set(f.path, [...(groups.get(f.path) ?? []), f]);
+  if (groups.size === scanned.length) return { files: scanned, collisions: [] };
   const collisions: IndexWarning[] = [];
-  for (const f of scanned) {
-    const first = seen.get(f.path);
-    if (!first) seen.set(f.path, f);
-    else
-      collisions.push({
-        path: f.path,
-        code: 'NFC_COLLISION',
-        message: `two files have this name once Unicode-normalised (${JSON.stringify(first.diskPath)} and ${JSON.stringify(f.diskPath)}); only the first is indexed`,
-      });
+  for (const [path, group] of groups) {
+    if (group.length < 2) continue;
+    const paths = group.map((f) => f.diskPath);
+    collisions.push({
+      path,
+      code: 'NFC_COLLISION',
+      message: `${group.length} files have this name once Unicode-normalised (${paths.map((p) => JSON.stringify(p)).join(', ')}); only the first is indexed`,
+      paths,
+    });
   }
-  return { files: collisions.length === 0 ? scanned : [...seen.values()], collisions };
+  return { files: [...groups.values()].map((g) => g[0]!), collisions };
 }
 
 /**

@@ -7,8 +7,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { buildContext } from '../../src/context/index.js';
-import { searchIndex, withFreshIndex } from '../../src/index/index.js';
-import { isExternalLink, openVaultView, resolveLink } from '../../src/links/index.js';
+import { checkFromIndex, searchIndex, withFreshIndex } from '../../src/index/index.js';
+import { checkVault, isExternalLink, openVaultView, resolveLink } from '../../src/links/index.js';
 import { corpora } from '../helpers/corpora.js';
 import { tempDir } from '../helpers/temp-vault.js';
 
@@ -57,5 +57,7 @@ for (const corpus of corpora()) {
       });
     }
     assert.ok(compared > 0);
+    const health = withFreshIndex(corpus.vault, env, (h, refresh) => checkFromIndex(h.db, refresh.warnings)).result;
+    assert.deepEqual(health, checkVault(corpus.vault, view));
   });
 }
