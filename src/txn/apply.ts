@@ -252,8 +252,10 @@ function performWrite(root: string, w: PlannedWrite, ops: FsOps): void {
         }
         throw e;
       }
+      checkParents(root, w.temp!, ops);
       ops.unlink(tmp);
     }
+    checkParents(root, w.disk, ops);
     fsyncDir(path.dirname(target), ops);
     const st = ops.lstat(target);
     if (!st?.isFile() || st.ino !== ino || Number(st.size) !== w.content!.byteLength) {
@@ -267,6 +269,7 @@ function performWrite(root: string, w: PlannedWrite, ops: FsOps): void {
   if (w.mode === 'delete') {
     checkParents(root, w.disk, ops);
     ops.unlink(target);
+    checkParents(root, w.disk, ops);
     fsyncDir(path.dirname(target), ops);
     return;
   }
@@ -282,8 +285,10 @@ function performWrite(root: string, w: PlannedWrite, ops: FsOps): void {
     }
     throw e;
   }
+  checkParents(root, w.to_disk!, ops);
   fsyncDir(path.dirname(dest), ops);
   checkParents(root, w.disk, ops);
   ops.unlink(target);
+  checkParents(root, w.disk, ops);
   fsyncDir(path.dirname(target), ops);
 }

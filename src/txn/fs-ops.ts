@@ -94,8 +94,10 @@ export interface FaultPlan {
   /** 1-based number of the mutating call that faults. */
   atStep: number;
   kind: FaultKind;
-  /** Called before mutating step n runs (the symlink-swap test uses it). */
+  /** Called before mutating step n runs. */
   beforeStep?: (n: number, op: string, args: unknown[]) => void;
+  /** Called after mutating step n succeeded: "between two steps" (the symlink-swap test). */
+  afterStep?: (n: number, op: string, args: unknown[]) => void;
 }
 
 export interface FaultyFsOps extends FsOps {
@@ -168,6 +170,7 @@ export function faultyFsOps(plan: FaultPlan, base: FsOps = realFsOps): FaultyFsO
       const result = fn(...args);
       if (key === 'openExclusive' || key === 'openRead' || key === 'openDir' || key === 'openAppend') open.add(result as number);
       if (key === 'close') open.delete(args[0] as number);
+      if (MUTATING.has(key)) plan.afterStep?.(steps, key, args);
       return result;
     };
   }

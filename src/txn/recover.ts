@@ -97,11 +97,13 @@ function restoreOld(root: string, opDir: string, intent: Intent, l: Location, op
       const w = intent.writes.find((x) => x.disk === l.disk && x.temp !== undefined)!;
       const tmp = abs(root, w.temp!);
       ops.link(backup, tmp);
+      checkParents(root, l.disk, ops);
       ops.rename(tmp, target);
     } else {
       ops.link(backup, target); // EEXIST: someone created it meanwhile → conflict
     }
   }
+  checkParents(root, l.disk, ops);
   fsyncDir(path.dirname(target), ops);
 }
 

@@ -90,6 +90,7 @@ function restoreOriginal(root: string, opDir: string, intent: Intent, loc: Locat
     const tmp = abs(root, loc.disk.slice(0, slash + 1) + tempName(loc.disk.slice(slash + 1), intent.operation_id, 5000 + n));
     if (ops.lstat(tmp)) ops.unlink(tmp);
     ops.link(backup, tmp);
+    checkParents(root, loc.disk, ops);
     ops.rename(tmp, target);
   }
   fsyncDir(path.dirname(target), ops);
