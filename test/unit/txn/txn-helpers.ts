@@ -57,3 +57,39 @@ export function vaultImage(root: string): Record<string, string> {
   walk(root, '');
   return out;
 }
+
+/**
+ * Leave an operation interrupted right after the first mutating step that matches
+ * `when` (a crash, as from SIGKILL), then drop its lock as the dying process would.
+ * Returns after the crash; the operation is pending in the vault.
+ */
+export async function crashAfter(root: string, bundleObj: unknown, when: (op: string, args: unknown[]) => boolean) {
+  const txn = await import('../../../src/txn/index.js');
+  const bundle = txn.parseBundle(Buffer.from(JSON.stringify(bundleObj)), { baseDir: root });
+  const approval = txn.inspectBundle(root, bundle).approval_sha256;
+  let target = 0;
+  const ops = txn.faultyFsOps({
+    atStep: Number.MAX_SAFE_INTEGER,
+    kind: 'crash',
+    afterStep: (n, op, args) => {
+      if (!target && when(op, args)) {
+        target = n + 1;
+        throw new txn.SimulatedCrash(`crash after step ${n}`);
+      }
+    },
+  });
+  await assertRejects(() => txn.applyBundle(root, bundle, approval, { ops }));
+  for (const name of fs.readdirSync(path.join(root, '.vaultgate'))) {
+    if (name === 'lock' || name.startsWith('.lock-')) fs.rmSync(path.join(root, '.vaultgate', name), { recursive: true, force: true });
+  }
+  return { approval, bundle };
+}
+
+async function assertRejects(fn: () => Promise<unknown>) {
+  try {
+    await fn();
+  } catch {
+    return;
+  }
+  throw new Error('expected the apply to crash');
+}
