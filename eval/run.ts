@@ -254,8 +254,11 @@ async function main(): Promise<void> {
   for (const [message, count] of warnings) console.log(`\nprocess warning ×${count} from the code under test: ${message}`);
 
   let commit: string | null = null;
+  let srcDirty: boolean | null = null;
   try {
     commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: repo, encoding: 'utf8' }).trim();
+    // Figures measured on uncommitted src/ cannot be reproduced from the commit alone: say so.
+    srcDirty = execFileSync('git', ['status', '--porcelain', '--', 'src'], { cwd: repo, encoding: 'utf8' }).trim() !== '';
   } catch {
     // not a git checkout
   }
@@ -263,6 +266,7 @@ async function main(): Promise<void> {
     schema: 1,
     date: new Date().toISOString(),
     commit,
+    src_dirty: srcDirty,
     engine: engine.name,
     context: hasContext ? 'vaultgate context (CLI, in-process unless --engine process)' : 'not measured (no context verb)',
     limit: LIMIT,
