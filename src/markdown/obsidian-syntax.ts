@@ -24,6 +24,7 @@ const HASH = 35;
 const DOLLAR = 36;
 const PERCENT = 37;
 const OPEN_BRACKET = 91;
+const CLOSE_BRACKET = 93;
 const NEWLINE = 10;
 
 function isSpace(c: number): boolean {
@@ -166,11 +167,67 @@ function parseTag(cx: InlineContext, next: number, pos: number): number {
   return cx.addElement(cx.elt('Tag', pos, pos + 1 + len));
 }
 
+/**
+ * Above this many `[` and `]` in one inline section (a paragraph, heading or
+ * cell), lezer's own link machinery is switched off for that section: it is
+ * quadratic in the brackets of a section (20k `[a](b)` in one paragraph: 2.5 s;
+ * 50k `*a* ]`: 22 s; 40k nested `[`: 3 s). Such sections get the plain,
+ * linear reading of `[text](dest)` below; other sections are untouched.
+ */
+const MAX_LEZER_BRACKETS = 1000;
+const manyBrackets = new WeakMap<InlineContext, boolean>();
+
+function bracketsOff(cx: InlineContext): boolean {
+  let off = manyBrackets.get(cx);
+  if (off === undefined) {
+    let n = 0;
+    const t = cx.text;
+    for (let i = 0; i < t.length && n <= MAX_LEZER_BRACKETS; i++) {
+      const c = t.charCodeAt(i);
+      if (c === OPEN_BRACKET || c === CLOSE_BRACKET) n++;
+    }
+    off = n > MAX_LEZER_BRACKETS;
+    manyBrackets.set(cx, off);
+  }
+  return off;
+}
+
+/** `[text](dest "title")` / `![alt](dest)` without nesting; each try stops at the next bracket or line end. */
+const SIMPLE_LINK = /!?\[([^\[\]\n]*)\]\((<[^<>\n]*>|[^()\s<>\[\]]*)(?:[ \t]+"[^"\n]*")?[ \t]*\)/y;
+
+/** The linear stand-in for lezer's links in a bracket-heavy section: same node shape (marks, URL). */
+function parseSimpleLink(cx: InlineContext, pos: number): number {
+  SIMPLE_LINK.lastIndex = pos - cx.offset;
+  const m = SIMPLE_LINK.exec(cx.text);
+  if (!m) return pos + 1; // a stray bracket is text
+  const image = m[0].startsWith('!');
+  const open = image ? 2 : 1;
+  const labelEnd = pos + open + (m[1] as string).length;
+  const urlFrom = labelEnd + 2;
+  const urlTo = urlFrom + (m[2] as string).length;
+  const end = pos + m[0].length;
+  return cx.addElement(
+    cx.elt(image ? 'Image' : 'Link', pos, end, [
+      cx.elt('LinkMark', pos, pos + open),
+      cx.elt('LinkMark', labelEnd, labelEnd + 1),
+      cx.elt('LinkMark', labelEnd + 1, labelEnd + 2),
+      cx.elt('URL', urlFrom, urlTo),
+      cx.elt('LinkMark', end - 1, end),
+    ]),
+  );
+}
+
 function parseObsidianInline(cx: InlineContext, next: number, pos: number): number {
   switch (next) {
     case OPEN_BRACKET:
-    case BANG:
-      return parseWikilink(cx, next, pos);
+    case BANG: {
+      const wikilink = parseWikilink(cx, next, pos);
+      if (wikilink !== -1) return wikilink;
+      if ((next === OPEN_BRACKET || cx.char(pos + 1) === OPEN_BRACKET) && bracketsOff(cx)) return parseSimpleLink(cx, pos);
+      return -1;
+    }
+    case CLOSE_BRACKET:
+      return bracketsOff(cx) ? pos + 1 : -1;
     case PERCENT:
       return parseInlineComment(cx, next, pos);
     case DOLLAR:

@@ -91,3 +91,14 @@ test('edges: pathological long lines of openers parse (each scan is bounded)', (
     assert.equal(m.length, text.length);
   }
 });
+
+test('edges: a bracket-heavy paragraph (lezer would be quadratic) still yields its Markdown links with exact ranges', () => {
+  const text = `${'[a](b%20c.md) ![i](p.png) ] '.repeat(1500)}[[W|w]] [x](https://e.org)`;
+  const m = parseNote(text);
+  assert.equal(m.links.filter((l) => l.kind === 'markdown').length, 1500);
+  assert.equal(m.links.filter((l) => l.kind === 'embed').length, 1500);
+  assert.deepEqual(m.links[0] && [m.links[0].raw, m.links[0].path, m.links[0].display], ['[a](b%20c.md)', 'b c.md', 'a']);
+  assert.equal(m.links[m.links.length - 1]?.path, 'W');
+  for (const l of m.links) assert.equal(text.slice(l.range.start, l.range.end), l.raw);
+  assert.equal(m.protected.filter((p) => p.kind === 'link').length, 1502);
+});
