@@ -96,3 +96,23 @@ test('search after edits on disk: the implicit refresh sees added, changed and d
   assert.deepEqual([r.json.total, r.json.index.refreshed], [1, true]);
   assert.equal((await runCli(['search', 'spring'], { vault: root, home })).json.total, 0);
 });
+
+test('index: progress goes to stderr when stderr is a terminal, and stdout stays one JSON document', async () => {
+  const { runCli: runInProcess } = await import('../../src/cli/run-cli.js');
+  const files: Record<string, string> = {};
+  for (let i = 0; i < 30; i++) files[`n${i}.md`] = `# N${i}\ntext`;
+  const { root, home } = tempVault(files);
+  let stdout = '';
+  let stderr = '';
+  const code = await runInProcess(['--vault', root, 'index'], {
+    stdout: (s) => (stdout += s),
+    stderr: (s) => (stderr += s),
+    env: { ...process.env, VAULTGATE_HOME: home },
+    isTTY: false,
+    stderrIsTTY: true,
+    cwd: root,
+  });
+  assert.equal(code, 0);
+  assert.equal(JSON.parse(stdout).notes, 30);
+  assert.match(stderr, /indexing \d+\/30/);
+});
