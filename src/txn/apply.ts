@@ -50,6 +50,12 @@ export async function applyBundle(root: string, bundle: Bundle, approval: string
         hint: 'Give the new change its own operation_id.',
       });
     }
+    if (ops.lstat(path.join(txnLayout(root).pending, bundle.operation_id))) {
+      throw new VaultgateError('QUARANTINED', `operation ${bundle.operation_id} is still pending from an earlier attempt`, {
+        details: { operation_id: bundle.operation_id },
+        hint: `See \`vaultgate tx status\`; decide it with \`vaultgate tx resolve ${bundle.operation_id} --keep-current\` or \`--restore-original\`.`,
+      });
+    }
     assertNotBlocked(bundle.operation_id, bundle.writes.flatMap((w) => (w.to ? [w.path, w.to] : [w.path])), blocked);
     const plan = buildPlan(root, bundle, { ops, scopeContext: config, ...(opts.scopes ? { scopes: opts.scopes } : {}) });
     if (plan.approval_sha256 !== approval) {
@@ -121,15 +127,17 @@ export function executePlan(
   const opDir = path.join(l.pending, op);
   const intent = intentFromPlan(plan, opts.undo_of === undefined ? {} : { undo_of: opts.undo_of });
   const result = { operation_id: op, changed_paths: plan.changed_paths, replayed: false as const };
+  let made = false;
   try {
     ops.mkdir(opDir);
+    made = true;
     fsyncDir(l.pending, ops);
     writeIntent(opDir, intent, ops);
   } catch (e) {
     rethrowIfCrash(e);
     // nothing in the vault changed yet; the folder without an intent is discarded by recovery
     try {
-      if (ops.lstat(opDir)) recoverOperation(root, opDir, ops, opts);
+      if (made) recoverOperation(root, opDir, ops, opts);
     } catch (e2) {
       rethrowIfCrash(e2);
     }

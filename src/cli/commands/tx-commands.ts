@@ -9,17 +9,22 @@ import { action, usageError, type ActionContext, type Reporter } from '../comman
  * or `-` for stdin (then `content_file` paths are relative to the cwd).
  */
 async function loadBundle(ctx: ActionContext, arg: string) {
-  const { parseBundle } = await import('../../txn/index.js');
+  const { parseBundle, MAX_BUNDLE_BYTES } = await import('../../txn/index.js');
   const { VaultgateError } = await import('../../errors.js');
   let bytes: Buffer;
   let baseDir: string;
   try {
     if (arg === '-') {
-      bytes = fs.readFileSync(0);
+      bytes = readBounded(0, MAX_BUNDLE_BYTES);
       baseDir = ctx.io.cwd;
     } else {
       const file = path.resolve(ctx.io.cwd, arg);
-      bytes = fs.readFileSync(file);
+      const fd = fs.openSync(file, 'r');
+      try {
+        bytes = readBounded(fd, MAX_BUNDLE_BYTES);
+      } finally {
+        fs.closeSync(fd);
+      }
       baseDir = path.dirname(file);
     }
   } catch (e) {
@@ -28,6 +33,28 @@ async function loadBundle(ctx: ActionContext, arg: string) {
     });
   }
   return parseBundle(bytes, { baseDir });
+}
+
+/** Read at most `limit + 1` bytes, so an endless stdin is refused by size, not by memory. */
+function readBounded(fd: number, limit: number): Buffer {
+  const chunks: Buffer[] = [];
+  let total = 0;
+  const buf = Buffer.alloc(1 << 20);
+  for (;;) {
+    let n: number;
+    try {
+      n = fs.readSync(fd, buf, 0, buf.length, null);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'EAGAIN') continue;
+      if ((e as NodeJS.ErrnoException).code === 'EOF') break;
+      throw e;
+    }
+    if (n === 0) break;
+    chunks.push(Buffer.from(buf.subarray(0, n)));
+    total += n;
+    if (total > limit) break; // parseBundle reports BUNDLE_LIMIT
+  }
+  return Buffer.concat(chunks);
 }
 
 function lockTimeout(ctx: ActionContext): { lockTimeoutMs?: number } {
