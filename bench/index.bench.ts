@@ -62,7 +62,8 @@ interface SizeResult {
   timings: Record<string, Timing>;
   /** Refresh time reported by the command itself (JSON `took_ms` / `index.took_ms`). */
   selfReportedRefresh: Record<string, Timing>;
-  coldIndex?: Timing & { mbPerSec: number; maxRssKb: number | null };
+  /** `diskBytes`: the cache folder right after the cold index (database, WAL and all). */
+  coldIndex?: Timing & { mbPerSec: number; maxRssKb: number | null; diskBytes: number };
   refreshOneChange?: Timing;
   maxRssKb: Record<string, number | null>;
   hits: Record<string, number | null>;
@@ -131,7 +132,7 @@ function benchSize(n: number, verbs: Set<string>, rg: string | null): SizeResult
       coldRss = Math.max(coldRss ?? 0, r.maxRssKb ?? 0) || null;
     }
     const t = summarize(cold);
-    result.coldIndex = { ...t, mbPerSec: vault.bytes / 1e6 / (t.median / 1000), maxRssKb: coldRss };
+    result.coldIndex = { ...t, mbPerSec: vault.bytes / 1e6 / (t.median / 1000), maxRssKb: coldRss, diskBytes: treeBytes(home) };
     console.error(`[${n}] cold index ${Math.round(t.median)} ms`);
     cases['refresh, no change (index)'] = tap('refresh, no change (index)', vg('index'));
   } else result.skipped.push('index');
@@ -172,6 +173,15 @@ function benchSize(n: number, verbs: Set<string>, rg: string | null): SizeResult
   return result;
 }
 
+function treeBytes(dir: string): number {
+  let total = 0;
+  for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+    const p = path.join(dir, e.name);
+    total += e.isDirectory() ? treeBytes(p) : fs.statSync(p).size;
+  }
+  return total;
+}
+
 function firstNote(vaultDir: string): string {
   const dirs = fs.readdirSync(vaultDir).filter((d) => !d.startsWith('.') && d !== 'Journal').sort();
   for (const d of dirs) {
@@ -198,6 +208,7 @@ function table(results: SizeResult[], rgName: string | null): string {
     ['cold index', (r) => ms(r.coldIndex), ''],
     ['cold index throughput', (r) => (r.coldIndex ? `${r.coldIndex.mbPerSec.toFixed(1)} MB/s` : 'n/a'), '≥ 10 MB/s'],
     ['cold index peak RSS', (r) => mb(r.coldIndex?.maxRssKb), '100k: < 300 MB'],
+    ['index on disk after cold index', (r) => (r.coldIndex ? `${(r.coldIndex.diskBytes / 1e6).toFixed(0)} MB` : 'n/a'), ''],
     ['node -e 0', (r) => ms(r.timings['node -e 0']), ''],
     ['floor = stat walk', (r) => ms(r.timings['floor (stat walk)']), ''],
     ['vaultgate --version (CLI start)', (r) => ms(r.timings['vaultgate --version']) + ratio(r.timings['vaultgate --version'], r.timings['floor (stat walk)']), ''],
