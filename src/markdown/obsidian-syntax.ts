@@ -25,6 +25,7 @@ const DOLLAR = 36;
 const PERCENT = 37;
 const OPEN_BRACKET = 91;
 const CLOSE_BRACKET = 93;
+const LESS_THAN = 60;
 const NEWLINE = 10;
 
 function isSpace(c: number): boolean {
@@ -217,8 +218,43 @@ function parseSimpleLink(cx: InlineContext, pos: number): number {
   );
 }
 
+/**
+ * Per inline section and marker, the last search: the first `marker` at or
+ * after `from` (an index in `cx.text`), or -1 for none.
+ */
+const markerSearch = new WeakMap<InlineContext, Map<string, { from: number; found: number }>>();
+
+/** Whether `marker` occurs at or after `from`: amortised linear over a section's queries. */
+function hasAhead(cx: InlineContext, marker: string, from: number): boolean {
+  let searches = markerSearch.get(cx);
+  if (!searches) markerSearch.set(cx, (searches = new Map()));
+  const last = searches.get(marker);
+  if (last && last.from <= from && (last.found === -1 || last.found >= from)) return last.found !== -1;
+  const found = cx.text.indexOf(marker, from);
+  searches.set(marker, { from, found });
+  return found !== -1;
+}
+
+/**
+ * Guard for lezer's inline HTML parser, which re-scans the rest of the section
+ * at every `<`: an unclosed `<!--` (or `<?`, `<![CDATA[`) repeated 30k times
+ * took 1-2 s. When the terminator the form needs is nowhere ahead, the `<` is
+ * plain text and lezer never sees it; otherwise lezer parses as usual.
+ */
+function guardHtml(cx: InlineContext, pos: number): number {
+  const rel = pos - cx.offset;
+  const t = cx.text;
+  let terminator = '>';
+  if (t.startsWith('<!--', rel)) terminator = '-->';
+  else if (t.startsWith('<?', rel)) terminator = '?>';
+  else if (t.startsWith('<![CDATA[', rel)) terminator = ']]>';
+  return hasAhead(cx, terminator, rel + 2) ? -1 : pos + 1;
+}
+
 function parseObsidianInline(cx: InlineContext, next: number, pos: number): number {
   switch (next) {
+    case LESS_THAN:
+      return guardHtml(cx, pos);
     case OPEN_BRACKET:
     case BANG: {
       const wikilink = parseWikilink(cx, next, pos);

@@ -102,3 +102,11 @@ test('edges: a bracket-heavy paragraph (lezer would be quadratic) still yields i
   for (const l of m.links) assert.equal(text.slice(l.range.start, l.range.end), l.raw);
   assert.equal(m.protected.filter((p) => p.kind === 'link').length, 1502);
 });
+
+test('edges: unclosed inline HTML openers are text, closed ones still hide their content', () => {
+  const open = parseNote(`x ${'<!-- '.repeat(2000)}[[Seen]] and <? and <![CDATA[ and <b end *a _b`);
+  assert.deepEqual(open.links.map((l) => l.path), ['Seen']);
+  const closed = parseNote('x <!-- [[Hidden]] --> and <span>[[Shown]]</span>');
+  assert.deepEqual(closed.links.map((l) => l.path), ['Shown']);
+  assert.deepEqual(closed.protected.map((p) => p.kind), ['html', 'link']);
+});
