@@ -164,6 +164,8 @@ export function executePlan(
     return result;
   } catch (e) {
     rethrowIfCrash(e);
+    // the folder already moved to backups/: the commit happened, only a later fsync failed
+    if (!ops.lstat(opDir) && readDone(root, op, ops)?.bundle_sha256 === plan.bundle_sha256) return result;
     let outcome: RecoverOutcome;
     try {
       outcome = recoverOperation(root, opDir, ops, opts);

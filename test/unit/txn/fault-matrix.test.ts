@@ -113,12 +113,20 @@ async function runMatrix(name: string, scenario: () => Scenario) {
       assert.deepEqual(vaultImage(v.root), before);
       const ops = faultyFsOps({ atStep: k, kind }, fastOps);
       let ok = false;
+      let code = '';
       try {
         await applyBundle(v.root, v.bundle, v.approval, { ops, lockTimeoutMs: 0 });
         ok = true;
       } catch (e) {
         if (kind === 'crash') assert.ok(e instanceof SimulatedCrash, `${name} k=${k}: ${(e as Error).stack}`);
         else assert.ok(isVaultgateError(e), `${name} ${kind} k=${k}: untyped error ${(e as Error).stack}`);
+        code = isVaultgateError(e) ? e.code : '';
+      }
+      if (kind === 'ENOSPC' || kind === 'EIO') {
+        // a one-shot fault is always handled in-process: success, or a typed error with the vault rolled back
+        assert.ok(ok || code === 'WRITE_FAILED', `${name} ${kind} k=${k}: ${code}`);
+        if (!ok) assert.deepEqual(vaultImage(v.root), before, `${name} ${kind} k=${k}: failed but not rolled back in-process`);
+        assert.deepEqual(txStatus(v.root).pending, [], `${name} ${kind} k=${k}: left pending after a one-shot fault`);
       }
       simulateExit(v.root);
       await recoverVault(v.root, { ops: fastOps });
