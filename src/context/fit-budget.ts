@@ -11,6 +11,7 @@ export interface Candidate {
   heading_path: string[];
   anchor: string | null;
   lines: [number, number];
+  part: [number, number] | null;
   sha256: string;
   text: string;
   reason: string;

@@ -14,6 +14,7 @@ function fromHit(hit: SearchHit, reason: string): Candidate {
     heading_path: hit.heading_path,
     anchor: hit.anchor,
     lines: hit.lines,
+    part: hit.part,
     sha256: hit.sha256,
     text: hit.text,
     reason,
@@ -49,10 +50,12 @@ interface SectionRow {
   heading_path: string;
   start_line: number;
   end_line: number;
+  part: number;
+  parts: number;
   text: string;
 }
 
-const SECTION_COLUMNS = 's.id, f.path, f.sha256, s.heading_path, s.start_line, s.end_line, s.text';
+const SECTION_COLUMNS = 's.id, f.path, f.sha256, s.heading_path, s.start_line, s.end_line, s.part, s.parts, s.text';
 
 function toCandidate(row: SectionRow, reason: string, score: number): Candidate {
   const headingPath = JSON.parse(row.heading_path) as string[];
@@ -62,6 +65,7 @@ function toCandidate(row: SectionRow, reason: string, score: number): Candidate 
     heading_path: headingPath,
     anchor: anchorOf(headingPath),
     lines: [row.start_line, row.end_line],
+    part: row.parts > 1 ? [row.part, row.parts] : null,
     sha256: row.sha256,
     text: row.text,
     reason,

@@ -33,6 +33,8 @@ export interface EvidenceItem {
   anchor: string | null;
   /** 1-based inclusive line span of `text` in the note. */
   lines: [number, number];
+  /** `[k, n]` when the section was too long and was split at paragraph boundaries: this is part k of n. Null when whole. */
+  part: [number, number] | null;
   /** SHA-256 of the whole file's bytes, checked against the disk just before the packet was returned. */
   sha256: string;
   /** The section's source text, whole (never cut). */
@@ -49,6 +51,7 @@ export interface TruncatedItem {
   heading_path: string[];
   anchor: string | null;
   lines: [number, number];
+  part: [number, number] | null;
   /** Length of its text in characters (UTF-16 units). */
   chars: number;
   reason: string;

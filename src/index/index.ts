@@ -26,6 +26,7 @@ export * from './refresh.js';
 export * from './relink.js';
 export * from './search.js';
 export * from './snippet.js';
+export * from './split-section.js';
 export * from './fresh-index.js';
 export * from './note-read.js';
 export * from './link-queries.js';

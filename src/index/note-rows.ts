@@ -1,6 +1,7 @@
-import type { NoteModel } from '../markdown/index.js';
+import { linesOf, type NoteModel } from '../markdown/index.js';
 import { cleanLinkPath, foldKey } from '../links/index.js';
 import { exactKeyOf } from './query.js';
+import { splitSection } from './split-section.js';
 import { indexText } from './text-pipeline.js';
 
 /**
@@ -27,6 +28,9 @@ export interface SectionRow {
   startOffset: number;
   endOffset: number;
   text: string;
+  /** 1-based part number and number of parts, when an oversized section was split (else 1 of 1). */
+  part: number;
+  parts: number;
   bodyCapped: boolean;
   fts: { title: string; aliases: string; heading: string; body: string };
 }
@@ -92,24 +96,30 @@ export function noteRows(path: string, text: string, model: NoteModel): NoteRows
   const sections: SectionRow[] = [];
   const source = model.sections.length > 0 ? model.sections : [wholeNote(text, model)];
   for (const s of source) {
-    const sectionText = text.slice(s.range.start, s.range.end);
-    // The heading line is indexed in its own column; the body is what follows it.
-    const bodyStart = s.heading ? s.heading.range.end : s.range.start;
-    let body = text.slice(bodyStart, s.range.end);
-    const bodyCapped = body.length > MAX_INDEXED_BODY_CHARS;
-    if (bodyCapped) body = body.slice(0, MAX_INDEXED_BODY_CHARS);
-    if (sections.length === 0 && extra) body = `${extra}\n${body}`;
-    sections.push({
-      idx: sections.length,
-      headingPath: s.headingPath,
-      level: s.heading?.level ?? 0,
-      startLine: s.startLine,
-      endLine: s.endLine,
-      startOffset: s.range.start,
-      endOffset: s.range.end,
-      text: sectionText,
-      bodyCapped,
-      fts: { title: ftsTitle, aliases: ftsAliases, heading: indexText(s.headingPath.join('\n')), body: indexText(body) },
+    const parts = splitSection(text, s.range, model.protected);
+    const heading = indexText(s.headingPath.join('\n'));
+    parts.forEach((range, k) => {
+      // The heading line is indexed in its own column; the body is what follows it.
+      const bodyStart = k === 0 && s.heading ? s.heading.range.end : range.start;
+      let body = text.slice(bodyStart, range.end);
+      const bodyCapped = body.length > MAX_INDEXED_BODY_CHARS;
+      if (bodyCapped) body = body.slice(0, MAX_INDEXED_BODY_CHARS);
+      if (sections.length === 0 && extra) body = `${extra}\n${body}`;
+      const lines = parts.length === 1 ? s : linesOf(model.lineStarts, range);
+      sections.push({
+        idx: sections.length,
+        headingPath: s.headingPath,
+        level: s.heading?.level ?? 0,
+        startLine: k === 0 ? s.startLine : lines.startLine,
+        endLine: k === parts.length - 1 ? s.endLine : lines.endLine,
+        startOffset: range.start,
+        endOffset: range.end,
+        text: text.slice(range.start, range.end),
+        part: k + 1,
+        parts: parts.length,
+        bodyCapped,
+        fts: { title: ftsTitle, aliases: ftsAliases, heading, body: indexText(body) },
+      });
     });
   }
   const tags = model.tags.map((t) => ({ tag: t.name.toLowerCase(), name: t.name, line: t.startLine, source: t.source }));

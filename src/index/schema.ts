@@ -11,7 +11,7 @@
  */
 
 /** Bump on any change to tables, columns or the text pipeline's output. */
-export const SCHEMA_VERSION = 2;
+export const SCHEMA_VERSION = 3;
 
 /** `PRAGMA application_id`: 'VGIX'. A SQLite file without it is not ours and is never trusted. */
 export const APPLICATION_ID = 0x56474958;
@@ -56,6 +56,8 @@ CREATE TABLE sections (
   start_offset INTEGER NOT NULL,          -- UTF-16 units in the decoded note, half-open
   end_offset   INTEGER NOT NULL,
   text         TEXT NOT NULL,             -- the section's source text, for display
+  part         INTEGER NOT NULL,          -- an oversized section split at paragraphs: part k of parts
+  parts        INTEGER NOT NULL,
   body_capped  INTEGER NOT NULL DEFAULT 0 -- 1 when only a prefix of the body is searchable
 ) STRICT;
 CREATE INDEX sections_by_file ON sections(file_id, idx);

@@ -34,6 +34,8 @@ export interface SearchHit {
   /** Link subpath to the section (`#Heading#Sub`, as Obsidian writes it), or null for the part before the first heading. */
   anchor: string | null;
   lines: [number, number];
+  /** `[k, n]`: part k of an oversized section split into n at paragraph boundaries; null when whole. */
+  part: [number, number] | null;
   score: number;
   /** `title` or `alias` when the whole query equals the note's name or one of its aliases. */
   match: 'title' | 'alias' | 'text';
@@ -61,6 +63,8 @@ interface Row {
   heading_path: string;
   start_line: number;
   end_line: number;
+  part: number;
+  parts: number;
   text: string;
 }
 
@@ -99,7 +103,7 @@ function filters(opts: SearchOptions): { sql: string; params: unknown[] } {
   return { sql: parts.map((p) => ` AND ${p}`).join(''), params };
 }
 
-const COLUMNS = `s.id, s.file_id, f.path, f.sha256, s.heading_path, s.start_line, s.end_line, s.text`;
+const COLUMNS = `s.id, s.file_id, f.path, f.sha256, s.heading_path, s.start_line, s.end_line, s.part, s.parts, s.text`;
 
 export function searchIndex(db: Db, query: string, opts: SearchOptions = {}): SearchResult {
   const parsed = parseQuery(query);
@@ -146,6 +150,7 @@ export function searchIndex(db: Db, query: string, opts: SearchOptions = {}): Se
       heading_path: headingPath,
       anchor: anchorOf(headingPath),
       lines: [r.start_line, r.end_line],
+      part: r.parts > 1 ? [r.part, r.parts] : null,
       score: Math.round(r.score * 1000) / 1000,
       match: exactIds.get(r.file_id) ?? 'text',
       snippet: makeSnippet(r.text, parsed.terms),

@@ -28,8 +28,8 @@ function prepare(db: Db) {
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ),
     section: db.prepare(
-      `INSERT INTO sections(file_id, idx, heading_path, level, start_line, end_line, start_offset, end_offset, text, body_capped)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO sections(file_id, idx, heading_path, level, start_line, end_line, start_offset, end_offset, text, part, parts, body_capped)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ),
     fts: db.prepare('INSERT INTO sections_fts(rowid, title, aliases, heading, body) VALUES (?, ?, ?, ?, ?)'),
     link: db.prepare(
@@ -81,6 +81,8 @@ export function insertNote(db: Db, w: NoteWrite): void {
         s.startOffset,
         s.endOffset,
         s.text,
+        s.part,
+        s.parts,
         s.bodyCapped ? 1 : 0,
       ).lastInsertRowid,
     );

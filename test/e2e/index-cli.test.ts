@@ -33,7 +33,7 @@ test('search: JSON contract with hits, total and index info', async () => {
   assert.equal(r.json.query, 'launch plan');
   assert.equal(r.json.total, 1);
   const hit = r.json.hits[0];
-  assert.deepEqual(Object.keys(hit).sort(), ['anchor', 'heading_path', 'lines', 'match', 'path', 'score', 'sha256', 'snippet']);
+  assert.deepEqual(Object.keys(hit).sort(), ['anchor', 'heading_path', 'lines', 'match', 'part', 'path', 'score', 'sha256', 'snippet']);
   assert.deepEqual([hit.path, hit.heading_path, hit.lines], ['Projects/Alpha.md', ['Alpha'], [6, 7]]);
   assert.deepEqual(Object.keys(r.json.index).sort(), ['notes', 'refreshed', 'took_ms']);
   assert.deepEqual([r.json.index.notes, r.json.index.refreshed], [3, true]);

@@ -8,6 +8,7 @@ const c = (id: number, chars: number): Candidate => ({
   heading_path: [],
   anchor: null,
   lines: [1, 1],
+  part: null,
   sha256: 'x',
   text: 'x'.repeat(chars),
   reason: 'r',
