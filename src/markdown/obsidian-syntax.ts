@@ -26,6 +26,7 @@ const PERCENT = 37;
 const OPEN_BRACKET = 91;
 const CLOSE_BRACKET = 93;
 const LESS_THAN = 60;
+const BACKTICK = 96;
 const NEWLINE = 10;
 
 function isSpace(c: number): boolean {
@@ -251,8 +252,54 @@ function guardHtml(cx: InlineContext, pos: number): number {
   return hasAhead(cx, terminator, rel + 2) ? -1 : pos + 1;
 }
 
+/** Per inline section: for each backtick-run length, the sorted start indices of such runs. */
+const backtickRuns = new WeakMap<InlineContext, Map<number, number[]>>();
+
+function runsOf(cx: InlineContext): Map<number, number[]> {
+  let runs = backtickRuns.get(cx);
+  if (!runs) {
+    runs = new Map();
+    const t = cx.text;
+    for (let i = t.indexOf('`'); i !== -1; i = t.indexOf('`', i)) {
+      let j = i;
+      while (t.charCodeAt(j) === BACKTICK) j++;
+      const list = runs.get(j - i);
+      if (list) list.push(i);
+      else runs.set(j - i, [i]);
+      i = j;
+    }
+    backtickRuns.set(cx, runs);
+  }
+  return runs;
+}
+
+/**
+ * Guard for lezer's inline code parser, which scans to the end of the section
+ * for a closing run of the same length: runs of ever-growing length never
+ * close, which made a 1 MB line take 8 s. A run with no equal run ahead is
+ * plain text (as CommonMark says); otherwise lezer parses it as usual.
+ */
+function guardInlineCode(cx: InlineContext, pos: number): number {
+  const rel = pos - cx.offset;
+  if (rel > 0 && cx.text.charCodeAt(rel - 1) === BACKTICK) return -1;
+  let end = rel;
+  while (cx.text.charCodeAt(end) === BACKTICK) end++;
+  const starts = runsOf(cx).get(end - rel) ?? [];
+  // Binary search for a run of the same length starting after this one.
+  let lo = 0;
+  let hi = starts.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if ((starts[mid] as number) <= rel) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo < starts.length ? -1 : cx.offset + end;
+}
+
 function parseObsidianInline(cx: InlineContext, next: number, pos: number): number {
   switch (next) {
+    case BACKTICK:
+      return guardInlineCode(cx, pos);
     case LESS_THAN:
       return guardHtml(cx, pos);
     case OPEN_BRACKET:

@@ -110,3 +110,11 @@ test('edges: unclosed inline HTML openers are text, closed ones still hide their
   assert.deepEqual(closed.links.map((l) => l.path), ['Shown']);
   assert.deepEqual(closed.protected.map((p) => p.kind), ['html', 'link']);
 });
+
+test('edges: a backtick run with no equal run ahead is text; matched runs are still inline code', () => {
+  let growing = '';
+  for (let k = 3; k <= 300; k++) growing += `a${'`'.repeat(k)} `;
+  const m = parseNote(`${growing}[[After]] \`[[inCode]]\` \`\`x \` y\`\` [[Last]]`);
+  assert.deepEqual(m.links.map((l) => l.path), ['After', 'Last']);
+  assert.deepEqual(m.protected.filter((p) => p.kind === 'inline-code').length, 2);
+});
