@@ -1,31 +1,26 @@
 import path from 'node:path';
 import { isVaultgateError, VaultgateError } from '../errors.js';
-import { readVaultConfig, sha256Hex } from '../vault/index.js';
+import { readVaultConfig } from '../vault/index.js';
 import { bundleSha256 } from './approval.js';
-import { foldKey, type Bundle } from './bundle-schema.js';
+import type { Bundle } from './bundle-schema.js';
 import { fsyncDir } from './durable.js';
-import { realFsOps, rethrowIfCrash, type FsOps } from './fs-ops.js';
+import { assertNotBlocked, withEngine, type EngineOptions } from './engine.js';
+import { rethrowIfCrash, type FsOps } from './fs-ops.js';
 import { finalize, readDone } from './history.js';
-import { initVault } from './init.js';
 import { intentFromPlan, writeIntent } from './journal.js';
 import { abs, txnLayout } from './layout.js';
-import { acquireLock, type LockHandle } from './lock.js';
-import { buildPlan, type Plan, type PlannedWrite } from './plan.js';
-import { recoverAll, recoverOperation, type Blocked, type RecoverOutcome } from './recover.js';
-import { checkScope, type ScopeTable } from './scopes.js';
+import type { LockHandle } from './lock.js';
+import { backupOriginal, performWrite } from './perform.js';
+import { buildPlan, type Plan } from './plan.js';
+import { recoverOperation, type RecoverOutcome } from './recover.js';
+import { checkScope } from './scopes.js';
 import { checkParents } from './vault-state.js';
+
 
 /**
  * `tx apply`: lock, recover, re-plan, compare the approval, journal, back up,
  * write each file by temp + fsync + rename (+ folder fsync), verify, commit.
  */
-export interface EngineOptions {
-  /** The fs layer (fault-injection tests pass a faulty one). */
-  ops?: FsOps;
-  lockTimeoutMs?: number;
-  scopes?: ScopeTable;
-}
-
 export interface ApplyResult {
   operation_id: string;
   changed_paths: string[];
@@ -66,52 +61,6 @@ export async function applyBundle(root: string, bundle: Bundle, approval: string
     }
     return { ...executePlan(root, plan, ops, lock, { keepBackups }), recovered };
   });
-}
-
-type EngineBody<T> = (ops: FsOps, lock: LockHandle, keepBackups: number, recovered: RecoverOutcome[], blocked: Blocked) => Promise<T>;
-
-/** Init (implicitly), lock, recover pending operations, run `body`, unlock. */
-export async function withEngine<T>(root: string, opts: EngineOptions, body: EngineBody<T>): Promise<T> {
-  const ops = opts.ops ?? realFsOps;
-  const keepBackups = readVaultConfig(root).txn.keep_backups;
-  let lock: LockHandle;
-  try {
-    initVault(root, ops);
-    lock = await acquireLock(root, { ops, ...(opts.lockTimeoutMs === undefined ? {} : { timeoutMs: opts.lockTimeoutMs }) });
-  } catch (e) {
-    rethrowIfCrash(e);
-    if (isVaultgateError(e)) throw e;
-    throw new VaultgateError('WRITE_FAILED', `could not prepare .vaultgate/ or take the lock: ${(e as Error).message}`, {
-      details: { errno: (e as NodeJS.ErrnoException).code ?? null },
-      hint: 'Nothing was changed. Check disk space and permissions of the vault folder, then retry.',
-      cause: e,
-    });
-  }
-  try {
-    const { recovered, blocked } = recoverAll(root, ops, { keepBackups });
-    return await body(ops, lock, keepBackups, recovered, blocked);
-  } finally {
-    try {
-      lock.release();
-    } catch (e) {
-      rethrowIfCrash(e);
-      // The work is done (or already reported); a lock folder we could not remove
-      // is stale from now on: its token is no longer held, and our pid dies soon.
-    }
-  }
-}
-
-export function assertNotBlocked(op: string, paths: string[], blocked: Blocked): void {
-  for (const p of paths) {
-    const b = blocked.get(foldKey(p));
-    if (b) {
-      throw new VaultgateError('QUARANTINED', `${p} is held by unresolved operation ${b.operation_id}`, {
-        path: p,
-        details: { operation_id: b.operation_id, requested_by: op },
-        hint: `Decide what to keep: \`vaultgate tx resolve ${b.operation_id} --keep-current\` or \`vaultgate tx resolve ${b.operation_id} --restore-original\` (see \`vaultgate tx status\`).`,
-      });
-    }
-  }
 }
 
 /** Journal and perform a plan (caller holds the lock and has recovered). */
@@ -195,110 +144,4 @@ function writeFailed(e: unknown, op: string): VaultgateError {
     hint: 'Nothing was changed. Fix the cause (disk space, permissions), then apply the same bundle again.',
     cause: e,
   });
-}
-
-/**
- * Keep the original for rollback and undo: a hard link (instant, same inode), or a
- * copy where links are not possible. Its bytes are checked against the planned old
- * hash, so an edit that slipped in after planning stops the operation here.
- */
-function backupOriginal(root: string, opDir: string, w: PlannedWrite, ops: FsOps): void {
-  checkParents(root, w.disk, ops);
-  const src = abs(root, w.disk);
-  const dst = path.join(opDir, `b${w.index}`);
-  try {
-    ops.link(src, dst);
-  } catch (e) {
-    rethrowIfCrash(e);
-    const code = (e as NodeJS.ErrnoException).code;
-    if (code !== 'EXDEV' && code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EMLINK') throw e;
-    const bytes = ops.readFile(src);
-    const fd = ops.openExclusive(dst, 0o600);
-    try {
-      ops.write(fd, bytes);
-      ops.fchmod(fd, w.old_mode!);
-      ops.fsync(fd);
-    } finally {
-      ops.close(fd);
-    }
-  }
-  const actual = sha256Hex(ops.readFile(dst));
-  if (actual !== w.old_sha256) {
-    throw new VaultgateError('STALE_HASH', `${w.path} changed while the operation was starting`, {
-      path: w.path,
-      details: { expected: w.old_sha256, actual },
-      hint: 'Re-read the file, rebuild the bundle, and run `vaultgate tx inspect` again.',
-    });
-  }
-}
-
-function performWrite(root: string, w: PlannedWrite, ops: FsOps): void {
-  const target = abs(root, w.disk);
-  if (w.mode === 'create' || w.mode === 'replace') {
-    checkParents(root, w.temp!, ops);
-    const tmp = abs(root, w.temp!);
-    const fd = ops.openExclusive(tmp, w.mode === 'create' ? 0o666 : 0o600);
-    let ino: bigint;
-    try {
-      ops.write(fd, w.content!);
-      ops.fchmod(fd, w.new_mode!);
-      ops.fsync(fd);
-      ino = ops.fstat(fd).ino;
-    } finally {
-      ops.close(fd);
-    }
-    checkParents(root, w.disk, ops);
-    if (w.mode === 'replace') ops.rename(tmp, target);
-    else {
-      try {
-        ops.link(tmp, target); // never clobbers: EEXIST if someone created it meanwhile
-      } catch (e) {
-        rethrowIfCrash(e);
-        if ((e as NodeJS.ErrnoException).code === 'EEXIST') {
-          throw new VaultgateError('STALE_HASH', `${w.path} was created by someone else while the operation ran`, {
-            path: w.path,
-            hint: 'Re-read the vault, rebuild the bundle, and run `vaultgate tx inspect` again.',
-          });
-        }
-        throw e;
-      }
-      checkParents(root, w.temp!, ops);
-      ops.unlink(tmp);
-    }
-    checkParents(root, w.disk, ops);
-    fsyncDir(path.dirname(target), ops);
-    const st = ops.lstat(target);
-    if (!st?.isFile() || st.ino !== ino || Number(st.size) !== w.content!.byteLength) {
-      throw new VaultgateError('INTEGRITY', `${w.path} is not the file just written`, {
-        path: w.path,
-        hint: 'Another program is writing this folder; run `vaultgate tx status`.',
-      });
-    }
-    return;
-  }
-  if (w.mode === 'delete') {
-    checkParents(root, w.disk, ops);
-    ops.unlink(target);
-    checkParents(root, w.disk, ops);
-    fsyncDir(path.dirname(target), ops);
-    return;
-  }
-  const dest = abs(root, w.to_disk!);
-  checkParents(root, w.disk, ops);
-  checkParents(root, w.to_disk!, ops);
-  try {
-    ops.link(target, dest);
-  } catch (e) {
-    rethrowIfCrash(e);
-    if ((e as NodeJS.ErrnoException).code === 'EEXIST') {
-      throw new VaultgateError('STALE_HASH', `${w.to} was created by someone else while the operation ran`, { path: w.to! });
-    }
-    throw e;
-  }
-  checkParents(root, w.to_disk!, ops);
-  fsyncDir(path.dirname(dest), ops);
-  checkParents(root, w.disk, ops);
-  ops.unlink(target);
-  checkParents(root, w.disk, ops);
-  fsyncDir(path.dirname(target), ops);
 }

@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { VaultgateError } from '../errors.js';
 import { sha256Hex } from '../vault/index.js';
-import { withEngine, type EngineOptions } from './apply.js';
+import { withEngine, type EngineOptions } from './engine.js';
 import { readDone } from './history.js';
 import { abs } from './layout.js';
 import { resolveTarget } from './vault-state.js';

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { VaultgateError } from '../errors.js';
 import { readVaultConfig } from '../vault/index.js';
-import { assertNotBlocked } from './apply.js';
+import { assertNotBlocked } from './engine.js';
 import { foldKey, type Bundle } from './bundle-schema.js';
 import { realFsOps, type FsOps } from './fs-ops.js';
 import { locationsOf, readIntent } from './journal.js';

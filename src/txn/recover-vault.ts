@@ -1,4 +1,4 @@
-import { withEngine, type EngineOptions } from './apply.js';
+import { withEngine, type EngineOptions } from './engine.js';
 import { recoverAll, type RecoverOutcome } from './recover.js';
 
 /**

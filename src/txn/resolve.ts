@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { VaultgateError } from '../errors.js';
 import { sha256Hex } from '../vault/index.js';
-import { withEngine, type EngineOptions } from './apply.js';
+import { withEngine, type EngineOptions } from './engine.js';
 import { fsyncDir, writeDurable } from './durable.js';
 import { type FsOps } from './fs-ops.js';
 import { finalize } from './history.js';

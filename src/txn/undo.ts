@@ -1,7 +1,8 @@
 import path from 'node:path';
 import { isVaultgateError, VaultgateError } from '../errors.js';
 import { sha256Hex } from '../vault/index.js';
-import { assertNotBlocked, executePlan, withEngine, type EngineOptions } from './apply.js';
+import { executePlan } from './apply.js';
+import { assertNotBlocked, withEngine, type EngineOptions } from './engine.js';
 import { BUNDLE_SCHEMA, type Bundle, type BundleWrite } from './bundle-schema.js';
 import { readDone } from './history.js';
 import { abs, txnLayout } from './layout.js';
