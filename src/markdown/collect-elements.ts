@@ -56,7 +56,8 @@ function isRealLink(node: SyntaxNode): boolean {
 
 /** A block id ends its paragraph: `text ^id`; or is the whole paragraph: `^id`. */
 const TRAILING_BLOCK_ID = /(?:^|[ \t])\^([A-Za-z0-9-]+)\s*$/;
-const CALLOUT = /^>[ \t]*\[!([^\]\s]+)\]([+-]?)[ \t]*(.*)$/;
+/** Sticky, run at the quote's `>` in the note itself: no slicing per (possibly deeply nested) quote. `.` stops at `\r` and `\n`. */
+const CALLOUT = />[ \t]*\[!([^\]\s]+)\]([+-]?)[ \t]*(.*)/y;
 /** Blocks an id on its own line names (Obsidian help: quotes, callouts, tables; code and lists alike). */
 const NAMED_BY_NEXT_ID = new Set(['Blockquote', 'Table', 'FencedCode', 'MathBlock', 'BulletList', 'OrderedList']);
 
@@ -159,9 +160,8 @@ export function collectElements(text: string, tree: Tree, pos: (p: number) => nu
 
   function callout(node: SyntaxNode): void {
     const range = rangeOf(node);
-    const nl = text.indexOf('\n', range.start);
-    const first = text.slice(range.start, nl === -1 || nl > range.end ? range.end : nl).replace(/\r$/, '');
-    const m = CALLOUT.exec(first);
+    CALLOUT.lastIndex = range.start;
+    const m = CALLOUT.exec(text);
     if (!m) return;
     out.callouts.push({
       type: m[1] as string,
