@@ -44,7 +44,7 @@ test('parallel readers and refreshers on changing notes never corrupt the index'
     assert.equal(r.exitCode, 0, r.stdout + r.stderr);
     assert.equal(r.json.ok, true);
   }
-  const final = await runCliProcess(['index'], { vault: root, home });
+  const final = await runCliProcess(['index', '--check'], { vault: root, home });
   assert.equal(final.json.integrity, 'ok');
   const notes = fs.readdirSync(path.join(root, 'n')).length + fs.readdirSync(root).filter((f) => f.endsWith('.md')).length;
   assert.equal(final.json.notes, notes);

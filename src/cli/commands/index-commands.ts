@@ -11,17 +11,19 @@ export function register(program: Command, reporter: Reporter): void {
     .command('index')
     .description('Bring the search index up to date (incremental), or rebuild it from scratch')
     .option('--rebuild', 'discard the index file and index the whole vault again')
+    .option('--check', 'verify the index file first (SQLite quick_check, FTS5 integrity-check); rebuild it if damaged')
     .action(
       action(reporter, async (ctx, _args, opts) => {
-        const { withFreshIndex, checkIntegrity } = await import('../../index/index.js');
+        const { withFreshIndex } = await import('../../index/index.js');
         const root = await ctx.vaultRoot();
         const progress = ctx.io.stderrIsTTY ? progressPrinter(ctx.io.stderr) : undefined;
-        const { result: integrity, refresh, handle } = withFreshIndex(root, ctx.io.env, (h) => checkIntegrity(h.db), {
+        const { refresh, handle, integrity } = withFreshIndex(root, ctx.io.env, () => null, {
           rebuild: opts.rebuild === true,
+          check: opts.check === true,
           onProgress: progress?.update,
         });
         progress?.done();
-        const json = { vault: root, file: handle.file, created: handle.created, integrity: integrity ? 'ok' : 'failed', ...refresh };
+        const json = { vault: root, file: handle.file, created: handle.created, integrity, ...refresh };
         const text =
           `${refresh.notes} notes indexed (${refresh.files} files) in ${refresh.took_ms} ms: ` +
           `${refresh.added} added, ${refresh.changed} changed, ${refresh.deleted} deleted, ${refresh.renamed} renamed` +
