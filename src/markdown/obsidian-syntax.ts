@@ -17,7 +17,7 @@
  * inline paths (lezer-guards.ts). Inline parsers run on lezer's inline text, where container markers
  * (`>`) are already blanked out, so positions are document positions.
  */
-import type { BlockContext, InlineContext, Line, MarkdownConfig } from '@lezer/markdown';
+import type { BlockContext, InlineContext, LeafBlock, Line, MarkdownConfig } from '@lezer/markdown';
 import { findWikilinkClose } from './link-parts.js';
 import { bracketsOff, guardHtml, guardInlineCode, parseSimpleLink } from './lezer-guards.js';
 
@@ -73,6 +73,23 @@ function delimitedBlock(name: string, marker: string) {
     cx.addElement(cx.elt(name, from, to));
     return true;
   };
+}
+
+/** Occurrences of `%%` in `s`. */
+function countMarkers(s: string): number {
+  let n = 0;
+  for (let i = s.indexOf('%%'); i !== -1; i = s.indexOf('%%', i + 2)) n++;
+  return n;
+}
+
+/**
+ * A `%%` line that opens a multi-line comment ends the paragraph above it
+ * (`text\n%%\nhidden\n\nmore\n%%`), unless the paragraph has an open inline
+ * `%%` this line closes (`text %%\nhidden\n%%`). Obsidian hides both.
+ */
+function commentEndsParagraph(cx: BlockContext, line: Line, leaf: LeafBlock): boolean {
+  if (!line.text.startsWith('%%', line.pos) || line.text.includes('%%', line.pos + 2)) return false;
+  return countMarkers(leaf.content) % 2 === 0;
 }
 
 /** `[[…]]` and `![[…]]` as single nodes. Empty `[[ ]]` is left to CommonMark, as Obsidian does. */
@@ -209,7 +226,12 @@ export const obsidianSyntax: MarkdownConfig = {
     { name: 'Tag' },
   ],
   parseBlock: [
-    { name: 'ObsidianComment', parse: delimitedBlock('ObsidianCommentBlock', '%%'), before: 'Blockquote' },
+    {
+      name: 'ObsidianComment',
+      parse: delimitedBlock('ObsidianCommentBlock', '%%'),
+      endLeaf: commentEndsParagraph,
+      before: 'Blockquote',
+    },
     { name: 'ObsidianMath', parse: delimitedBlock('MathBlock', '$$'), before: 'Blockquote' },
   ],
   // One dispatcher instead of four parsers: lezer calls every inline parser at

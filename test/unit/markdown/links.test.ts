@@ -111,3 +111,15 @@ test('links: Russian and Chinese text and file names keep exact UTF-16 ranges', 
   ]);
   assert.equal(m.headings[0]?.text, 'Заметки 笔记');
 });
+
+test('links: a %% line right under a paragraph opens a comment, unless it closes one opened in that paragraph', () => {
+  const m = parseNote('Some text [[A]]\n%%\nsecret [[B]]\n\n# Hidden\n%%\nafter [[C]]\n\ntext %%\nhidden [[D]]\n%% tail [[E]]\n\n# Shown');
+  assert.deepEqual(m.links.map((l) => [l.path, l.inComment]), [
+    ['A', false],
+    ['B', true],
+    ['C', false],
+    ['D', true],
+    ['E', false],
+  ]);
+  assert.deepEqual(m.headings.map((h) => h.text), ['Shown']);
+});
