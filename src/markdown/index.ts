@@ -26,7 +26,11 @@
  *   list, not a link. Frontmatter tags: `tags`/`tag`, list or comma/space string.
  * - `%%…%%` opened mid-paragraph must close in the same paragraph; a comment
  *   spanning blank lines must start its own line (`%%` block, to the closing
- *   `%%` or the end of the container).
+ *   `%%` or the end of the container), which may sit right under a paragraph.
+ * - Emphasis is not parsed (no element needs it, and lezer's delimiter
+ *   resolution is quadratic); lezer's other quadratic inline paths are guarded
+ *   (lezer-guards.ts), so parse time stays linear in the note's length (deeply
+ *   nested quotes or lists still cost lezer O(depth) per line).
  * - Inline math follows the Pandoc rule (`$5 and $10` is not math).
  * - Block ids: the trailing `^id` of a paragraph names it (or its list item or
  *   quote); a `^id` paragraph after a quote, callout, table, code, math or list
