@@ -156,3 +156,31 @@ test('after kill -9 the next apply proceeds at once; a live owner is never reape
   assert.equal((await apply(root, home, 'op5', [{ path: 'a.md', mode: 'replace', content: '5' }], now)).exitCode, 0);
   assert.equal(fs.readFileSync(path.join(root, 'a.md'), 'utf8'), '5');
 });
+
+test('an interrupted operation: inspect (which never writes) asks for tx recover on its paths only; status names it and the lock owner', async () => {
+  const { root, home } = tempVault({ 'x.md': 'X', 'y.md': 'Y', 'free.md': 'F' });
+  await cli(root, home, ['init']);
+  await crashAfter(root, makeBundle(root, 'cut', [{ path: 'x.md', mode: 'replace', content: 'X2' }, { path: 'y.md', mode: 'replace', content: 'Y2' }]),
+    (op, args) => op === 'rename' && String(args[1]).endsWith('/x.md'));
+  const st = await cli(root, home, ['tx', 'status']);
+  assert.deepEqual(st.json.pending.map((p: { operation_id: string; state: string }) => [p.operation_id, p.state]), [['cut', 'needs_recovery']]);
+  assert.equal(st.json.lock, null);
+  const touch = writeBundleFile(path.dirname(root), makeBundle(root, 'touch', [{ path: 'y.md', mode: 'replace', content: 'later' }]), 'touch.json');
+  const i = await cli(root, home, ['tx', 'inspect', touch]);
+  assert.deepEqual([i.exitCode, i.json.error.code], [3, 'RECOVERY_NEEDED']);
+  assert.match(i.json.error.hint, /vaultgate tx recover/);
+  const free = writeBundleFile(path.dirname(root), makeBundle(root, 'free', [{ path: 'free.md', mode: 'replace', content: 'F2' }]), 'free.json');
+  assert.equal((await cli(root, home, ['tx', 'inspect', free])).exitCode, 0);
+  const rec = await cli(root, home, ['tx', 'recover']);
+  assert.deepEqual(rec.json.recovered.map((r: { operation_id: string; outcome: string }) => [r.operation_id, r.outcome]), [['cut', 'rolled_back']]);
+  assert.equal(fs.readFileSync(path.join(root, 'x.md'), 'utf8'), 'X');
+  const sleeper = spawn('sleep', ['30']);
+  try {
+    await new Promise((r) => setTimeout(r, 50));
+    plantLock(root, { pid: sleeper.pid, start_time: processStartTime(sleeper.pid!) });
+    const locked = await cli(root, home, ['tx', 'status']);
+    assert.deepEqual([locked.json.lock.owner.pid, locked.json.lock.liveness], [sleeper.pid, 'live']);
+  } finally {
+    sleeper.kill('SIGKILL');
+  }
+});
