@@ -148,3 +148,26 @@ test('content_file is read relative to the bundle and must match its sha256', ()
   assert.equal(code(() => parse({ ...base(), writes: [{ path: 'img.png', mode: 'create', content_file: 'img.png', sha256: sha('x') }], expected_hashes: { 'img.png': null } }, dir)), 'BUNDLE_INVALID');
   assert.equal(code(() => parse({ ...base(), writes: [{ path: 'img.png', mode: 'create', content_file: 'nope.png', sha256: good }], expected_hashes: { 'img.png': null } }, dir)), 'BUNDLE_INVALID');
 });
+
+test('strict JSON agrees with JSON.parse on every well-formed document without duplicate keys (fast-check)', async () => {
+  const fc = (await import('fast-check')).default;
+  fc.assert(
+    fc.property(fc.jsonValue({ maxDepth: 6 }), (v) => {
+      const text = JSON.stringify(v);
+      assert.deepEqual(parseStrictJson(text), JSON.parse(text));
+      const spaced = JSON.stringify(v, null, 2);
+      assert.deepEqual(parseStrictJson(spaced), JSON.parse(spaced));
+    }),
+    { numRuns: 500, seed: 7 },
+  );
+});
+
+test('the scope table is data: a policy can add a scope without touching the engine', async () => {
+  const { checkScope, DEFAULT_SCOPES } = await import('../../../src/txn/index.js');
+  const table = { ...DEFAULT_SCOPES, journal: { description: 'daily notes', modes: ['create', 'replace'] as const, files: 'markdown' as const, under: 'Journal' } };
+  const ctx = { captures_folder: 'Inbox' };
+  assert.doesNotThrow(() => checkScope('journal', [{ path: 'Journal/2026-12-02.md', mode: 'create', content: Buffer.from('x') }], ctx, table));
+  assert.throws(() => checkScope('journal', [{ path: 'Other/x.md', mode: 'create', content: Buffer.from('x') }], ctx, table), /OUT_OF_SCOPE|outside Journal/);
+  assert.throws(() => checkScope('journal', [{ path: 'Journal/x.md', mode: 'delete' }], ctx, table), /not allowed/);
+  assert.throws(() => checkScope('journal', [{ path: 'Journal/x.md', mode: 'delete' }], ctx), /unknown operation_type/);
+});
