@@ -178,9 +178,22 @@ function keyErrorOf(doc: Document.Parsed, ctx: Ctx): Frontmatter['error'] {
   return found;
 }
 
+/**
+ * Largest YAML block we parse (UTF-16 units). The `yaml` library reads about
+ * 0.4 MB/s, so a 60 MB block would stall a read for minutes (DESIGN §1.8:
+ * bounded everything); real frontmatter is a few hundred bytes.
+ */
+export const MAX_FRONTMATTER_LENGTH = 1024 * 1024;
+
 /** Parse a located block into the model's frontmatter plus the links, tags and aliases it holds. */
 export function readFrontmatter(text: string, block: FrontmatterBlock, lineStarts: number[]): FrontmatterFacts {
   const ctx: Ctx = { text, lineStarts, base: block.contentRange.start };
+  const size = block.contentRange.end - block.contentRange.start;
+  if (size > MAX_FRONTMATTER_LENGTH) {
+    const error = errorAt(ctx, 'FRONTMATTER_TOO_LARGE', `Frontmatter of ${size} characters is over the ${MAX_FRONTMATTER_LENGTH} limit; not parsed`, 0);
+    const frontmatter = { range: block.range, contentRange: block.contentRange, data: null, error, ...linesOf(lineStarts, block.range) };
+    return { frontmatter, links: [], tags: [], aliases: [] };
+  }
   const yamlText = text.slice(block.contentRange.start, block.contentRange.end);
   // logLevel 'silent': the library would otherwise print warnings to stderr.
   const doc = parseDocument(yamlText, { version: '1.2', schema: 'core', uniqueKeys: false, prettyErrors: false, logLevel: 'silent' });

@@ -20,7 +20,7 @@ export interface Lines {
 }
 
 export interface YamlError {
-  /** `yaml` library error code, e.g. `BAD_INDENT`, `DUPLICATE_KEY`; or `NON_SCALAR_KEY` (ours: a `{{date}}`-style placeholder used as a key). */
+  /** `yaml` library error code, e.g. `BAD_INDENT`, `DUPLICATE_KEY`; or ours: `NON_SCALAR_KEY` (a `{{date}}`-style placeholder used as a key), `FRONTMATTER_TOO_LARGE`. */
   code: string;
   message: string;
   /** 1-based position in the note (not in the frontmatter block). */

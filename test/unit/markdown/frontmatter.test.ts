@@ -118,3 +118,12 @@ test('frontmatter: CRLF fences and content give exact ranges with no \\r in the 
   assert.equal(m.headings[0]?.text, 'H');
   assert.equal(m.headings[0]?.startLine, 5);
 });
+
+test('frontmatter: a block over the size limit is reported, not parsed, and the body still parses', () => {
+  const m = parseNote(`---\n${'k: "[[x]]"\n'.repeat(120_000)}---\n# After [[Body]]`);
+  assert.equal(m.frontmatter?.error?.code, 'FRONTMATTER_TOO_LARGE');
+  assert.equal(m.frontmatter?.error?.line, 2);
+  assert.equal(m.frontmatter?.data, null);
+  assert.deepEqual(m.links.map((l) => l.path), ['Body']);
+  assert.deepEqual(m.headings.map((h) => h.text), ['After [[Body]]']);
+});
