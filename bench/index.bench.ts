@@ -24,9 +24,27 @@ import { ensureSyntheticVault, type SyntheticVaultSummary } from './synthetic-va
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repo = path.resolve(here, '..');
-const CLI = path.join(repo, 'dist/cli/main.js');
+const BENCH_DIR_EARLY = process.env.VAULTGATE_BENCH_DIR ?? '/tmp/vaultgate-bench';
+
+/**
+ * Run a private copy of dist/: other engineers rebuild dist/ (npm test does)
+ * while a bench runs for minutes, and a schema change mid-run would turn a
+ * "no-change refresh" into a full rebuild. package.json comes along for
+ * `"type": "module"`, node_modules is linked so bare imports still resolve.
+ */
+function snapshotCli(): string {
+  const snap = path.join(BENCH_DIR_EARLY, 'cli-snapshot');
+  fs.rmSync(snap, { recursive: true, force: true });
+  fs.mkdirSync(snap, { recursive: true });
+  if (!fs.existsSync(path.join(repo, 'dist/cli/main.js'))) return path.join(repo, 'dist/cli/main.js');
+  fs.cpSync(path.join(repo, 'dist'), path.join(snap, 'dist'), { recursive: true });
+  fs.copyFileSync(path.join(repo, 'package.json'), path.join(snap, 'package.json'));
+  fs.symlinkSync(path.join(repo, 'node_modules'), path.join(snap, 'node_modules'));
+  return path.join(snap, 'dist/cli/main.js');
+}
+const CLI = snapshotCli();
 const STAT_WALK = path.join(here, 'lib/stat-walk.mjs');
-const BENCH_DIR = process.env.VAULTGATE_BENCH_DIR ?? '/tmp/vaultgate-bench';
+const BENCH_DIR = BENCH_DIR_EARLY;
 // VAULTGATE_BENCH_SIZES=1000 narrows a run (quick checks); 100k is opt-in: it takes minutes on two cores.
 const SIZES = process.env.VAULTGATE_BENCH_SIZES
   ? process.env.VAULTGATE_BENCH_SIZES.split(',').map(Number)
@@ -62,7 +80,10 @@ interface SizeResult {
   timings: Record<string, Timing>;
   /** Refresh time reported by the command itself (JSON `took_ms` / `index.took_ms`). */
   selfReportedRefresh: Record<string, Timing>;
+  /** Cases whose timed run said it refreshed something although no note changed: such a figure is suspect. */
+  unexpectedRefreshes: string[];
   /** `diskBytes`: the cache folder right after the cold index (database, WAL and all). */
+  firstSearchAfterCold?: number;
   coldIndex?: Timing & { mbPerSec: number; maxRssKb: number | null; diskBytes: number };
   refreshOneChange?: Timing;
   maxRssKb: Record<string, number | null>;
@@ -76,6 +97,15 @@ function tookMs(r: RunResult): number | null {
     return j.took_ms ?? j.index?.took_ms ?? null;
   } catch {
     return null;
+  }
+}
+
+function didRefresh(r: RunResult): boolean {
+  try {
+    const j = JSON.parse(r.stdout) as { refreshed?: boolean; index?: { refreshed?: boolean } };
+    return (j.refreshed ?? j.index?.refreshed) === true;
+  } catch {
+    return false;
   }
 }
 
@@ -98,7 +128,7 @@ function benchSize(n: number, verbs: Set<string>, rg: string | null): SizeResult
   const node = process.execPath;
   const env = { VAULTGATE_HOME: home };
   const vg = (...args: string[]) => (rss?: boolean) => run(node, [CLI, '--vault', vaultDir, ...args], { env, rss });
-  const result: SizeResult = { notes: vault.notes, markdownBytes: vault.bytes, vault, timings: {}, selfReportedRefresh: {}, maxRssKb: {}, hits: {}, skipped: [] };
+  const result: SizeResult = { notes: vault.notes, markdownBytes: vault.bytes, vault, timings: {}, selfReportedRefresh: {}, unexpectedRefreshes: [], maxRssKb: {}, hits: {}, skipped: [] };
   // The refresh time each command reports about itself (`took_ms`), to split
   // Node start and module loading from the index's own work.
   const selfMs: Record<string, number[]> = {};
@@ -106,6 +136,7 @@ function benchSize(n: number, verbs: Set<string>, rg: string | null): SizeResult
     const r = fn(rss);
     const t = tookMs(r);
     if (t !== null && !rss) (selfMs[name] ??= []).push(t);
+    if (didRefresh(r)) result.unexpectedRefreshes.push(name);
     return r;
   };
 
@@ -134,6 +165,8 @@ function benchSize(n: number, verbs: Set<string>, rg: string | null): SizeResult
     const t = summarize(cold);
     result.coldIndex = { ...t, mbPerSec: vault.bytes / 1e6 / (t.median / 1000), maxRssKb: coldRss, diskBytes: treeBytes(home) };
     console.error(`[${n}] cold index ${Math.round(t.median)} ms`);
+    // What the first agent call after a build pays (the interleaved rounds below start warm).
+    if (verbs.has('search')) result.firstSearchAfterCold = vg('search', term, '--limit', '10')().ms;
     cases['refresh, no change (index)'] = tap('refresh, no change (index)', vg('index'));
   } else result.skipped.push('index');
   if (verbs.has('search')) cases[`search ${term}`] = tap(`search ${term}`, vg('search', term, '--limit', '10'));
@@ -209,6 +242,7 @@ function table(results: SizeResult[], rgName: string | null): string {
     ['cold index throughput', (r) => (r.coldIndex ? `${r.coldIndex.mbPerSec.toFixed(1)} MB/s` : 'n/a'), '≥ 10 MB/s'],
     ['cold index peak RSS', (r) => mb(r.coldIndex?.maxRssKb), '100k: < 300 MB'],
     ['index on disk after cold index', (r) => (r.coldIndex ? `${(r.coldIndex.diskBytes / 1e6).toFixed(0)} MB` : 'n/a'), ''],
+    ['first search after cold index (1 run)', (r) => (r.firstSearchAfterCold === undefined ? 'n/a' : `${r.firstSearchAfterCold.toFixed(0)} ms`), ''],
     ['node -e 0', (r) => ms(r.timings['node -e 0']), ''],
     ['floor = stat walk', (r) => ms(r.timings['floor (stat walk)']), ''],
     ['vaultgate --version (CLI start)', (r) => ms(r.timings['vaultgate --version']) + ratio(r.timings['vaultgate --version'], r.timings['floor (stat walk)']), ''],
@@ -237,13 +271,27 @@ fs.mkdirSync(BENCH_DIR, { recursive: true });
 const results = SIZES.map((n) => benchSize(n, verbs, rgPath));
 const rgName = rgPath ? `rg -il ${results[0]!.vault.plantedTerm}` : null;
 console.log(table(results, rgName));
+for (const r of results) {
+  const odd = [...new Set(r.unexpectedRefreshes)];
+  if (odd.length) console.log(`\nwarning (${r.notes} notes): these runs refreshed the index although nothing changed: ${odd.join(', ')}`);
+}
 const skipped = [...new Set(results.flatMap((r) => r.skipped))];
 if (skipped.length) console.log(`\nnot measured (verbs missing from the CLI): ${skipped.join(', ')}`);
 
+const git = (...a: string[]) => {
+  try {
+    return execFileSync('git', a, { cwd: repo, encoding: 'utf8' }).trim();
+  } catch {
+    return null;
+  }
+};
 const out = {
   schema: 1,
   bench: 'index',
   date: new Date().toISOString(),
+  commit: git('rev-parse', '--short', 'HEAD'),
+  // dist/ is built from the working tree: figures from a dirty src/ are not reproducible from the commit alone.
+  srcDirty: (git('status', '--porcelain', '--', 'src') ?? '') !== '',
   machine: { cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model ?? null, node: process.version, loadavg: os.loadavg(), totalMemMb: Math.round(os.totalmem() / 2 ** 20) },
   notes: 'whole-process wall times in ms, medians of interleaved repetitions, warm page cache; NODE_EXTRA_CA_CERTS unset in children; RSS in KiB from GNU time',
   contextQuestion: CONTEXT_QUESTION,
