@@ -80,7 +80,6 @@ export function executePlan(
   try {
     ops.mkdir(opDir);
     made = true;
-    fsyncDir(l.pending, ops);
     writeIntent(opDir, intent, ops);
   } catch (e) {
     rethrowIfCrash(e);
@@ -93,13 +92,13 @@ export function executePlan(
     throw writeFailed(e, op);
   }
   try {
-    let backedUp = false;
     for (const w of plan.writes) {
-      if (w.old_sha256 === null) continue;
-      backupOriginal(root, opDir, w, ops);
-      backedUp = true;
+      if (w.old_sha256 !== null) backupOriginal(root, opDir, w, ops);
     }
-    if (backedUp) fsyncDir(opDir, ops);
+    // One durable point before the first change to the vault: the intent's and the
+    // backups' names in the operation folder, then the folder's name in pending/.
+    fsyncDir(opDir, ops);
+    fsyncDir(l.pending, ops);
     for (const d of plan.created_dirs) {
       checkParents(root, d, ops);
       ops.mkdir(abs(root, d));

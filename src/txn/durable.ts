@@ -15,8 +15,9 @@ export function fsyncDir(dir: string, ops: FsOps): void {
 /**
  * Write a small state file durably: temp (O_EXCL) + fsync + rename + folder fsync.
  * For engine records only (intent, quarantine, done); vault files use apply's path.
+ * `syncDir: false` when the caller fsyncs the folder itself after more entries.
  */
-export function writeDurable(dir: string, name: string, data: string | Uint8Array, ops: FsOps): void {
+export function writeDurable(dir: string, name: string, data: string | Uint8Array, ops: FsOps, opts: { syncDir?: boolean } = {}): void {
   const tmp = path.join(dir, `.${name}.${process.pid}.${Math.random().toString(36).slice(2, 10)}.tmp`);
   const fd = ops.openExclusive(tmp, 0o644);
   try {
@@ -34,7 +35,7 @@ export function writeDurable(dir: string, name: string, data: string | Uint8Arra
   }
   ops.close(fd);
   ops.rename(tmp, path.join(dir, name));
-  fsyncDir(dir, ops);
+  if (opts.syncDir !== false) fsyncDir(dir, ops);
 }
 
 /** Remove a folder tree we own, never following symlinks (unlink removes the link itself). */

@@ -68,8 +68,9 @@ export function finalize(
     return record;
   }
   writeDurable(l.done, `${intent.operation_id}.json`, JSON.stringify(record), ops);
+  // No fsync after this rename: if power loss undoes it, the folder is back in
+  // pending/ with every write landed, and recovery finalizes it again (idempotent).
   ops.rename(opDir, path.join(l.backups, backupDir));
-  fsyncDirs(ops, l.pending, l.backups);
   pruneBackups(root, opts.keepBackups, ops);
   return record;
 }

@@ -72,8 +72,9 @@ export function intentFromPlan(plan: Plan, extra: { undo_of?: string } = {}): In
   };
 }
 
+/** The intent file is fsynced here; its folder entry is fsynced by apply together with the backups. */
 export function writeIntent(opDir: string, intent: Intent, ops: FsOps): void {
-  writeDurable(opDir, 'intent.json', JSON.stringify(intent), ops);
+  writeDurable(opDir, 'intent.json', JSON.stringify(intent), ops, { syncDir: false });
 }
 
 export function readIntent(opDir: string, ops: FsOps): Intent | null {
