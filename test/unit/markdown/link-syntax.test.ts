@@ -11,6 +11,8 @@ test('link syntax: wikilinks, embeds, Markdown links and bare targets read as in
     ['[t](a%20b.md)', { kind: 'markdown', path: 'a b.md', subpath: null, display: 't', size: null }],
     ['[t](<a b.md#H>)', { kind: 'markdown', path: 'a b.md', subpath: 'H', display: 't', size: null }],
     ['![alt](pic.png)', { kind: 'embed', path: 'pic.png', subpath: null, display: 'alt', size: null }],
+    ['![alt|100x50](pic.png)', { kind: 'embed', path: 'pic.png', subpath: null, display: 'alt', size: '100x50' }],
+    ['[[N##H]]', { kind: 'wikilink', path: 'N', subpath: '#H', display: null, size: null }],
     ['[[x\\|y]]', { kind: 'wikilink', path: 'x', subpath: null, display: 'y', size: null }],
     ['A#B', { kind: 'wikilink', path: 'A', subpath: 'B', display: null, size: null }],
     ['Folder/Note', { kind: 'wikilink', path: 'Folder/Note', subpath: null, display: null, size: null }],
