@@ -45,7 +45,9 @@ export function withFreshIndex<T>(
       }
     }
     try {
-      const refresh = refreshIndex(handle, opts);
+      // VAULTGATE_PARSE_WORKERS=0 turns the parse pool off (debugging, benchmarks).
+      const workers = env.VAULTGATE_PARSE_WORKERS;
+      const refresh = refreshIndex(handle, workers && /^\d+$/.test(workers) && opts.parseWorkers === undefined ? { ...opts, parseWorkers: Number(workers) } : opts);
       const result = read(handle, refresh);
       const { db: _db, ...info } = handle;
       return { result, refresh, handle: info, integrity };

@@ -27,6 +27,8 @@ export * from './relink.js';
 export * from './search.js';
 export * from './snippet.js';
 export * from './split-section.js';
+export * from './prepare-note.js';
+export { defaultParseWorkers } from './parse-pool.js';
 export * from './fresh-index.js';
 export * from './note-read.js';
 export * from './link-queries.js';

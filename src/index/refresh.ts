@@ -1,14 +1,10 @@
 import crypto from 'node:crypto';
 import { isVaultgateError } from '../errors.js';
-import { parseNote } from '../markdown/index.js';
 import {
-  decodeUtf8,
   isExcluded,
   isMarkdownPath,
-  readVaultBytes,
   readVaultConfig,
   scanVault,
-  sha256Hex,
   type ScanWarning,
   type VaultFile,
 } from '../vault/index.js';
@@ -16,7 +12,9 @@ import type { Db, IndexHandle } from './db.js';
 import { relinkIndex, type RelinkScope } from './relink.js';
 import { SCHEMA_VERSION } from './schema.js';
 import { nameKey } from './note-rows.js';
-import { insertNote, type NoteWrite } from './write-note.js';
+import { insertNote } from './write-note.js';
+import { prepareNote, prepareText, readNoteText, type Prepared } from './prepare-note.js';
+import { prepareInParallel, type defaultParseWorkers } from './parse-pool.js';
 
 /**
  * Incremental refresh: make the index describe the vault as it is now.
@@ -38,6 +36,8 @@ export interface RefreshProgress {
 
 export interface RefreshOptions {
   onProgress?: (p: RefreshProgress) => void;
+  /** Worker threads for parsing a big batch of notes; 0 parses on this thread. Default: {@link defaultParseWorkers}. */
+  parseWorkers?: number;
 }
 
 export interface IndexWarning {
@@ -72,6 +72,8 @@ type Kind = 'note' | 'attachment' | 'excluded';
 
 /** Above this many files to (re)index in one refresh, FTS segments are merged once at the end. */
 const BULK_FILES = 500;
+/** From this many new notes on, parsing runs in worker threads (below it, starting them costs more than it saves). */
+const PARALLEL_MIN_NOTES = 300;
 
 interface FileRow {
   id: number;
@@ -187,7 +189,7 @@ function apply(
 
   for (const { file, kind, row } of plan.stale) {
     if (kind === 'note' && row.kind === 'note') {
-      const read = readNote(root, file);
+      const read = readNoteText(root, file.path);
       if ('sha256' in read && read.sha256 === row.sha256) {
         touch.run(file.size, file.mtimeMs, row.id);
         result.touched++;
@@ -195,10 +197,10 @@ function apply(
         continue;
       }
       deleteFile.run(row.id);
-      write(db, file, kind, read);
+      insertNote(db, { file, kind, prepared: 'warning' in read ? read : prepareText(file.path, read.text, read.sha256) });
     } else {
       deleteFile.run(row.id);
-      write(db, file, kind, kind === 'note' ? readNote(root, file) : null);
+      insertNote(db, { file, kind, prepared: kind === 'note' ? prepareNote(root, file.path) : null });
       scope.nameKeys.add(row.name_key);
     }
     scope.targets.add(file.path);
@@ -206,14 +208,23 @@ function apply(
     progress();
   }
 
-  for (const { file, kind } of plan.add) {
-    const read = kind === 'note' ? readNote(root, file) : null;
-    write(db, file, kind, read);
-    if (read && 'sha256' in read) addedHashes.push(read.sha256);
-    scope.nameKeys.add(nameKey(file.path));
-    scope.targets.add(file.path);
+  const added = (item: Plan['add'][number], prepared: Prepared | null) => {
+    insertNote(db, { file: item.file, kind: item.kind, prepared });
+    if (prepared && 'note' in prepared) addedHashes.push(prepared.note.sha256);
+    scope.nameKeys.add(nameKey(item.file.path));
+    scope.targets.add(item.file.path);
     result.added++;
     progress();
+  };
+  const notes = plan.add.filter((a) => a.kind === 'note');
+  // Many notes to parse: worker threads read and parse while this thread writes.
+  const parallel =
+    notes.length >= PARALLEL_MIN_NOTES && opts.parseWorkers !== 0
+      ? prepareInParallel(root, notes.map((a) => a.file.path), (i, p) => added(notes[i]!, p), opts.parseWorkers)
+      : { done: new Set<string>() };
+  for (const item of plan.add) {
+    if (item.kind !== 'note') added(item, null);
+    else if (!parallel.done.has(item.file.path)) added(item, prepareNote(root, item.file.path));
   }
 
   // A rename is a delete plus an add of the same bytes; report it as what it is.
@@ -278,34 +289,6 @@ function storedMeta(db: Db, key: string): string | undefined {
 
 function putMeta(db: Db, key: string, value: string): void {
   db.prepare('INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value').run(key, value);
-}
-
-type ReadOutcome = { text: string; sha256: string } | { warning: IndexWarning };
-
-function readNote(root: string, file: VaultFile): ReadOutcome {
-  try {
-    const { bytes } = readVaultBytes(root, file.path);
-    const { text } = decodeUtf8(bytes, file.path);
-    return { text, sha256: sha256Hex(bytes) };
-  } catch (e) {
-    // Reads go on past a bad file (house style): the note is recorded as unreadable, with why.
-    if (isVaultgateError(e)) return { warning: { path: file.path, code: e.code, message: e.message } };
-    const err = e as NodeJS.ErrnoException;
-    return { warning: { path: file.path, code: 'UNREADABLE', message: err.message ?? String(e) } };
-  }
-}
-
-function write(db: Db, file: VaultFile, kind: Kind, read: ReadOutcome | null): void {
-  const entry: NoteWrite = { file, kind, note: null, warning: null };
-  if (read && 'sha256' in read) {
-    try {
-      entry.note = { text: read.text, sha256: read.sha256, model: parseNote(read.text) };
-    } catch (e) {
-      // A parser bug must not stop the whole vault from being indexed: record it on the note.
-      entry.warning = { path: file.path, code: 'PARSE_FAILED', message: `could not parse: ${(e as Error)?.message ?? String(e)}` };
-    }
-  } else if (read) entry.warning = read.warning;
-  insertNote(db, entry);
 }
 
 function collectWarnings(db: Db, scanWarnings: ScanWarning[]): IndexWarning[] {

@@ -1,16 +1,16 @@
-import type { NoteModel } from '../markdown/index.js';
 import { isExternalLink } from '../links/index.js';
 import type { VaultFile } from '../vault/index.js';
 import type { Db } from './db.js';
-import { nameKey, noteRows, noteTitle } from './note-rows.js';
+import { nameKey, noteTitle } from './note-rows.js';
+import type { Prepared } from './prepare-note.js';
 import { exactKeyOf } from './query.js';
 
-/** One file to (re)insert: a parsed note, an unreadable note with its warning, or an attachment. */
+/** One file to (re)insert: a note (prepared, or with the warning why it could not be), or an attachment. */
 export interface NoteWrite {
   file: VaultFile;
   kind: 'note' | 'attachment' | 'excluded';
-  note: { text: string; sha256: string; model: NoteModel } | null;
-  warning: { path: string; code: string; message: string } | null;
+  /** For notes: the prepared rows or a warning; null for attachments and excluded files. */
+  prepared: Prepared | null;
 }
 
 /**
@@ -47,11 +47,13 @@ function prepare(db: Db) {
 export function insertNote(db: Db, w: NoteWrite): void {
   let st = cache.get(db);
   if (!st) cache.set(db, (st = prepare(db)));
-  const { file, note } = w;
+  const { file } = w;
   const isNote = w.kind === 'note';
+  const note = w.prepared && 'note' in w.prepared ? w.prepared.note : null;
+  const warning = w.prepared && 'warning' in w.prepared ? w.prepared.warning : null;
   const kind = isNote && !note ? 'unreadable' : w.kind;
-  const rows = isNote && note ? noteRows(file.path, note.text, note.model) : null;
-  const fm = note?.model.frontmatter?.error ?? null;
+  const rows = isNote && note ? note.rows : null;
+  const fm = note?.frontmatterError ?? null;
   const fileId = Number(
     st.file.run(
       file.path,
@@ -65,7 +67,7 @@ export function insertNote(db: Db, w: NoteWrite): void {
       isNote ? exactKeyOf(noteTitle(file.path)) : null,
       rows?.anchors ?? null,
       fm ? JSON.stringify(fm) : null,
-      w.warning ? JSON.stringify(w.warning) : null,
+      warning ? JSON.stringify(warning) : null,
     ).lastInsertRowid,
   );
   if (!rows || !note) return;
@@ -88,7 +90,7 @@ export function insertNote(db: Db, w: NoteWrite): void {
     );
     st.fts.run(sectionId, s.fts.title, s.fts.aliases, s.fts.heading, s.fts.body);
   }
-  note.model.links.forEach((l, ord) => {
+  note.links.forEach((l, ord) => {
     st.link.run(
       fileId,
       ord,

@@ -1,0 +1,32 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import Database from 'better-sqlite3';
+import { runCliProcess } from '../helpers/run-cli.js';
+import { tempDir, tempVault } from '../helpers/temp-vault.js';
+
+function dump(file: string) {
+  const db = new Database(file, { readonly: true });
+  try {
+    const q = (sql: string) => db.prepare(sql).all();
+    return {
+      files: q('SELECT path, kind, sha256, title, anchors, frontmatter_error, warning FROM files ORDER BY path'),
+      sections: q('SELECT f.path, s.idx, s.heading_path, s.text, s.part, s.parts FROM sections s JOIN files f ON f.id = s.file_id ORDER BY f.path, s.idx'),
+      links: q('SELECT f.path, l.ord, l.raw, l.status, l.target, l.resolution FROM links l JOIN files f ON f.id = l.file_id ORDER BY f.path, l.ord'),
+      fts: q(`SELECT f.path, s.idx FROM sections_fts JOIN sections s ON s.id = sections_fts.rowid JOIN files f ON f.id = s.file_id WHERE sections_fts MATCH '"token17" OR "share"' ORDER BY f.path, s.idx`),
+    };
+  } finally {
+    db.close();
+  }
+}
+
+test('parse pool: worker threads (VAULTGATE_PARSE_WORKERS=2) index exactly what the main thread does', async () => {
+  const files: Record<string, string | Buffer> = { 'bad.md': Buffer.from([0xff, 0xfe]) };
+  for (let i = 0; i < 320; i++) files[`d${i % 7}/n${i}.md`] = `---\ntags: [t${i % 3}]\n---\n# N${i}\nshared token${i} [[n${(i + 1) % 320}#N${(i + 1) % 320}]]\n## Sub\nmore\n`;
+  const { root } = tempVault(files);
+  const inline = await runCliProcess(['index'], { vault: root, home: tempDir(), env: { VAULTGATE_PARSE_WORKERS: '0' } });
+  const pooled = await runCliProcess(['index'], { vault: root, home: tempDir(), env: { VAULTGATE_PARSE_WORKERS: '2' } });
+  assert.equal(pooled.exitCode, 0, pooled.stdout + pooled.stderr);
+  assert.deepEqual([pooled.json.notes, pooled.json.warnings.map((w: { code: string }) => w.code)], [320, ['NOT_UTF8']]);
+  assert.deepEqual(dump(pooled.json.file), dump(inline.json.file));
+  assert.equal(dump(pooled.json.file).fts.length, 320);
+});
