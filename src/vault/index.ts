@@ -7,7 +7,7 @@
  * - {@link scanVault}: the files Obsidian sees (no dot-folders, no symlinks).
  * - {@link readNoteFile}: safe, size-bounded, strict UTF-8 reads with the byte hash.
  * - {@link readVaultConfig}: per-vault settings (exclusions, captures folder).
- * - {@link readVaultId} / {@link ensureVaultId}: the vault identity approvals bind to.
+ * - {@link vaultIdentity} / {@link predictVaultId}: the vault identity approvals and caches bind to.
  */
 export * from './dirs.js';
 export * from './vault-path.js';

@@ -27,52 +27,31 @@ export function readVaultId(root: string): string | null {
 }
 
 /**
- * A stable key for the vault's caches. Read commands must not write into the vault,
- * so an uninitialised vault is keyed by its real root path instead of a vault id.
+ * The id an uninitialised vault will get. Read commands and `tx inspect` write
+ * nothing, yet `init` (or the first apply) must give the vault the id they already
+ * used, so that an approval hash and the index cache key survive initialisation.
+ * So the id is *predicted*: a UUID-shaped digest of the root's real path, device,
+ * inode and birth time. Once written it is just a file: copying the vault copies it.
  */
-export function vaultCacheKey(root: string): string {
-  const id = readVaultId(root);
-  if (id) return id;
-  return 'path-' + crypto.createHash('sha256').update(root).digest('hex').slice(0, 24);
+export function predictVaultId(root: string): string {
+  const st = fs.statSync(root, { bigint: true });
+  const digest = crypto
+    .createHash('sha256')
+    .update(`vaultgate.vault-id.v1\0${fs.realpathSync(root)}\0${st.dev}\0${st.ino}\0${st.birthtimeNs}`)
+    .digest('hex');
+  // RFC 9562 layout, version 8 ("custom"), RFC variant: honest about being derived
+  const v = (0x8000 | (parseInt(digest.slice(12, 16), 16) & 0x0fff)).toString(16);
+  const r = (0x8000 | (parseInt(digest.slice(16, 20), 16) & 0x3fff)).toString(16);
+  return `${digest.slice(0, 8)}-${digest.slice(8, 12)}-${v}-${r}-${digest.slice(20, 32)}`;
 }
 
-/**
- * Create `.vaultgate/` and its vault id if missing (`vaultgate init`, or the first
- * apply). The id file is published with link() so two racing inits agree on one id.
- */
-export function ensureVaultId(root: string): { id: string; created: boolean } {
-  const existing = readVaultId(root);
-  if (existing) return { id: existing, created: false };
-  const dir = vaultgateDir(root);
-  fs.mkdirSync(dir, { recursive: true });
-  const st = fs.lstatSync(dir);
-  if (st.isSymbolicLink() || !st.isDirectory()) {
-    throw new VaultgateError('STATE_CORRUPT', '.vaultgate is not a plain folder', {
-      hint: 'Remove the .vaultgate symlink or file, then run `vaultgate init`.',
-    });
-  }
-  const id = crypto.randomUUID();
-  const tmp = path.join(dir, `.vault-id.${process.pid}.${crypto.randomBytes(4).toString('hex')}.tmp`);
-  const fd = fs.openSync(tmp, 'wx', 0o644);
-  try {
-    fs.writeSync(fd, id + '\n');
-    fs.fsyncSync(fd);
-  } finally {
-    fs.closeSync(fd);
-  }
-  try {
-    fs.linkSync(tmp, path.join(dir, 'vault-id'));
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
-  } finally {
-    fs.unlinkSync(tmp);
-  }
-  const dfd = fs.openSync(dir, 'r');
-  try {
-    fs.fsyncSync(dfd);
-  } finally {
-    fs.closeSync(dfd);
-  }
-  const id2 = readVaultId(root)!;
-  return { id: id2, created: id2 === id };
+/** The id approvals and caches bind to: the stored id, or the one init would store. Never writes. */
+export function vaultIdentity(root: string): { vault_id: string; initialised: boolean } {
+  const id = readVaultId(root);
+  return id ? { vault_id: id, initialised: true } : { vault_id: predictVaultId(root), initialised: false };
+}
+
+/** The folder name of the vault's caches (the index): its id, stored or predicted. */
+export function vaultCacheKey(root: string): string {
+  return vaultIdentity(root).vault_id;
 }
