@@ -168,3 +168,34 @@ test('fault matrix: a crash or ENOSPC/EIO at every step of a 40-write bundle lea
   t.diagnostic(`large bundle: ${r.steps} steps × ${KINDS.length} fault kinds = ${r.runs} runs (${r.outcomes.before} before, ${r.outcomes.after} after)`);
   assert.equal(r.runs, (r.steps + 1) * KINDS.length);
 });
+
+test('fault matrix: recovery itself crashed at every one of its steps, then recovered again, still leaves all-before or all-after', async (t) => {
+  const ref = await setup(small());
+  const before = vaultImage(ref.root);
+  const counter = faultyFsOps({ atStep: Number.MAX_SAFE_INTEGER, kind: 'crash' }, fastOps);
+  await applyBundle(ref.root, ref.bundle, ref.approval, { ops: counter });
+  const after = vaultImage(ref.root);
+  let runs = 0;
+  // every third apply step as the first crash (the matrix above covers each one alone)
+  for (let k1 = 2; k1 <= counter.steps; k1 += 3) {
+    // count the steps of the recovery that follows this crash
+    const probe = await setup(small());
+    await applyBundle(probe.root, probe.bundle, probe.approval, { ops: faultyFsOps({ atStep: k1, kind: 'crash' }, fastOps) }).catch(() => {});
+    simulateExit(probe.root);
+    const recCounter = faultyFsOps({ atStep: Number.MAX_SAFE_INTEGER, kind: 'crash' }, fastOps);
+    await recoverVault(probe.root, { ops: recCounter });
+    for (let k2 = 1; k2 <= recCounter.steps; k2++) {
+      const v = await setup(small());
+      await applyBundle(v.root, v.bundle, v.approval, { ops: faultyFsOps({ atStep: k1, kind: 'crash' }, fastOps) }).catch(() => {});
+      simulateExit(v.root);
+      await assert.rejects(recoverVault(v.root, { ops: faultyFsOps({ atStep: k2, kind: 'crash' }, fastOps) }), SimulatedCrash);
+      simulateExit(v.root);
+      await recoverVault(v.root, { ops: fastOps });
+      const img = vaultImage(v.root);
+      assert.ok(deepEq(img, before) || deepEq(img, after), `apply crash k1=${k1}, recovery crash k2=${k2}:\n${diff(img, before, after)}`);
+      assert.deepEqual(txStatus(v.root).pending, []);
+      runs++;
+    }
+  }
+  t.diagnostic(`${runs} runs: apply crashed at every third step, then recovery crashed at each of its steps, then a clean recovery`);
+});
