@@ -1,4 +1,4 @@
-import { anchorOf, parseQuery, searchIndex, type Db, type SearchHit } from '../index/index.js';
+import { anchorOf, bestSectionInNote, parseQuery, searchIndex, type Db, type SearchHit } from '../index/index.js';
 import type { LinkResolution } from '../links/index.js';
 import type { Candidate } from './fit-budget.js';
 
@@ -106,7 +106,7 @@ export function linkedCandidates(db: Db, sources: Candidate[], question: string,
         const row = sectionAt.get(link.target, r.subpath.lines.startLine) as SectionRow | undefined;
         if (row) c = toCandidate(row, via, 0);
       } else {
-        const best = searchIndex(db, question, { paths: [link.target], limit: 1 }).hits[0];
+        const best = bestSectionInNote(db, question, link.target);
         if (best) c = fromHit(best, via);
         else {
           const row = firstSection.get(link.target) as SectionRow | undefined;

@@ -193,3 +193,41 @@ function exactNotes(db: Db, parsed: ParsedQuery, f: { sql: string; params: unkno
   for (const id of byAlias) if (!out.has(id)) out.set(id, 'alias');
   return out;
 }
+
+/**
+ * The best section of one note for a query, or null when none matches. Sections of
+ * a note have consecutive ids (inserted together), so the FTS query is bounded by
+ * a rowid range and costs little however common the words are; context packets
+ * call this for every note a link leads to.
+ */
+export function bestSectionInNote(db: Db, query: string, path: string): SearchHit | null {
+  const parsed = parseQuery(query);
+  if (parsed.match === null) return null;
+  const span = db
+    .prepare(`SELECT min(s.id) AS lo, max(s.id) AS hi FROM sections s JOIN files f ON f.id = s.file_id WHERE f.path = ? AND f.kind = 'note'`)
+    .get(path) as { lo: number | null; hi: number | null };
+  if (span.lo === null || span.hi === null) return null;
+  const w = BM25_WEIGHTS;
+  const best = db
+    .prepare(
+      `SELECT rowid AS id, -bm25(sections_fts, ${w.title}, ${w.aliases}, ${w.heading}, ${w.body}) AS score FROM sections_fts
+       WHERE sections_fts MATCH ? AND rowid BETWEEN ? AND ? ORDER BY score DESC, rowid LIMIT 1`,
+    )
+    .get(parsed.match, span.lo, span.hi) as { id: number; score: number } | undefined;
+  if (!best) return null;
+  const r = db.prepare(`SELECT ${COLUMNS} FROM sections s JOIN files f ON f.id = s.file_id WHERE s.id = ?`).get(best.id) as Row;
+  const headingPath = JSON.parse(r.heading_path) as string[];
+  return {
+    path: r.path,
+    heading_path: headingPath,
+    anchor: anchorOf(headingPath),
+    lines: [r.start_line, r.end_line],
+    part: r.parts > 1 ? [r.part, r.parts] : null,
+    score: Math.round(best.score * 1000) / 1000,
+    match: 'text',
+    snippet: makeSnippet(r.text, parsed.terms),
+    sha256: r.sha256,
+    section_id: r.id,
+    text: r.text,
+  };
+}
