@@ -3,7 +3,11 @@ import { action, usageError, type Reporter } from '../command-kit.js';
 
 /**
  * `resolve`, `links`, `backlinks`, `check`: link resolution as Obsidian does it.
- * Thin: parse, call src/links (lazily imported), render. All four are read-only.
+ * Thin: parse, call the core (lazily imported), render. All four are read-only for
+ * the vault. They answer from the SQLite index (refreshed first), whose stored
+ * resolutions come from src/links; src/links' own vault-scanning versions
+ * (resolveInVault, noteLinks, backlinks, checkVault) give the same answers and
+ * are what the index is tested against.
  */
 export function register(program: Command, reporter: Reporter): void {
   program
@@ -13,8 +17,9 @@ export function register(program: Command, reporter: Reporter): void {
     .requiredOption('--from <note>', 'the note the link is written in (vault-relative path)')
     .action(
       action(reporter, async (ctx, args, opts) => {
-        const { resolveInVault } = await import('../../links/index.js');
-        const r = resolveInVault(await ctx.vaultRoot(), args[0] ?? '', String(opts.from));
+        const { withFreshIndex, resolveFromIndex } = await import('../../index/index.js');
+        const root = await ctx.vaultRoot();
+        const r = withFreshIndex(root, ctx.io.env, (h, fresh) => resolveFromIndex(h.db, root, args[0] ?? '', String(opts.from), fresh.warnings)).result;
         const sub = r.subpath ? ` #${r.subpath.value} (${r.subpath.exists === null ? 'not checked' : r.subpath.exists ? 'found' : 'missing'})` : '';
         const text =
           r.status === 'resolved' || r.status === 'unindexed'
@@ -30,8 +35,10 @@ export function register(program: Command, reporter: Reporter): void {
     .argument('<note>', 'vault-relative path of the note')
     .action(
       action(reporter, async (ctx, args) => {
-        const { noteLinks } = await import('../../links/index.js');
-        const r = noteLinks(await ctx.vaultRoot(), requireArg(args[0]));
+        const { withFreshIndex, noteLinksFromIndex } = await import('../../index/index.js');
+        const root = await ctx.vaultRoot();
+        const note = requireArg(args[0]);
+        const r = withFreshIndex(root, ctx.io.env, (h, fresh) => noteLinksFromIndex(h.db, root, note, fresh.warnings)).result;
         const text = r.links.map((l) => `${l.line}\t${l.status}\t${l.raw}${l.target ? `\t→ ${l.target}` : ''}`).join('\n');
         return { json: { note: r.note, total: r.links.length, links: r.links, warnings: r.warnings }, text };
       }),
@@ -43,8 +50,10 @@ export function register(program: Command, reporter: Reporter): void {
     .argument('<note>', 'vault-relative path of the note or file')
     .action(
       action(reporter, async (ctx, args) => {
-        const { backlinks } = await import('../../links/index.js');
-        const r = backlinks(await ctx.vaultRoot(), requireArg(args[0]));
+        const { withFreshIndex, backlinksFromIndex } = await import('../../index/index.js');
+        const root = await ctx.vaultRoot();
+        const note = requireArg(args[0]);
+        const r = withFreshIndex(root, ctx.io.env, (h, fresh) => backlinksFromIndex(h.db, root, note, fresh.warnings)).result;
         const text = [
           ...r.backlinks.map((b) => `${b.source}:${b.line}\t${b.raw}`),
           ...r.ambiguous.map((b) => `${b.source}:${b.line}\t${b.raw}\t(ambiguous)`),
@@ -58,8 +67,8 @@ export function register(program: Command, reporter: Reporter): void {
     .description('Vault health: unresolved and ambiguous links, broken anchors, orphans, invalid frontmatter, path collisions')
     .action(
       action(reporter, async (ctx) => {
-        const { checkVault } = await import('../../links/index.js');
-        const r = checkVault(await ctx.vaultRoot());
+        const { withFreshIndex, checkFromIndex } = await import('../../index/index.js');
+        const r = withFreshIndex(await ctx.vaultRoot(), ctx.io.env, (h, fresh) => checkFromIndex(h.db, fresh.warnings)).result;
         const text = Object.entries(r.counts)
           .map(([k, v]) => `${k}: ${v}`)
           .join('\n');
