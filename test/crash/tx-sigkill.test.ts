@@ -18,7 +18,7 @@ import { sha, vaultImage } from '../unit/txn/txn-helpers.js';
  */
 const FILES = 200;
 const SIZE = 200 * 1024;
-const KILLS = Number(process.env.VAULTGATE_CRASH_KILLS ?? 20);
+const KILLS = Number(process.env.VAULTGATE_CRASH_KILLS ?? 24);
 
 let seed = 0x5eed;
 const rand = () => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff);
@@ -86,7 +86,7 @@ test(`SIGKILL at ${KILLS} random moments of a 200 × 200 KB apply: recovery leav
    * write phase took in the reference run. Earlier kills would only hit parsing.
    */
   const pending = path.join(root, '.vaultgate/txn/pending');
-  const applyChild = (file: string, approval: string, op: string, killAt: number | null, writePhaseMs = 0) =>
+  const applyChild = (file: string, approval: string, op: string, killAt: number | null, writePhaseMs = 0, killWhenExists?: string) =>
     new Promise<{ code: number | null; signal: string | null; ms: number; writeMs: number }>((resolve) => {
       const started = Date.now();
       let journaled = 0;
@@ -96,6 +96,11 @@ test(`SIGKILL at ${KILLS} random moments of a 200 × 200 KB apply: recovery leav
       });
       let timer: NodeJS.Timeout | null = null;
       const poll = setInterval(() => {
+        if (killWhenExists) {
+          // aim at the window after the last write and before the commit record: roll forward
+          if (fs.existsSync(killWhenExists)) (clearInterval(poll), child.kill('SIGKILL'));
+          return;
+        }
         if (journaled || !fs.existsSync(path.join(pending, op))) return;
         journaled = Date.now();
         clearInterval(poll);
@@ -115,11 +120,15 @@ test(`SIGKILL at ${KILLS} random moments of a 200 × 200 KB apply: recovery leav
   const imageAfter = vaultImage(root);
   let state: 'before' | 'after' = 'after';
   let midway = 0;
-  const landed = { before: 0, after: 0 };
+  let killed = 0;
+  const outcome = { rolled_back: 0, landed: 0 };
   for (let round = 1; round <= KILLS; round++) {
     const dir = state === 'before' ? 'fwd' : 'bwd';
     const { file, approval } = bundleFor(dir, round);
-    const r = await applyChild(file, approval, `${dir}-${round}`, rand() * 1.1, full.writeMs);
+    // every fourth round: kill as soon as the last write (a move) has landed
+    const last = dir === 'fwd' ? path.join(root, 'moved/n149.md') : path.join(root, 'notes/n149.md');
+    const r = await applyChild(file, approval, `${dir}-${round}`, rand(), full.writeMs, round % 4 === 0 ? last : undefined);
+    if (r.signal === 'SIGKILL') killed++;
     const interrupted = txStatus(root).pending.length > 0;
     if (interrupted) midway++;
     const rec = await runCliProcess(['tx', 'recover'], { vault: root, home, env: { VAULTGATE_LOCK_TIMEOUT_MS: '0' } });
@@ -128,10 +137,10 @@ test(`SIGKILL at ${KILLS} random moments of a 200 × 200 KB apply: recovery leav
     const now = deepEq(img, imageAfter) ? 'after' : deepEq(img, imageBefore) ? 'before' : null;
     assert.ok(now, `round ${round} (${dir}, ${r.signal ?? r.code}): vault is neither all-before nor all-after`);
     assert.deepEqual(txStatus(root).pending, []);
-    landed[now]++;
+    outcome[now === state ? 'rolled_back' : 'landed']++;
     state = now;
   }
-  t.diagnostic(`full apply ${full.ms} ms (write phase ${full.writeMs} ms); ${KILLS} SIGKILLs, ${midway} of them mid-transaction (pending journal found); ends: ${JSON.stringify(landed)}`);
+  t.diagnostic(`full apply ${full.ms} ms (write phase ${full.writeMs} ms); ${KILLS} rounds, ${killed} SIGKILLs landed before the child exited, ${midway} of them mid-transaction (pending journal found); after recovery the bundle had ${JSON.stringify(outcome)}`);
 });
 
 const deepEq = (a: object, b: object) => {
