@@ -20,7 +20,7 @@ export * from './limits.js';
 export { DEFAULT_SCOPES, checkScope, type ScopeRule, type ScopeTable } from './scopes.js';
 export { approvalSha256, bundleSha256 } from './approval.js';
 export { realFsOps, faultyFsOps, SimulatedCrash, type FsOps, type FaultKind, type FaultPlan, type FaultyFsOps } from './fs-ops.js';
-export { initVault, predictVaultId, vaultIdentity } from './init.js';
+export { initVault } from './init.js';
 export { inspectBundle, type InspectResult } from './inspect.js';
 export { applyBundle, type ApplyResult } from './apply.js';
 export { withEngine, type EngineOptions } from './engine.js';

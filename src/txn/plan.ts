@@ -4,7 +4,7 @@ import { sha256Hex } from '../vault/index.js';
 import { approvalSha256, bundleSha256 } from './approval.js';
 import type { Bundle, WriteMode } from './bundle-schema.js';
 import type { FsOps } from './fs-ops.js';
-import { vaultIdentity } from './init.js';
+import { vaultIdentity } from '../vault/index.js';
 import { tempName } from './layout.js';
 import { checkScope, DEFAULT_SCOPES, type ScopeContext, type ScopeTable } from './scopes.js';
 import { readState, resolveTarget, type DirCache } from './vault-state.js';
