@@ -78,8 +78,8 @@ function inspect(db: Db): Verdict {
  */
 const CACHE_KIB = 65_536;
 
-function connect(file: string): Db {
-  const db = new Database(file, { timeout: BUSY_TIMEOUT_MS });
+function connect(file: string, busyTimeoutMs = BUSY_TIMEOUT_MS): Db {
+  const db = new Database(file, { timeout: busyTimeoutMs });
   db.pragma('foreign_keys = ON');
   db.pragma(`cache_size = -${CACHE_KIB}`);
   return db;
@@ -106,7 +106,7 @@ function initialise(db: Db, root: string): void {
  * aside and rebuilt — the index is a cache, never trusted over the vault.
  * Read commands never write inside the vault: the file lives in the cache root.
  */
-export function openIndex(root: string, env: Env = process.env, opts: { rebuild?: boolean } = {}): IndexHandle {
+export function openIndex(root: string, env: Env = process.env, opts: { rebuild?: boolean; busyTimeoutMs?: number } = {}): IndexHandle {
   const file = indexFile(root, env);
   fs.mkdirSync(path.dirname(file), { recursive: true });
   let created: IndexHandle['created'] = null;
@@ -114,7 +114,7 @@ export function openIndex(root: string, env: Env = process.env, opts: { rebuild?
   for (let attempt = 0; attempt < 3; attempt++) {
     let db: Db | undefined;
     try {
-      db = connect(file);
+      db = connect(file, opts.busyTimeoutMs);
       const verdict = inspect(db);
       if (verdict === 'ok') {
         db.pragma('journal_mode = WAL');

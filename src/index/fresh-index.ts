@@ -1,4 +1,4 @@
-import { checkIntegrity, isCorruptionError, discardIndexFile, openIndex, type IndexHandle } from './db.js';
+import { BUSY_TIMEOUT_MS, checkIntegrity, isBusyError, isCorruptionError, discardIndexFile, lockBusy, openIndex, type IndexHandle } from './db.js';
 import { refreshIndex, type RefreshOptions, type RefreshResult } from './refresh.js';
 
 type Env = Record<string, string | undefined>;
@@ -13,6 +13,8 @@ export interface FreshIndexOptions extends RefreshOptions {
    * caught when SQLite reports it.
    */
   check?: boolean;
+  /** How long to wait for another process's write lock (default {@link BUSY_TIMEOUT_MS}). */
+  busyTimeoutMs?: number;
 }
 
 /** `ok`: checked and sound; `rebuilt`: the check failed and the index was rebuilt; null: not checked. */
@@ -34,13 +36,13 @@ export function withFreshIndex<T>(
 ): { result: T; refresh: RefreshResult; handle: Omit<IndexHandle, 'db'>; integrity: IntegrityOutcome } {
   let integrity: IntegrityOutcome = null;
   for (let attempt = 0; ; attempt++) {
-    let handle = openIndex(root, env, { rebuild: opts.rebuild === true && attempt === 0 });
+    let handle = openIndex(root, env, { rebuild: opts.rebuild === true && attempt === 0, busyTimeoutMs: opts.busyTimeoutMs });
     if (attempt > 0) handle.created = 'corrupt';
     if (opts.check && attempt === 0) {
       integrity = checkIntegrity(handle.db) ? 'ok' : 'rebuilt';
       if (integrity === 'rebuilt') {
         handle.db.close();
-        handle = openIndex(root, env, { rebuild: true });
+        handle = openIndex(root, env, { rebuild: true, busyTimeoutMs: opts.busyTimeoutMs });
         handle.created = 'corrupt';
       }
     }
@@ -52,6 +54,8 @@ export function withFreshIndex<T>(
       const { db: _db, ...info } = handle;
       return { result, refresh, handle: info, integrity };
     } catch (e) {
+      // Another refresher held the write lock longer than the busy timeout: a conflict, retry later (exit 75).
+      if (isBusyError(e)) throw lockBusy(handle.file, e);
       if (attempt > 0 || !isCorruptionError(e)) throw e;
       handle.db.close();
       discardIndexFile(handle.file);

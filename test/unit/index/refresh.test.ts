@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import Database from 'better-sqlite3';
+import { VaultgateError } from '../../../src/errors.js';
 import { indexFile, openIndex, refreshIndex, searchIndex, withFreshIndex, type IndexHandle } from '../../../src/index/index.js';
 import { tempVault, writeFiles } from '../../helpers/temp-vault.js';
 
@@ -185,4 +186,22 @@ test('refresh: two files whose names differ only by NFC/NFD index one and warn, 
   assert.equal(r.notes, 2);
   assert.deepEqual(r.warnings.map((w) => [w.path, w.code]), [['Café.md', 'NFC_COLLISION']]);
   assert.equal(refresh(root, home).r.refreshed, false);
+});
+
+test('a refresher that cannot get the write lock in time fails with LOCK_BUSY (exit 75), not a crash', () => {
+  const { root, home } = tempVault({ 'a.md': 'alpha' });
+  refresh(root, home);
+  writeFiles(root, { 'b.md': 'beta' });
+  const holder = new Database(indexFile(root, { VAULTGATE_HOME: home }));
+  holder.exec('BEGIN IMMEDIATE');
+  try {
+    assert.throws(
+      () => withFreshIndex(root, { VAULTGATE_HOME: home }, () => null, { busyTimeoutMs: 50 }),
+      (e: unknown) => e instanceof VaultgateError && e.code === 'LOCK_BUSY' && e.exitCode === 75,
+    );
+  } finally {
+    holder.exec('ROLLBACK');
+    holder.close();
+  }
+  assert.equal(withIndex(root, home, (h) => searchIndex(h.db, 'beta').total), 1);
 });
