@@ -18,10 +18,12 @@ const MAX_WORKERS = 4;
 
 /**
  * Workers by default: one per core beyond the first, at most {@link MAX_WORKERS},
- * and none below 4 cores. Measured on the 2-core build machine under load
- * (frontend-vault-ru, cold): 2 workers took 7.5–10 s against 6.3–7.3 s inline —
- * cloning the prepared rows and loading the parser in each worker cost ~2 s of
- * CPU that only spare cores can pay back.
+ * and none below 4 cores. Measured on the 2-core build machine, cold index:
+ * - idle: frontend-vault-ru 5.0–5.2 s with 2 workers vs 6.3–6.6 s inline; the 10k
+ *   synthetic vault 9.3 s vs 12.6 s — but peak RSS 355 MB vs 248 MB;
+ * - under load from other processes: 7.5–10 s vs 6.3–7.3 s (cloning the prepared
+ *   rows and loading the parser per worker cost ~2 s of CPU no spare core pays back).
+ * So two cores stay inline by default; `VAULTGATE_PARSE_WORKERS=2` opts in.
  */
 export function defaultParseWorkers(): number {
   const cores = os.availableParallelism();
@@ -56,7 +58,7 @@ export function prepareInParallel(
   const url = workerUrl();
   const count = Math.min(workersWanted ?? defaultParseWorkers(), paths.length);
   if (url === null || count < 1) return { done };
-  const signal = new Int32Array(new SharedArrayBuffer(4));
+  const signal = new Int32Array(new SharedArrayBuffer(8)); // [posted, taken]
   const workers: Worker[] = [];
   const ports: MessagePort[] = [];
   try {
@@ -82,6 +84,8 @@ export function prepareInParallel(
           const [index, prepared] = m.message as [number, Prepared];
           done.add(paths[index]!);
           onResult(index, prepared);
+          Atomics.add(signal, 1, 1);
+          Atomics.notify(signal, 1);
           got = true;
         }
       }
