@@ -166,7 +166,8 @@ function apply(
   const plan = diff(files, rows, kindOf);
   if (isEmpty(plan) && !excludeChanged) return;
   result.refreshed = true;
-  const scope: RelinkScope = { all: excludeChanged, nameKeys: new Set(), targets: new Set() };
+  // A first build resolves every link anyway: no need to collect 100k names and paths to say so.
+  const scope: RelinkScope = { all: excludeChanged || rows.length === 0, nameKeys: new Set(), targets: new Set() };
   const deleteFile = db.prepare('DELETE FROM files WHERE id = ?');
   const touch = db.prepare('UPDATE files SET size = ?, mtime_ms = ? WHERE id = ?');
   const removedHashes = new Map<string, number>();

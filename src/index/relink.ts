@@ -49,9 +49,11 @@ export function fileIndexFromDb(db: Db): FileIndex {
 /** Headings and block ids of indexed notes, read from the stored JSON (no file is re-read). */
 export function anchorLookupFromDb(db: Db): AnchorLookup {
   const get = db.prepare(`SELECT anchors FROM files WHERE path = ? AND kind = 'note'`).pluck();
+  // Bounded: a cold index of 100k notes must not keep every note's headings in memory.
   const cache = new Map<string, AnchorSource | null>();
   return (path) => {
     if (cache.has(path)) return cache.get(path)!;
+    if (cache.size >= 5000) cache.clear();
     const json = get.get(path) as string | undefined;
     let out: AnchorSource | null = null;
     if (json) {
@@ -67,29 +69,35 @@ export function anchorLookupFromDb(db: Db): AnchorLookup {
   };
 }
 
+/** Links resolved per batch: bounded memory however many links a vault has (100k notes ≈ 350k links). */
+const RELINK_BATCH = 5000;
+
 export function relinkIndex(db: Db, scope: RelinkScope, onProgress?: (done: number, total: number) => void): number {
-  const select = `SELECT l.id, l.kind, l.path, l.subpath, f.path AS from_path FROM links l JOIN files f ON f.id = l.file_id WHERE l.external = 0`;
-  const rows = (
+  const from = `FROM links l JOIN files f ON f.id = l.file_id WHERE l.external = 0${
     scope.all
-      ? db.prepare(select).all()
-      : db
-          .prepare(
-            `${select} AND (l.status IS NULL
-               OR l.name_key IN (SELECT value FROM json_each(?))
-               OR l.target IN (SELECT value FROM json_each(?)))`,
-          )
-          .all(JSON.stringify([...scope.nameKeys]), JSON.stringify([...scope.targets]))
-  ) as LinkRow[];
-  if (rows.length === 0) return 0;
+      ? ''
+      : ` AND (l.status IS NULL
+           OR l.name_key IN (SELECT value FROM json_each(?))
+           OR l.target IN (SELECT value FROM json_each(?)))`
+  }`;
+  const params = scope.all ? [] : [JSON.stringify([...scope.nameKeys]), JSON.stringify([...scope.targets])];
+  const total = db.prepare(`SELECT count(*) ${from}`).pluck().get(...params) as number;
+  if (total === 0) return 0;
+  const page = db.prepare(`SELECT l.id, l.kind, l.path, l.subpath, f.path AS from_path ${from} AND l.id > ? ORDER BY l.id LIMIT ${RELINK_BATCH}`);
   const index = fileIndexFromDb(db);
   const anchors = anchorLookupFromDb(db);
   const update = db.prepare('UPDATE links SET status = ?, target = ?, resolution = ? WHERE id = ?');
   let done = 0;
-  for (const row of rows) {
-    const r = resolveLink(index, { kind: row.kind, path: row.path, subpath: row.subpath }, row.from_path, anchors);
-    update.run(r.status, r.target, JSON.stringify(r), row.id);
-    if (++done % 1000 === 0) onProgress?.(done, rows.length);
+  for (let last = 0; ; ) {
+    const rows = page.all(...params, last) as LinkRow[];
+    if (rows.length === 0) break;
+    for (const row of rows) {
+      const r = resolveLink(index, { kind: row.kind, path: row.path, subpath: row.subpath }, row.from_path, anchors);
+      update.run(r.status, r.target, JSON.stringify(r), row.id);
+    }
+    done += rows.length;
+    last = rows[rows.length - 1]!.id;
+    onProgress?.(done, total);
   }
-  onProgress?.(done, rows.length);
-  return rows.length;
+  return done;
 }
