@@ -98,7 +98,7 @@ export function collectElements(text: string, tree: Tree, pos: (p: number) => nu
     out.headings.push({
       level: level as Heading['level'],
       style,
-      text: slice(textRange),
+      text: slice(textRange).replace(/\r\n/g, '\n'),
       range,
       textRange,
       ...lines(range),

@@ -42,11 +42,15 @@ export interface Frontmatter extends Lines {
 export interface Heading extends Lines {
   level: 1 | 2 | 3 | 4 | 5 | 6;
   style: 'atx' | 'setext';
-  /** Heading text as written, markers and closing `#`s stripped, trimmed. */
+  /**
+   * Heading text as written, markers and closing `#`s stripped, trimmed. A
+   * setext heading may span lines; its line breaks are `\n` even in a CRLF
+   * note, so a note's headings do not depend on its line endings.
+   */
   text: string;
   /** The whole heading (`## Title` line, or both setext lines). */
   range: Range;
-  /** Just the text part (what `text` was sliced from). */
+  /** Just the text part (what `text` was sliced from, before `\r\n` → `\n`). */
   textRange: Range;
 }
 
