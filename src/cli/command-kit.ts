@@ -5,6 +5,12 @@ import { VaultgateError } from '../errors.js';
 export interface CommandResult {
   json: Record<string, unknown>;
   text?: string;
+  /**
+   * A document the user asked for by format (e.g. `context --format markdown`):
+   * printed as is even when stdout is a pipe, because piping it into a file is
+   * the point. Only an explicit `--json` wraps it in the JSON envelope instead.
+   */
+  document?: string;
   /** Exit code for a successful-but-not-clean outcome (e.g. `check` finding problems stays 0 by default). */
   exitCode?: number;
 }

@@ -13,14 +13,16 @@ export const VERSION = '0.1.0';
  */
 export async function runCli(argv: string[], io: CliIO): Promise<number> {
   let exitCode = 0;
-  const wantsJson = () => !io.isTTY || argv.includes('--json');
+  const explicitJson = () => argv.includes('--json');
+  const wantsJson = () => !io.isTTY || explicitJson();
   const writeJson = (body: unknown) => io.stdout(JSON.stringify(body, null, wantsJson() && io.isTTY ? 2 : 0) + '\n');
 
   const reporter: Reporter = {
     io,
     report(result: CommandResult) {
       exitCode = result.exitCode ?? 0;
-      if (wantsJson()) writeJson({ ok: true, ...result.json });
+      if (result.document !== undefined && !explicitJson()) io.stdout(result.document.endsWith('\n') ? result.document : result.document + '\n');
+      else if (wantsJson()) writeJson({ ok: true, ...result.json });
       else io.stdout((result.text ?? JSON.stringify(result.json, null, 2)) + '\n');
     },
     fail(error: unknown) {

@@ -1,4 +1,4 @@
-import type { LinkKind } from '../markdown/types.js';
+import type { LinkKind } from '../markdown/index.js';
 import type { FileIndex } from './file-index.js';
 import { resolveLinkPath, type PathResolution } from './resolve-path.js';
 import { parseSubpath, resolveSubpath, type AnchorSource, type SubpathResult } from './resolve-subpath.js';

@@ -1,4 +1,4 @@
-import type { Lines, NoteModel } from '../markdown/types.js';
+import type { Lines, NoteModel } from '../markdown/index.js';
 import { blockKey, headingKey } from './strip-heading.js';
 
 /** What resolving a subpath needs from a parsed note. */

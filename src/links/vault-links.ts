@@ -1,6 +1,6 @@
 import { VaultgateError } from '../errors.js';
 import { parseLinkSyntax, parseNote } from '../markdown/index.js';
-import type { Link, LinkKind } from '../markdown/types.js';
+import type { Link, LinkKind } from '../markdown/index.js';
 import { isExternalLink, resolveLink, type AnchorLookup, type LinkResolution } from './resolve-link.js';
 import type { FileIndex } from './file-index.js';
 import type { LinkStatus, ResolutionRule } from './resolve-path.js';

@@ -1,6 +1,6 @@
 import { isVaultgateError } from '../errors.js';
 import { parseNote } from '../markdown/index.js';
-import type { NoteModel } from '../markdown/types.js';
+import type { NoteModel } from '../markdown/index.js';
 import { isExcluded, isMarkdownPath, readNoteFile, readVaultConfig, scanVault } from '../vault/index.js';
 import { buildFileIndex, type FileIndex } from './file-index.js';
 import type { AnchorLookup } from './resolve-link.js';

@@ -97,9 +97,15 @@ test('context: JSON packet and markdown format on the real binary', async () => 
   assert.equal(r.exitCode, 0, r.stdout + r.stderr);
   assert.equal(r.json.evidence[0].path, 'Projects/Alpha.md');
   assert.ok(r.json.evidence.some((e: { path: string; reason: string }) => e.path === 'Projects/Beta.md' && e.reason.startsWith('linked from')));
+  // Push mode: piped to a file, --format markdown prints the document itself.
   const md = await runCliProcess(['context', 'alpha risks', '--format', 'markdown'], { vault: root, home });
   assert.equal(md.exitCode, 0);
-  assert.match(md.json.markdown, /^# Context packet from vaultgate/);
+  assert.equal(md.json, undefined);
+  assert.match(md.stdout, /^# Context packet from vaultgate/);
+  assert.match(md.stdout, /```json\n\{\n  "id": "e1"/);
+  // An explicit --json still wraps it, for agents that only read JSON.
+  const wrapped = await runCliProcess(['context', 'alpha risks', '--format', 'markdown', '--json'], { vault: root, home });
+  assert.equal(wrapped.json.markdown, md.stdout);
   const badFormat = await runCli(['context', 'x', '--format', 'yaml'], { vault: root, home });
   assert.deepEqual([badFormat.exitCode, badFormat.json.error.code], [2, 'USAGE']);
   const none = await runCli(['context', 'zyzzyva'], { vault: root, home });

@@ -101,10 +101,8 @@ export function register(program: Command, reporter: Reporter): void {
           maxLinked: opts.maxLinked as number | undefined,
         });
         const markdown = format === 'markdown' ? renderContextMarkdown(packet) : undefined;
-        return {
-          json: markdown === undefined ? { ...packet } : { format: 'markdown', markdown, total: packet.total },
-          text: markdown ?? JSON.stringify(packet, null, 2),
-        };
+        if (markdown !== undefined) return { json: { format: 'markdown', markdown, total: packet.total }, document: markdown };
+        return { json: { ...packet }, text: JSON.stringify(packet, null, 2) };
       }),
     );
 }
