@@ -9,7 +9,8 @@
  * value, because their ranges must point into the note text. When the YAML has a
  * syntax error none are reported: Obsidian shows no properties for such a note.
  */
-import { isCollection, isMap, isScalar, isSeq, parseDocument, visit, type Document, type Node as YamlNode } from 'yaml';
+import type { Document, Node as YamlNode } from 'yaml';
+import { loadYaml as yaml } from '../lazy-require.js';
 import { columnOf, lineOf, linesOf } from './lines.js';
 import { parseWikilinkInner, scanWikilinks } from './link-parts.js';
 import type { Frontmatter, Link, Range, Tag } from './types.js';
@@ -64,16 +65,16 @@ interface Ctx {
 }
 
 function keyName(key: unknown): string | null {
-  return isScalar(key) && key.value !== null && key.value !== undefined ? String(key.value) : null;
+  return yaml().isScalar(key) && key.value !== null && key.value !== undefined ? String(key.value) : null;
 }
 
 /** Every string scalar under `node`, with its source range. */
 function stringScalars(node: unknown, out: { value: string; range: [number, number] }[]): void {
-  if (isScalar(node)) {
+  if (yaml().isScalar(node)) {
     if (typeof node.value === 'string' && node.range) out.push({ value: node.value, range: [node.range[0], node.range[1]] });
-  } else if (isMap(node)) {
+  } else if (yaml().isMap(node)) {
     for (const pair of node.items) stringScalars(pair.value, out);
-  } else if (isSeq(node)) {
+  } else if (yaml().isSeq(node)) {
     for (const item of node.items) stringScalars(item, out);
   }
 }
@@ -155,20 +156,20 @@ function yamlErrorOf(doc: Document.Parsed, ctx: Ctx): Frontmatter['error'] {
  */
 function keyErrorOf(doc: Document.Parsed, ctx: Ctx): Frontmatter['error'] {
   let found: Frontmatter['error'] = null;
-  visit(doc, {
+  yaml().visit(doc, {
     Map(_, map) {
       const seen = new Set<string>();
       for (const pair of map.items) {
         const key = pair.key;
         const at = (key as { range?: [number, number] } | null)?.range?.[0] ?? 0;
-        if (isCollection(key)) {
+        if (yaml().isCollection(key)) {
           found = errorAt(ctx, 'NON_SCALAR_KEY', 'A mapping or list used as a key (an unapplied template placeholder?)', at);
-          return visit.BREAK;
+          return yaml().visit.BREAK;
         }
-        const name = isScalar(key) ? String(key.value) : String(key);
+        const name = yaml().isScalar(key) ? String(key.value) : String(key);
         if (seen.has(name)) {
           found = errorAt(ctx, 'DUPLICATE_KEY', `Map keys must be unique: ${JSON.stringify(name)} repeats`, at);
-          return visit.BREAK;
+          return yaml().visit.BREAK;
         }
         seen.add(name);
       }
@@ -196,7 +197,7 @@ export function readFrontmatter(text: string, block: FrontmatterBlock, lineStart
   }
   const yamlText = text.slice(block.contentRange.start, block.contentRange.end);
   // logLevel 'silent': the library would otherwise print warnings to stderr.
-  const doc = parseDocument(yamlText, { version: '1.2', schema: 'core', uniqueKeys: false, prettyErrors: false, logLevel: 'silent' });
+  const doc = yaml().parseDocument(yamlText, { version: '1.2', schema: 'core', uniqueKeys: false, prettyErrors: false, logLevel: 'silent' });
   const syntaxError = yamlErrorOf(doc, ctx);
   let error = syntaxError ?? keyErrorOf(doc, ctx);
   let data: unknown = null;
@@ -219,7 +220,7 @@ export function readFrontmatter(text: string, block: FrontmatterBlock, lineStart
   const aliases: string[] = [];
   // Key problems (duplicates, placeholders) leave the other properties readable,
   // so their links still count; a syntax error leaves nothing trustworthy.
-  if (syntaxError === null && isMap(doc.contents)) {
+  if (syntaxError === null && yaml().isMap(doc.contents)) {
     for (const pair of doc.contents.items) {
       const key = keyName(pair.key);
       if (key === null) continue;

@@ -11,7 +11,6 @@
  * mapped back (crlf.ts); text is always sliced from the original string, so no
  * `\r` leaks into heading text or link paths.
  */
-import { Strikethrough, Table, TaskList, parser as commonmark } from '@lezer/markdown';
 import { findFrontmatter, readFrontmatter } from './frontmatter.js';
 import { collectElements } from './collect-elements.js';
 import { toLfBody } from './crlf.js';
@@ -19,21 +18,26 @@ import { computeLineStarts } from './lines.js';
 import { obsidianSyntax } from './obsidian-syntax.js';
 import { buildSections } from './sections.js';
 import type { Link, NoteModel, ProtectedRange, Tag } from './types.js';
+import { loadLezerMarkdown, once } from '../lazy-require.js';
 
 /**
  * GFM minus its bare-URL autolinks: those are never vault links, and scanning
- * for them at every `w`/`h` would only cost time on long lines.
+ * for them at every `w`/`h` would only cost time on long lines. Configured on
+ * the first parse: a read from an up-to-date index parses nothing.
  */
-const markdownParser = commonmark.configure([
-  Table,
-  TaskList,
-  Strikethrough,
-  obsidianSyntax,
-  // Emphasis feeds no element of the model, and lezer resolves its delimiters
-  // in quadratic time when openers never meet closers ('*a ' x30k then 'b_ '
-  // x30k: 3.4 s). Without it, `*` and `_` are plain text to the parser.
-  { remove: ['Emphasis'] },
-]);
+const markdownParser = once(() => {
+  const { Strikethrough, Table, TaskList, parser: commonmark } = loadLezerMarkdown();
+  return commonmark.configure([
+    Table,
+    TaskList,
+    Strikethrough,
+    obsidianSyntax,
+    // Emphasis feeds no element of the model, and lezer resolves its delimiters
+    // in quadratic time when openers never meet closers ('*a ' x30k then 'b_ '
+    // x30k: 3.4 s). Without it, `*` and `_` are plain text to the parser.
+    { remove: ['Emphasis'] },
+  ]);
+});
 
 const byPosition = (a: { range: { start: number; end: number } }, b: { range: { start: number; end: number } }) =>
   a.range.start - b.range.start || b.range.end - a.range.end;
@@ -45,7 +49,7 @@ export function parseNote(text: string): NoteModel {
   const bodyStart = block ? block.bodyStart : 0;
 
   const body = toLfBody(text, bodyStart);
-  const tree = markdownParser.parse(body.text);
+  const tree = markdownParser().parse(body.text);
   const els = collectElements(text, tree, body.toOriginal, lineStarts);
 
   const links: Link[] = fm ? [...fm.links, ...els.links] : els.links;

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { z } from 'zod';
 import { VaultgateError } from '../errors.js';
+import { loadZod, once } from '../lazy-require.js';
 import { isReservedPath, normalizeVaultPath, sha256Hex } from '../vault/index.js';
 import {
   MAX_BUNDLE_BYTES,
@@ -39,22 +39,27 @@ export interface Bundle {
   read_preconditions: Record<string, string>;
 }
 
-const Sha256 = z.string().regex(/^[0-9a-f]{64}$/, 'expected 64 lower-case hex digits');
-const WriteSchema = z.strictObject({
-  path: z.string().min(1),
-  mode: z.enum(['create', 'replace', 'delete', 'move']),
-  content: z.string().optional(),
-  content_file: z.string().min(1).optional(),
-  sha256: Sha256.optional(),
-  to: z.string().min(1).optional(),
-});
-const BundleSchema = z.strictObject({
-  schema: z.literal(BUNDLE_SCHEMA),
-  operation_id: z.string().regex(OPERATION_ID, 'letters, digits, `.`, `_`, `-`; at most 128; starting with a letter or digit'),
-  operation_type: z.string().min(1).max(64),
-  writes: z.array(WriteSchema).min(1).max(MAX_WRITES),
-  expected_hashes: z.record(z.string(), Sha256.nullable()),
-  read_preconditions: z.record(z.string(), Sha256).default({}),
+/** Built on first use: zod is loaded only by the commands that parse a bundle. */
+const bundleSchema = once(() => {
+  const { z } = loadZod();
+  const Sha256 = z.string().regex(/^[0-9a-f]{64}$/, 'expected 64 lower-case hex digits');
+  const WriteSchema = z.strictObject({
+    path: z.string().min(1),
+    mode: z.enum(['create', 'replace', 'delete', 'move']),
+    content: z.string().optional(),
+    content_file: z.string().min(1).optional(),
+    sha256: Sha256.optional(),
+    to: z.string().min(1).optional(),
+  });
+  const BundleSchema = z.strictObject({
+    schema: z.literal(BUNDLE_SCHEMA),
+    operation_id: z.string().regex(OPERATION_ID, 'letters, digits, `.`, `_`, `-`; at most 128; starting with a letter or digit'),
+    operation_type: z.string().min(1).max(64),
+    writes: z.array(WriteSchema).min(1).max(MAX_WRITES),
+    expected_hashes: z.record(z.string(), Sha256.nullable()),
+    read_preconditions: z.record(z.string(), Sha256).default({}),
+  });
+  return BundleSchema;
 });
 
 const invalid = (message: string, info: { path?: string; details?: Record<string, unknown> } = {}) =>
@@ -114,7 +119,7 @@ export function parseBundle(bytes: Uint8Array, opts: ParseOptions): Bundle {
     throw invalid('bundle is not valid UTF-8');
   }
   const raw = parseStrictJson(text);
-  const parsed = BundleSchema.safeParse(raw);
+  const parsed = bundleSchema().safeParse(raw);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     const where = issue.path.join('.') || '(root)';

@@ -1,18 +1,27 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import YAML from 'yaml';
-import { z } from 'zod';
 import { VaultgateError } from '../errors.js';
+import { loadYaml, loadZod, once } from '../lazy-require.js';
 import { dataRoots } from './dirs.js';
 
 type Env = Record<string, string | undefined>;
 
 /** Machine config: `$XDG_CONFIG_HOME/vaultgate/config.yaml`. */
-const MachineConfig = z.strictObject({
-  default_vault: z.string().min(1).optional(),
-  vaults: z.record(z.string().min(1), z.string().min(1)).optional(),
+export interface MachineConfig {
+  /** A vault path, or a name from `vaults`. */
+  default_vault?: string;
+  /** Vault names → paths. */
+  vaults?: Record<string, string>;
+}
+
+/** Built on first use: zod is loaded only when the machine config exists and is read. */
+const machineConfigSchema = once(() => {
+  const { z } = loadZod();
+  return z.strictObject({
+    default_vault: z.string().min(1).optional(),
+    vaults: z.record(z.string().min(1), z.string().min(1)).optional(),
+  });
 });
-export type MachineConfig = z.infer<typeof MachineConfig>;
 
 export function machineConfigPath(env: Env = process.env): string {
   return path.join(dataRoots(env).config, 'config.yaml');
@@ -29,11 +38,11 @@ export function readMachineConfig(env: Env = process.env): MachineConfig {
   }
   let raw: unknown;
   try {
-    raw = YAML.parse(text) ?? {};
+    raw = loadYaml().parse(text) ?? {};
   } catch (e) {
     throw new VaultgateError('CONFIG_INVALID', `${file}: ${(e as Error).message}`, { hint: 'Fix the YAML syntax.' });
   }
-  const parsed = MachineConfig.safeParse(raw);
+  const parsed = machineConfigSchema().safeParse(raw);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     throw new VaultgateError('CONFIG_INVALID', `${file}: ${issue.path.join('.') || '(root)'}: ${issue.message}`, {

@@ -1,8 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import YAML from 'yaml';
-import { z } from 'zod';
 import { VaultgateError } from '../errors.js';
+import { loadYaml, loadZod, once } from '../lazy-require.js';
 import { normalizeVaultPath } from './vault-path.js';
 
 /**
@@ -10,24 +9,31 @@ import { normalizeVaultPath } from './vault-path.js';
  * an error (DESIGN §1.6), so a typo never silently disables an exclusion.
  * The policy module will extend this schema with areas, owners and scenarios.
  */
-const VaultConfigSchema = z.strictObject({
-  index: z
-    .strictObject({
-      /** Vault folders (or files) not indexed: links to them are `unindexed`. */
-      exclude: z.array(z.string().min(1)).default([]),
-    })
-    .default({ exclude: [] }),
+export interface VaultConfig {
+  /** Vault folders (or files) not indexed: links to them are `unindexed`. */
+  index: { exclude: string[] };
   /** Folder where `capture` transactions may create notes. */
-  captures_folder: z.string().min(1).default('Inbox'),
+  captures_folder: string;
   /** How many completed operations keep their backups for undo. */
-  txn: z
-    .strictObject({
-      keep_backups: z.number().int().min(0).max(1_000_000).default(200),
-    })
-    .default({ keep_backups: 200 }),
-});
+  txn: { keep_backups: number };
+}
 
-export type VaultConfig = z.infer<typeof VaultConfigSchema>;
+/** The settings of a vault without a config file, and the default of every key. A fresh object per call: callers normalise it in place. */
+function defaultVaultConfig(): VaultConfig {
+  return { index: { exclude: [] }, captures_folder: 'Inbox', txn: { keep_backups: 200 } };
+}
+
+/** Built on first use: most vaults have no config file, and then zod is never loaded. */
+const vaultConfigSchema = once(() => {
+  const { z } = loadZod();
+  return z.strictObject({
+    index: z.strictObject({ exclude: z.array(z.string().min(1)).default(() => []) }).default(() => defaultVaultConfig().index),
+    captures_folder: z.string().min(1).default(() => defaultVaultConfig().captures_folder),
+    txn: z
+      .strictObject({ keep_backups: z.number().int().min(0).max(1_000_000).default(() => defaultVaultConfig().txn.keep_backups) })
+      .default(() => defaultVaultConfig().txn),
+  });
+});
 
 export function vaultConfigPath(root: string): string {
   return path.join(root, '.vaultgate', 'config.yaml');
@@ -35,23 +41,22 @@ export function vaultConfigPath(root: string): string {
 
 export function readVaultConfig(root: string): VaultConfig {
   const file = vaultConfigPath(root);
-  let raw: unknown = {};
-  let text: string | undefined;
+  let text: string;
   try {
     text = fs.readFileSync(file, 'utf8');
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return defaultVaultConfig();
+    throw e;
   }
-  if (text !== undefined) {
-    try {
-      raw = YAML.parse(text) ?? {};
-    } catch (e) {
-      throw new VaultgateError('CONFIG_INVALID', `.vaultgate/config.yaml: ${(e as Error).message}`, {
-        hint: 'Fix the YAML syntax of the vault config.',
-      });
-    }
+  let raw: unknown;
+  try {
+    raw = loadYaml().parse(text) ?? {};
+  } catch (e) {
+    throw new VaultgateError('CONFIG_INVALID', `.vaultgate/config.yaml: ${(e as Error).message}`, {
+      hint: 'Fix the YAML syntax of the vault config.',
+    });
   }
-  const parsed = VaultConfigSchema.safeParse(raw);
+  const parsed = vaultConfigSchema().safeParse(raw);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     throw new VaultgateError(
@@ -60,7 +65,7 @@ export function readVaultConfig(root: string): VaultConfig {
       { hint: 'Known keys: index.exclude (list of folders), captures_folder, txn.keep_backups.' },
     );
   }
-  const cfg = parsed.data;
+  const cfg: VaultConfig = parsed.data;
   cfg.index.exclude = cfg.index.exclude.map((p) => normalizeVaultPath(p.replace(/\/+$/, '')));
   cfg.captures_folder = normalizeVaultPath(cfg.captures_folder.replace(/\/+$/, ''));
   return cfg;

@@ -1,0 +1,30 @@
+import { createRequire } from 'node:module';
+
+/**
+ * Synchronous, on-first-use loading of the heavier libraries (zod ~60 ms, yaml
+ * ~30 ms, lezer ~10 ms of module loading). Every agent call is a new process,
+ * and a read answered from an up-to-date index needs none of them: they are
+ * needed only when a config file exists, a note changed, or a bundle is parsed.
+ *
+ * `require` keeps the callers synchronous. Each of these packages is loaded only
+ * through here (yaml and lezer ship CommonJS to Node anyway; zod's CommonJS build
+ * is the one used everywhere), so a process never holds two copies of one.
+ */
+const requireCjs = createRequire(import.meta.url);
+
+/** A value computed on first call and reused. */
+export function once<T>(make: () => T): () => T {
+  let value: T | undefined;
+  let made = false;
+  return () => {
+    if (!made) {
+      value = make();
+      made = true;
+    }
+    return value as T;
+  };
+}
+
+export const loadZod = once(() => requireCjs('zod') as typeof import('zod'));
+export const loadYaml = once(() => requireCjs('yaml') as typeof import('yaml'));
+export const loadLezerMarkdown = once(() => requireCjs('@lezer/markdown') as typeof import('@lezer/markdown'));
