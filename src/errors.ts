@@ -1,16 +1,15 @@
 /**
  * One error class and one table: every failure vaultgate reports has a stable
  * UPPER_SNAKE code, and the exit code follows from the code (DESIGN §6).
- * Codes are permanent: deprecate and add, never rename.
+ * Codes are permanent: deprecate and add, never rename. docs/errors.md explains
+ * each one (a test keeps the two in step).
  */
 export const EXIT_CODES = {
   // 2: usage or invalid input
   USAGE: 2,
   INVALID_INPUT: 2,
-  INVALID_JSON: 2,
   VAULT_NOT_FOUND: 2,
   VAULT_NOT_DIRECTORY: 2,
-  VAULT_AMBIGUOUS: 2,
   CONFIG_INVALID: 2,
   PATH_INVALID: 2,
   PATH_OUTSIDE_VAULT: 2,
@@ -23,7 +22,6 @@ export const EXIT_CODES = {
   LINK_EMPTY: 2,
   LINK_INVALID: 2,
   HEADING_NOT_FOUND: 2,
-  QUERY_INVALID: 2,
   BUNDLE_INVALID: 2,
   BUNDLE_LIMIT: 2,
   OPERATION_ID_REUSED: 2,
@@ -37,7 +35,7 @@ export const EXIT_CODES = {
   RECOVERY_FAILED: 3,
   STATE_CORRUPT: 3,
   WRITE_FAILED: 3,
-  // 69: provider unavailable
+  // 69: provider unavailable (reserved: thrown once an embedding/LLM provider is called)
   PROVIDER_UNAVAILABLE: 69,
   // 75: conflict, retry after re-reading
   STALE_HASH: 75,
@@ -49,7 +47,7 @@ export const EXIT_CODES = {
   GIT_INDEX_DIRTY: 75,
   // 77: not permitted
   OUT_OF_SCOPE: 77,
-  AREA_PROTECTED: 77,
+  AREA_PROTECTED: 77, // reserved: thrown once vault policy (protected areas) lands
   // 1: a bug
   INTERNAL: 1,
 } as const;

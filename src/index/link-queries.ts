@@ -1,9 +1,8 @@
-import { VaultgateError } from '../errors.js';
 import {
   checkFileArg,
   foldKey,
-  isExternalLink,
   noteLinks,
+  readLinkArgs,
   readNoteArg,
   resolveLink,
   type BacklinkReport,
@@ -12,7 +11,7 @@ import {
   type ResolveResult,
   type VaultHealth,
 } from '../links/index.js';
-import { parseLinkSyntax, type LinkKind } from '../markdown/index.js';
+import type { LinkKind } from '../markdown/index.js';
 import type { Db } from './db.js';
 import type { IndexWarning } from './refresh.js';
 import { anchorLookupFromDb, fileIndexFromDb } from './relink.js';
@@ -59,19 +58,7 @@ function readWarnings(warnings: IndexWarning[]): IndexWarning[] {
 }
 
 export function resolveFromIndex(db: Db, root: string, linkText: string, from: string, warnings: IndexWarning[]): ResolveResult {
-  if (linkText.trim() === '') {
-    throw new VaultgateError('LINK_EMPTY', 'the link is empty', {
-      hint: 'Give the link as written in a note, e.g. `[[Note#Heading]]`, or a bare target such as `Note`.',
-    });
-  }
-  const source = checkFileArg(root, from);
-  const syntax = parseLinkSyntax(linkText);
-  if (isExternalLink(syntax)) {
-    throw new VaultgateError('LINK_INVALID', `${linkText} is an external URL, not a link into the vault`, {
-      details: { path: syntax.path },
-      hint: 'Give a wikilink or a Markdown link to a vault file.',
-    });
-  }
+  const { source, syntax } = readLinkArgs(root, linkText, from);
   const r = resolveLink(fileIndexFromDb(db), syntax, source, anchorLookupFromDb(db));
   return {
     link: linkText,

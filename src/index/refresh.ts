@@ -1,5 +1,4 @@
 import crypto from 'node:crypto';
-import { isVaultgateError } from '../errors.js';
 import {
   isExcluded,
   isMarkdownPath,

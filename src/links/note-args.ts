@@ -1,5 +1,7 @@
 import fs from 'node:fs';
 import { VaultgateError } from '../errors.js';
+import { parseLinkSyntax, type LinkSyntax } from '../markdown/index.js';
+import { isExternalLink } from './resolve-link.js';
 import { isHiddenPath, isMarkdownPath, locateOnDisk, readNoteFile, toVaultRelative, type NoteFile } from '../vault/index.js';
 
 /*
@@ -38,12 +40,35 @@ export function checkFileArg(root: string, input: string): string {
   return rel;
 }
 
+/**
+ * The LINK and NOTE arguments of `resolve LINK --from NOTE`: the link as written
+ * (`[[A#B|c]]`, `[t](a%20b.md)`, a bare target), parsed as a note would parse
+ * it, and the checked source file. An empty link or a URL is refused (exit 2).
+ */
+export function readLinkArgs(root: string, linkText: string, from: string): { source: string; syntax: LinkSyntax } {
+  if (linkText.trim() === '') {
+    throw new VaultgateError('LINK_EMPTY', 'the link is empty', {
+      hint: 'Give the link as written in a note, e.g. `[[Note#Heading]]`, or a bare target such as `Note`.',
+    });
+  }
+  // Any vault file may be the source (a canvas links too); only its folder matters.
+  const source = checkFileArg(root, from);
+  const syntax = parseLinkSyntax(linkText);
+  if (isExternalLink(syntax)) {
+    throw new VaultgateError('LINK_INVALID', `${linkText} is an external URL, not a link into the vault`, {
+      details: { path: syntax.path },
+      hint: 'Give a wikilink or a Markdown link to a vault file.',
+    });
+  }
+  return { source, syntax };
+}
+
 function assertRegularFile(root: string, rel: string): void {
   const abs = locateOnDisk(root, rel);
   if (abs === null) {
     throw new VaultgateError('NOT_FOUND', `${rel} does not exist in the vault`, {
       path: rel,
-      hint: 'Check the path; `vaultgate files` lists the files of the vault.',
+      hint: 'Check the path (vault-relative, with its extension); `vaultgate search` finds notes by their content.',
     });
   }
   if (!fs.lstatSync(abs).isFile()) {

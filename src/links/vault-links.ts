@@ -1,11 +1,10 @@
-import { VaultgateError } from '../errors.js';
-import { parseLinkSyntax, parseNote } from '../markdown/index.js';
+import { parseNote } from '../markdown/index.js';
 import type { Link, LinkKind } from '../markdown/index.js';
 import { isExternalLink, resolveLink, type AnchorLookup, type LinkResolution } from './resolve-link.js';
 import type { FileIndex } from './file-index.js';
 import type { LinkStatus, ResolutionRule } from './resolve-path.js';
 import type { SubpathResult } from './resolve-subpath.js';
-import { checkFileArg, readNoteArg } from './note-args.js';
+import { checkFileArg, readLinkArgs, readNoteArg } from './note-args.js';
 import { openVaultView, type LinkWarning } from './vault-view.js';
 
 /**
@@ -30,20 +29,7 @@ export interface ResolveResult {
 
 /** `resolve LINK --from NOTE`: LINK is the text as written (`[[A#B|c]]`, `[t](a%20b.md)`, or a bare target). */
 export function resolveInVault(root: string, linkText: string, from: string): ResolveResult {
-  if (linkText.trim() === '') {
-    throw new VaultgateError('LINK_EMPTY', 'the link is empty', {
-      hint: 'Give the link as written in a note, e.g. `[[Note#Heading]]`, or a bare target such as `Note`.',
-    });
-  }
-  // Any vault file may be the source (a canvas links too); only its folder matters here.
-  const source = checkFileArg(root, from);
-  const syntax = parseLinkSyntax(linkText);
-  if (isExternalLink(syntax)) {
-    throw new VaultgateError('LINK_INVALID', `${linkText} is an external URL, not a link into the vault`, {
-      details: { path: syntax.path },
-      hint: 'Give a wikilink or a Markdown link to a vault file.',
-    });
-  }
+  const { source, syntax } = readLinkArgs(root, linkText, from);
   const view = openVaultView(root);
   const r = resolveLink(view.index, syntax, source, view.anchors);
   return { link: linkText, from: source, kind: syntax.kind, ...pick(r), warnings: view.warnings };

@@ -1,5 +1,4 @@
 import crypto from 'node:crypto';
-import fs from 'node:fs';
 import path from 'node:path';
 import { VaultgateError } from '../errors.js';
 import { predictVaultId, readVaultId, vaultgateDir } from '../vault/index.js';
