@@ -4,19 +4,10 @@
  * items may still fit. A section is never cut, so a table or list inside it is
  * never cut either (DESIGN §4).
  */
+import type { EvidenceItem } from './types.js';
 
-export interface Candidate {
-  sectionId: number;
-  path: string;
-  heading_path: string[];
-  anchor: string | null;
-  lines: [number, number];
-  part: [number, number] | null;
-  sha256: string;
-  text: string;
-  reason: string;
-  score: number;
-}
+/** An evidence item before it has its id, with the section row it came from. */
+export type Candidate = Omit<EvidenceItem, 'id'> & { sectionId: number };
 
 export interface Fitted {
   taken: Candidate[];

@@ -1,4 +1,4 @@
-import { anchorOf, bestSectionInNote, parseQuery, searchIndex, type Db, type SearchHit } from '../index/index.js';
+import { SECTION_COLUMNS, bestSectionInNote, locateSection, parseQuery, searchIndex, type Db, type LocatedSection, type SectionRow } from '../index/index.js';
 import type { LinkResolution } from '../links/index.js';
 import type { Candidate } from './fit-budget.js';
 
@@ -7,18 +7,18 @@ import type { Candidate } from './fit-budget.js';
  * and the sections one link away from those.
  */
 
-function fromHit(hit: SearchHit, reason: string): Candidate {
+function candidateOf(section: LocatedSection, reason: string, score: number): Candidate {
   return {
-    sectionId: hit.section_id,
-    path: hit.path,
-    heading_path: hit.heading_path,
-    anchor: hit.anchor,
-    lines: hit.lines,
-    part: hit.part,
-    sha256: hit.sha256,
-    text: hit.text,
+    sectionId: section.section_id,
+    path: section.path,
+    heading_path: section.heading_path,
+    anchor: section.anchor,
+    lines: section.lines,
+    part: section.part,
+    sha256: section.sha256,
+    text: section.text,
     reason,
-    score: hit.score,
+    score,
   };
 }
 
@@ -32,7 +32,7 @@ export function queryCandidates(
 ): { candidates: Candidate[]; searchable: boolean } {
   const r = searchIndex(db, query, { limit, pathPrefixes: scope });
   return {
-    candidates: r.hits.map((h, i) => fromHit(h, `${h.match === 'text' ? 'best match' : `${h.match} match`} for ${label} (#${i + 1})`)),
+    candidates: r.hits.map((h, i) => candidateOf(h, `${h.match === 'text' ? 'best match' : `${h.match} match`} for ${label} (#${i + 1})`, h.score)),
     searchable: parseQuery(query).match !== null,
   };
 }
@@ -41,36 +41,6 @@ interface LinkRow {
   raw: string;
   target: string;
   resolution: string;
-}
-
-interface SectionRow {
-  id: number;
-  path: string;
-  sha256: string;
-  heading_path: string;
-  start_line: number;
-  end_line: number;
-  part: number;
-  parts: number;
-  text: string;
-}
-
-const SECTION_COLUMNS = 's.id, f.path, f.sha256, s.heading_path, s.start_line, s.end_line, s.part, s.parts, s.text';
-
-function toCandidate(row: SectionRow, reason: string, score: number): Candidate {
-  const headingPath = JSON.parse(row.heading_path) as string[];
-  return {
-    sectionId: row.id,
-    path: row.path,
-    heading_path: headingPath,
-    anchor: anchorOf(headingPath),
-    lines: [row.start_line, row.end_line],
-    part: row.parts > 1 ? [row.part, row.parts] : null,
-    sha256: row.sha256,
-    text: row.text,
-    reason,
-    score,
-  };
 }
 
 /**
@@ -104,13 +74,13 @@ export function linkedCandidates(db: Db, sources: Candidate[], question: string,
       let c: Candidate | null = null;
       if (r.subpath?.exists && r.subpath.lines) {
         const row = sectionAt.get(link.target, r.subpath.lines.startLine) as SectionRow | undefined;
-        if (row) c = toCandidate(row, via, 0);
+        if (row) c = candidateOf(locateSection(row), via, 0);
       } else {
         const best = bestSectionInNote(db, question, link.target);
-        if (best) c = fromHit(best, via);
+        if (best) c = candidateOf(best, via, best.score);
         else {
           const row = firstSection.get(link.target) as SectionRow | undefined;
-          if (row) c = toCandidate(row, via, 0);
+          if (row) c = candidateOf(locateSection(row), via, 0);
         }
       }
       if (c && !seen.has(c.sectionId)) {

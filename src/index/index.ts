@@ -25,6 +25,7 @@ export * from './query.js';
 export * from './refresh.js';
 export * from './relink.js';
 export * from './search.js';
+export * from './section-rows.js';
 export * from './snippet.js';
 export * from './split-section.js';
 export * from './prepare-note.js';

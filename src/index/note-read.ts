@@ -1,7 +1,7 @@
 import { VaultgateError } from '../errors.js';
 import { readNoteArg, resolveSubpath, stripHeading, headingKey } from '../links/index.js';
 import { parseNote } from '../markdown/index.js';
-import { anchorOf } from './search.js';
+import { anchorOf } from './section-rows.js';
 
 /**
  * `vaultgate note PATH [--heading H]`: the note (or one section of it) read from

@@ -1,7 +1,7 @@
-import { stripHeading } from '../links/index.js';
 import type { Db } from './db.js';
 import { parseQuery, type ParsedQuery } from './query.js';
 import { BM25_WEIGHTS } from './schema.js';
+import { SECTION_COLUMNS, locateSection, type LocatedSection, type SectionRow } from './section-rows.js';
 import { makeSnippet } from './snippet.js';
 
 /**
@@ -28,23 +28,11 @@ export interface SearchOptions {
   pathPrefixes?: string[];
 }
 
-export interface SearchHit {
-  path: string;
-  heading_path: string[];
-  /** Link subpath to the section (`#Heading#Sub`, as Obsidian writes it), or null for the part before the first heading. */
-  anchor: string | null;
-  lines: [number, number];
-  /** `[k, n]`: part k of an oversized section split into n at paragraph boundaries; null when whole. */
-  part: [number, number] | null;
+export interface SearchHit extends LocatedSection {
   score: number;
   /** `title` or `alias` when the whole query equals the note's name or one of its aliases. */
   match: 'title' | 'alias' | 'text';
   snippet: string;
-  sha256: string;
-  /** @internal Section row id, for context packets. */
-  section_id: number;
-  /** @internal The section's source text, for context packets. */
-  text: string;
 }
 
 export interface SearchResult {
@@ -54,25 +42,10 @@ export interface SearchResult {
   hits: SearchHit[];
 }
 
-interface Row {
-  id: number;
-  file_id: number;
+interface Row extends SectionRow {
   score: number;
-  path: string;
-  sha256: string;
-  heading_path: string;
-  start_line: number;
-  end_line: number;
-  part: number;
-  parts: number;
-  text: string;
 }
 
-/** `#A#B` for a heading path, each part stripped as Obsidian writes heading links. */
-export function anchorOf(headingPath: string[]): string | null {
-  if (headingPath.length === 0) return null;
-  return '#' + headingPath.map(stripHeading).join('#');
-}
 
 function filters(opts: SearchOptions): { sql: string; params: unknown[] } {
   const parts: string[] = [];
@@ -102,8 +75,6 @@ function filters(opts: SearchOptions): { sql: string; params: unknown[] } {
   }
   return { sql: parts.map((p) => ` AND ${p}`).join(''), params };
 }
-
-const COLUMNS = `s.id, s.file_id, f.path, f.sha256, s.heading_path, s.start_line, s.end_line, s.part, s.parts, s.text`;
 
 export function searchIndex(db: Db, query: string, opts: SearchOptions = {}): SearchResult {
   const parsed = parseQuery(query);
@@ -142,7 +113,7 @@ export function searchIndex(db: Db, query: string, opts: SearchOptions = {}): Se
     }
     const details = new Map(
       (
-        db.prepare(`SELECT ${COLUMNS}, 0 AS score FROM sections s JOIN files f ON f.id = s.file_id WHERE s.id IN (SELECT value FROM json_each(?))`).all(
+        db.prepare(`SELECT ${SECTION_COLUMNS}, 0 AS score FROM sections s JOIN files f ON f.id = s.file_id WHERE s.id IN (SELECT value FROM json_each(?))`).all(
           JSON.stringify(picked.map((r) => r[0])),
         ) as Row[]
       ).map((r) => [r.id, r]),
@@ -154,29 +125,14 @@ export function searchIndex(db: Db, query: string, opts: SearchOptions = {}): Se
   const missing = [...exactIds.keys()].filter((id) => !found.has(id));
   if (missing.length > 0) {
     const first = db
-      .prepare(`SELECT ${COLUMNS}, 0 AS score FROM sections s JOIN files f ON f.id = s.file_id WHERE s.file_id IN (SELECT value FROM json_each(?)) AND s.idx = 0`)
+      .prepare(`SELECT ${SECTION_COLUMNS}, 0 AS score FROM sections s JOIN files f ON f.id = s.file_id WHERE s.file_id IN (SELECT value FROM json_each(?)) AND s.idx = 0`)
       .all(JSON.stringify(missing)) as Row[];
     rows.push(...first);
     total += first.length;
   }
   const rank = (r: Row) => (exactIds.has(r.file_id) ? 0 : 1);
   rows.sort((a, b) => rank(a) - rank(b) || b.score - a.score || (a.path < b.path ? -1 : a.path > b.path ? 1 : a.id - b.id));
-  const hits = rows.slice(0, limit).map((r): SearchHit => {
-    const headingPath = JSON.parse(r.heading_path) as string[];
-    return {
-      path: r.path,
-      heading_path: headingPath,
-      anchor: anchorOf(headingPath),
-      lines: [r.start_line, r.end_line],
-      part: r.parts > 1 ? [r.part, r.parts] : null,
-      score: Math.round(r.score * 1000) / 1000,
-      match: exactIds.get(r.file_id) ?? 'text',
-      snippet: makeSnippet(r.text, parsed.terms),
-      sha256: r.sha256,
-      section_id: r.id,
-      text: r.text,
-    };
-  });
+  const hits = rows.slice(0, limit).map((r) => hitOf(r, r.score, exactIds.get(r.file_id) ?? 'text', parsed.terms));
   return { query, total, hits };
 }
 
@@ -215,19 +171,10 @@ export function bestSectionInNote(db: Db, query: string, path: string): SearchHi
     )
     .get(parsed.match, span.lo, span.hi) as { id: number; score: number } | undefined;
   if (!best) return null;
-  const r = db.prepare(`SELECT ${COLUMNS} FROM sections s JOIN files f ON f.id = s.file_id WHERE s.id = ?`).get(best.id) as Row;
-  const headingPath = JSON.parse(r.heading_path) as string[];
-  return {
-    path: r.path,
-    heading_path: headingPath,
-    anchor: anchorOf(headingPath),
-    lines: [r.start_line, r.end_line],
-    part: r.parts > 1 ? [r.part, r.parts] : null,
-    score: Math.round(best.score * 1000) / 1000,
-    match: 'text',
-    snippet: makeSnippet(r.text, parsed.terms),
-    sha256: r.sha256,
-    section_id: r.id,
-    text: r.text,
-  };
+  const r = db.prepare(`SELECT ${SECTION_COLUMNS} FROM sections s JOIN files f ON f.id = s.file_id WHERE s.id = ?`).get(best.id) as SectionRow;
+  return hitOf(r, best.score, 'text', parsed.terms);
+}
+
+function hitOf(r: SectionRow, score: number, match: SearchHit['match'], terms: ParsedQuery['terms']): SearchHit {
+  return { ...locateSection(r), score: Math.round(score * 1000) / 1000, match, snippet: makeSnippet(r.text, terms) };
 }

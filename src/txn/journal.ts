@@ -1,8 +1,7 @@
 import path from 'node:path';
-import type { WriteMode } from './bundle-schema.js';
 import { readJsonFile, writeDurable } from './durable.js';
 import type { FsOps } from './fs-ops.js';
-import type { Plan } from './plan.js';
+import type { Plan, PlannedWrite } from './plan.js';
 
 /**
  * The intent record, `pending/<op>/intent.json`: everything recovery needs, written
@@ -10,19 +9,7 @@ import type { Plan } from './plan.js';
  * recovery rolls forward only when every write already reached the vault, so it
  * never needs new bytes; it rolls back from the backups `b<i>` beside the intent.
  */
-export interface IntentWrite {
-  index: number;
-  mode: WriteMode;
-  path: string;
-  disk: string;
-  to?: string;
-  to_disk?: string;
-  old_sha256: string | null;
-  new_sha256: string | null;
-  old_mode: number | null;
-  new_mode: number | null;
-  /** Temp file (disk path), journaled before it is created. */
-  temp?: string;
+export interface IntentWrite extends Omit<PlannedWrite, 'content'> {
   /** Backup file name in the operation folder, when there is an original. */
   backup?: string;
 }

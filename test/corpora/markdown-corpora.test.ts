@@ -11,6 +11,7 @@ import { test } from 'node:test';
 import { parseNote, type NoteModel } from '../../src/markdown/index.js';
 import { readNoteFile, scanVault } from '../../src/vault/index.js';
 import { corpora } from '../helpers/corpora.js';
+import { rangedElements } from '../unit/markdown/marks.js';
 
 interface Totals {
   notes: number;
@@ -37,16 +38,7 @@ function lineOk(m: NoteModel, line: number, offset: number): boolean {
 
 function checkNote(path: string, text: string, m: NoteModel): void {
   assert.equal(m.length, text.length, path);
-  const els = [
-    ...m.headings,
-    ...m.sections,
-    ...m.links,
-    ...m.tags,
-    ...m.blockIds,
-    ...m.callouts,
-    ...m.protected,
-    ...(m.frontmatter ? [m.frontmatter] : []),
-  ];
+  const els = rangedElements(m);
   for (const el of els) {
     const { start, end } = el.range;
     if (!(0 <= start && start <= end && end <= text.length)) assert.fail(`${path}: range ${start}..${end} out of bounds`);

@@ -3,6 +3,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
+import { isDeepStrictEqual } from 'node:util';
 import { inspectBundle, parseBundle, txStatus } from '../../src/txn/index.js';
 import { CLI_BIN, runCliProcess } from '../helpers/run-cli.js';
 import { tempVault } from '../helpers/temp-vault.js';
@@ -134,7 +135,7 @@ test(`SIGKILL at ${KILLS} random moments of a 200 × 200 KB apply: recovery leav
     const rec = await runCliProcess(['tx', 'recover'], { vault: root, home, env: { VAULTGATE_LOCK_TIMEOUT_MS: '0' } });
     assert.equal(rec.exitCode, 0, `round ${round}: recover after kill: ${rec.stdout}${rec.stderr}`);
     const img = vaultImage(root);
-    const now = deepEq(img, imageAfter) ? 'after' : deepEq(img, imageBefore) ? 'before' : null;
+    const now = isDeepStrictEqual(img, imageAfter) ? 'after' : isDeepStrictEqual(img, imageBefore) ? 'before' : null;
     assert.ok(now, `round ${round} (${dir}, ${r.signal ?? r.code}): vault is neither all-before nor all-after`);
     assert.deepEqual(txStatus(root).pending, []);
     outcome[now === state ? 'rolled_back' : 'landed']++;
@@ -142,12 +143,3 @@ test(`SIGKILL at ${KILLS} random moments of a 200 × 200 KB apply: recovery leav
   }
   t.diagnostic(`full apply ${full.ms} ms (write phase ${full.writeMs} ms); ${KILLS} rounds, ${killed} SIGKILLs landed before the child exited, ${midway} of them mid-transaction (pending journal found); after recovery the bundle had ${JSON.stringify(outcome)}`);
 });
-
-const deepEq = (a: object, b: object) => {
-  try {
-    assert.deepEqual(a, b);
-    return true;
-  } catch {
-    return false;
-  }
-};

@@ -3,7 +3,7 @@
  * range, the marks are stripped to get the input, so expected offsets cannot
  * drift from the text. Ranges are returned in the order they open.
  */
-import type { Range } from '../../../src/markdown/index.js';
+import type { NoteModel, Range } from '../../../src/markdown/index.js';
 
 export function marked(source: string): { text: string; ranges: Range[] } {
   let text = '';
@@ -29,4 +29,18 @@ export function marked(source: string): { text: string; ranges: Range[] } {
 /** `\n` to `\r\n`, for CRLF twins of a test text. */
 export function crlf(text: string): string {
   return text.replace(/\n/g, '\r\n');
+}
+
+/** Every element of a note model that carries a range and lines: what the slice invariants are checked on. */
+export function rangedElements(m: NoteModel): { range: Range; startLine: number; endLine: number }[] {
+  return [
+    ...m.headings,
+    ...m.sections,
+    ...m.links,
+    ...m.tags,
+    ...m.blockIds,
+    ...m.callouts,
+    ...m.protected,
+    ...(m.frontmatter ? [m.frontmatter] : []),
+  ];
 }

@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
 import { parseNote, type NoteModel } from '../../../src/markdown/index.js';
+import { rangedElements } from './marks.js';
 
 const word = fc.constantFrom('alpha', 'beta', 'note', 'Заметка', 'раздел', 'тест', '笔记', '中文', '标签', 'x1', 'über', 'café');
 const words = fc.array(word, { minLength: 1, maxLength: 5 }).map((w) => w.join(' '));
@@ -66,16 +67,7 @@ function naiveLine(text: string, offset: number): number {
 
 function checkInvariants(text: string, m: NoteModel): void {
   assert.equal(m.length, text.length);
-  const ranged = [
-    ...m.headings,
-    ...m.sections,
-    ...m.links,
-    ...m.tags,
-    ...m.blockIds,
-    ...m.callouts,
-    ...m.protected,
-    ...(m.frontmatter ? [m.frontmatter] : []),
-  ];
+  const ranged = rangedElements(m);
   for (const el of ranged) {
     const { start, end } = el.range;
     assert.ok(0 <= start && start <= end && end <= text.length, `range in bounds: ${start}..${end}`);

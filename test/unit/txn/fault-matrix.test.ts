@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, test } from 'node:test';
+import { isDeepStrictEqual } from 'node:util';
 import { isVaultgateError } from '../../../src/errors.js';
 import {
   applyBundle,
@@ -131,7 +132,7 @@ async function runMatrix(name: string, scenario: () => Scenario) {
       simulateExit(v.root);
       await recoverVault(v.root, { ops: fastOps });
       const img = vaultImage(v.root);
-      const which = deepEq(img, after) ? 'after' : deepEq(img, before) ? 'before' : null;
+      const which = isDeepStrictEqual(img, after) ? 'after' : isDeepStrictEqual(img, before) ? 'before' : null;
       assert.ok(which, `${name} ${kind} k=${k}: vault is neither all-before nor all-after:\n${diff(img, before, after)}`);
       if (ok) assert.equal(which, 'after', `${name} ${kind} k=${k}: apply reported success but the vault is all-before`);
       assert.deepEqual(txStatus(v.root).pending, [], `${name} ${kind} k=${k}: something still pending`);
@@ -141,15 +142,6 @@ async function runMatrix(name: string, scenario: () => Scenario) {
   }
   return { steps, runs, outcomes };
 }
-
-const deepEq = (a: object, b: object) => {
-  try {
-    assert.deepEqual(a, b);
-    return true;
-  } catch {
-    return false;
-  }
-};
 const diff = (img: Record<string, string>, before: Record<string, string>, after: Record<string, string>) =>
   Object.keys({ ...img, ...before, ...after })
     .sort()
@@ -192,7 +184,7 @@ test('fault matrix: recovery itself crashed at every one of its steps, then reco
       simulateExit(v.root);
       await recoverVault(v.root, { ops: fastOps });
       const img = vaultImage(v.root);
-      assert.ok(deepEq(img, before) || deepEq(img, after), `apply crash k1=${k1}, recovery crash k2=${k2}:\n${diff(img, before, after)}`);
+      assert.ok(isDeepStrictEqual(img, before) || isDeepStrictEqual(img, after), `apply crash k1=${k1}, recovery crash k2=${k2}:\n${diff(img, before, after)}`);
       assert.deepEqual(txStatus(v.root).pending, []);
       runs++;
     }
