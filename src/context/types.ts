@@ -2,6 +2,7 @@
  * The context packet: what an agent answers from (DESIGN §4). Every item cites a
  * file by path, lines and the SHA-256 of the bytes it was cut from.
  */
+import type { LocatedSection } from '../index/index.js';
 
 /** Bumped on any incompatible change to the packet's fields. */
 export const CONTEXT_SCHEMA = 'vaultgate.context.v1';
@@ -25,19 +26,11 @@ export interface ScenarioSlot {
   scope?: { paths?: string[] };
 }
 
-export interface EvidenceItem {
+/** A located section (path, heading path, anchor, lines, part, file hash) with its text, id and reason. */
+export interface EvidenceItem extends Omit<LocatedSection, 'section_id'> {
   /** `e1`, `e2`, … in packet order; cite these. */
   id: string;
-  path: string;
-  heading_path: string[];
-  anchor: string | null;
-  /** 1-based inclusive line span of `text` in the note. */
-  lines: [number, number];
-  /** `[k, n]` when the section was too long and was split at paragraph boundaries: this is part k of n. Null when whole. */
-  part: [number, number] | null;
-  /** SHA-256 of the whole file's bytes, checked against the disk just before the packet was returned. */
-  sha256: string;
-  /** The section's source text, whole (never cut). */
+  /** The section's source text, whole (never cut); its file's hash was checked against the disk just before the packet was returned. */
   text: string;
   /** Why the section is here, e.g. `best match for the question (#1)` or `linked from a.md#X via [[b#Y]]`. */
   reason: string;
