@@ -73,7 +73,7 @@ export function linkedCandidates(db: Db, sources: Candidate[], question: string,
       const via = `linked from ${source.path}${source.anchor ?? ''} via ${link.raw}`;
       let c: Candidate | null = null;
       if (r.subpath?.exists && r.subpath.lines) {
-        const row = sectionAt.get(link.target, r.subpath.lines.startLine) as SectionRow | undefined;
+        const row = sectionAt.get(link.target, r.subpath.lines[0]) as SectionRow | undefined;
         if (row) c = candidateOf(locateSection(row), via, 0);
       } else {
         const best = bestSectionInNote(db, question, link.target);

@@ -44,7 +44,7 @@ const byPath = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 const bySource = (a: LinkRow, b: LinkRow) => byPath(a.source, b.source) || a.ord - b.ord;
 
 function report(row: LinkRow): NoteLinkReport {
-  const base = { line: row.start_line, kind: row.kind, raw: row.raw, path: row.path, inComment: row.in_comment === 1, property: row.property };
+  const base = { line: row.start_line, kind: row.kind, raw: row.raw, path: row.path, in_comment: row.in_comment === 1, property: row.property };
   if (row.external === 1 || row.resolution === null) {
     return { ...base, status: 'external', target: null, candidates: null, rule: null, subpath: null };
   }
@@ -101,7 +101,7 @@ export function backlinksFromIndex(db: Db, root: string, note: string, warnings:
       status: r.status,
       candidates: r.candidates,
       subpath: r.subpath,
-      inComment: row.in_comment === 1,
+      in_comment: row.in_comment === 1,
       property: row.property,
     };
   };
@@ -120,13 +120,13 @@ export function checkFromIndex(db: Db, warnings: IndexWarning[]): VaultHealth {
   const notes = files.filter((f) => f.kind === 'note' || f.kind === 'unreadable').map((f) => f.path);
   const readable = new Set(files.filter((f) => f.kind === 'note').map((f) => f.path));
   const rows = (db.prepare(`SELECT ${LINK_COLUMNS} FROM links l JOIN files f ON f.id = l.file_id WHERE f.kind = 'note'`).all() as LinkRow[]).sort(bySource);
-  const items: VaultHealth['items'] = { unresolved: [], ambiguous: [], brokenAnchors: [], orphans: [], invalidFrontmatter: [], collisions: [] };
+  const items: VaultHealth['items'] = { unresolved: [], ambiguous: [], broken_anchors: [], orphans: [], invalid_frontmatter: [], collisions: [] };
   const counts = { links: 0, resolved: 0, unresolved: 0, ambiguous: 0, unindexed: 0, external: 0 };
   const linked = new Set<string>();
   for (const f of files) {
     if (f.kind !== 'note' || f.frontmatter_error === null) continue;
     const e = JSON.parse(f.frontmatter_error) as { line: number; column: number; code: string; message: string };
-    items.invalidFrontmatter.push({ path: f.path, line: e.line, column: e.column, code: e.code, message: e.message });
+    items.invalid_frontmatter.push({ path: f.path, line: e.line, column: e.column, code: e.code, message: e.message });
   }
   for (const row of rows) {
     counts.links++;
@@ -139,7 +139,7 @@ export function checkFromIndex(db: Db, warnings: IndexWarning[]): VaultHealth {
     const at = { source: row.source, line: row.start_line, raw: row.raw };
     if (r.status === 'unresolved') items.unresolved.push({ ...at, path: row.path });
     if (r.status === 'ambiguous') items.ambiguous.push({ ...at, candidates: r.candidates! });
-    if (r.status === 'resolved' && r.subpath !== null && r.subpath.exists === false) items.brokenAnchors.push({ ...at, target: r.target!, subpath: r.subpath });
+    if (r.status === 'resolved' && r.subpath !== null && r.subpath.exists === false) items.broken_anchors.push({ ...at, target: r.target!, subpath: r.subpath });
     const targets = r.status === 'ambiguous' ? r.candidates! : r.target !== null ? [r.target] : [];
     for (const t of targets) if (t !== row.source) linked.add(t);
   }
@@ -155,9 +155,9 @@ export function checkFromIndex(db: Db, warnings: IndexWarning[]): VaultHealth {
       notes: notes.length,
       files: files.length,
       ...counts,
-      brokenAnchors: items.brokenAnchors.length,
+      broken_anchors: items.broken_anchors.length,
       orphans: items.orphans.length,
-      invalidFrontmatter: items.invalidFrontmatter.length,
+      invalid_frontmatter: items.invalid_frontmatter.length,
       collisions: items.collisions.length,
       warnings: reported.length,
     },

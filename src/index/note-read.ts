@@ -64,7 +64,7 @@ export function readNoteSection(root: string, input: string, heading?: string): 
       hint: 'Headings are matched as Obsidian does (case and punctuation ignored); nested ones as `Parent#Child`. See `sections` of `vaultgate note PATH`.',
     });
   }
-  const { startLine, endLine } = found.lines;
+  const [startLine, endLine] = found.lines;
   const start = model.lineStarts[startLine - 1] ?? 0;
   const end = endLine < model.lineStarts.length ? model.lineStarts[endLine]! : file.text.length;
   const want = headingKey(subpath.split('#').filter(Boolean).pop() ?? '');

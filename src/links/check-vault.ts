@@ -19,18 +19,18 @@ export interface VaultHealth {
     ambiguous: number;
     unindexed: number;
     external: number;
-    brokenAnchors: number;
+    broken_anchors: number;
     orphans: number;
-    invalidFrontmatter: number;
+    invalid_frontmatter: number;
     collisions: number;
     warnings: number;
   };
   items: {
     unresolved: (LinkAt & { path: string })[];
     ambiguous: (LinkAt & { candidates: string[] })[];
-    brokenAnchors: (LinkAt & { target: string; subpath: SubpathResult })[];
+    broken_anchors: (LinkAt & { target: string; subpath: SubpathResult })[];
     orphans: string[];
-    invalidFrontmatter: { path: string; line: number; column: number; code: string; message: string }[];
+    invalid_frontmatter: { path: string; line: number; column: number; code: string; message: string }[];
     collisions: { kind: 'case' | 'nfc'; paths: string[] }[];
   };
   warnings: LinkWarning[];
@@ -55,7 +55,7 @@ export interface VaultHealth {
  */
 export function checkVault(root: string, view: VaultView = openVaultView(root)): VaultHealth {
   const notes = view.notePaths();
-  const h: VaultHealth['items'] = { unresolved: [], ambiguous: [], brokenAnchors: [], orphans: [], invalidFrontmatter: [], collisions: [] };
+  const h: VaultHealth['items'] = { unresolved: [], ambiguous: [], broken_anchors: [], orphans: [], invalid_frontmatter: [], collisions: [] };
   const counts = { links: 0, resolved: 0, unresolved: 0, ambiguous: 0, unindexed: 0, external: 0 };
   const linked = new Set<string>();
 
@@ -63,7 +63,7 @@ export function checkVault(root: string, view: VaultView = openVaultView(root)):
     const model = view.note(source);
     if (model === null) continue;
     const fm = model.frontmatter?.error;
-    if (fm) h.invalidFrontmatter.push({ path: source, line: fm.line, column: fm.column, code: fm.code, message: fm.message });
+    if (fm) h.invalid_frontmatter.push({ path: source, line: fm.line, column: fm.column, code: fm.code, message: fm.message });
     for (const link of model.links) {
       counts.links++;
       if (isExternalLink(link)) {
@@ -75,7 +75,7 @@ export function checkVault(root: string, view: VaultView = openVaultView(root)):
       const at = { source, line: link.startLine, raw: link.raw };
       if (r.status === 'unresolved') h.unresolved.push({ ...at, path: link.path });
       if (r.status === 'ambiguous') h.ambiguous.push({ ...at, candidates: r.candidates! });
-      if (isBrokenAnchor(r)) h.brokenAnchors.push({ ...at, target: r.target!, subpath: r.subpath! });
+      if (isBrokenAnchor(r)) h.broken_anchors.push({ ...at, target: r.target!, subpath: r.subpath! });
       const targets = r.status === 'ambiguous' ? r.candidates! : r.target !== null ? [r.target] : [];
       for (const t of targets) if (t !== source) linked.add(t);
     }
@@ -99,9 +99,9 @@ export function checkVault(root: string, view: VaultView = openVaultView(root)):
       notes: notes.length,
       files: view.index.files.length,
       ...counts,
-      brokenAnchors: h.brokenAnchors.length,
+      broken_anchors: h.broken_anchors.length,
       orphans: h.orphans.length,
-      invalidFrontmatter: h.invalidFrontmatter.length,
+      invalid_frontmatter: h.invalid_frontmatter.length,
       collisions: h.collisions.length,
       warnings: view.warnings.length,
     },

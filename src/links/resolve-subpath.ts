@@ -1,4 +1,4 @@
-import type { Lines, NoteModel } from '../markdown/index.js';
+import type { NoteModel } from '../markdown/index.js';
 import { blockKey, headingKey } from './strip-heading.js';
 
 /** What resolving a subpath needs from a parsed note. */
@@ -18,8 +18,8 @@ export interface SubpathResult {
    * viewers, and we do not read those files).
    */
   exists: boolean | null;
-  /** Where the anchor is: a heading's whole section (subsections included), or the block. */
-  lines?: Lines;
+  /** Where the anchor is, `[from, to]` (1-based, inclusive, like every `lines` in vaultgate's output): a heading's whole section (subsections included), or the block. */
+  lines?: [number, number];
 }
 
 /**
@@ -58,7 +58,7 @@ export function resolveSubpath(note: AnchorSource, subpath: string | null): Subp
     const want = blockKey(parsed.value);
     const block = note.blockIds.find((b) => blockKey(b.id) === want) ?? headingBlock(note, want);
     return block
-      ? { kind: 'block', value: parsed.value, exists: true, lines: { startLine: block.startLine, endLine: block.endLine } }
+      ? { kind: 'block', value: parsed.value, exists: true, lines: [block.startLine, block.endLine] }
       : { kind: 'block', value: parsed.value, exists: false };
   }
   const headings = note.headings;
@@ -91,7 +91,7 @@ export function resolveSubpath(note: AnchorSource, subpath: string | null): Subp
       break;
     }
   }
-  return { kind: 'heading', value: parsed.value, exists: true, lines: { startLine: h.startLine, endLine } };
+  return { kind: 'heading', value: parsed.value, exists: true, lines: [h.startLine, endLine] };
 }
 
 /** A block id at the end of a heading line: `## Title ^id`. */
@@ -103,10 +103,10 @@ const HEADING_ID = /(?:^|\s)\^([A-Za-z0-9-]+)$/;
  * Obsidian treats a heading as a block too, and vaultofknowledge links to such ids
  * (`[[Arguments against religion##^heaven-without-test-for-obedience]]`).
  */
-function headingBlock(note: AnchorSource, want: string): Lines | undefined {
+function headingBlock(note: AnchorSource, want: string): { startLine: number; endLine: number } | undefined {
   for (const h of note.headings) {
     const m = HEADING_ID.exec(h.text);
-    if (m && blockKey(m[1]!) === want) return { startLine: h.startLine, endLine: h.endLine };
+    if (m && blockKey(m[1]!) === want) return h;
   }
   return undefined;
 }

@@ -46,7 +46,7 @@ export interface NoteLinkReport {
   candidates: string[] | null;
   rule: ResolutionRule | null;
   subpath: SubpathResult | null;
-  inComment: boolean;
+  in_comment: boolean;
   property: string | null;
 }
 
@@ -56,7 +56,7 @@ export function reportLink(index: FileIndex, link: Link, from: string, anchors: 
     kind: link.kind,
     raw: link.raw,
     path: link.path,
-    inComment: link.inComment,
+    in_comment: link.inComment,
     property: link.property ?? null,
   };
   if (isExternalLink(link)) {
@@ -85,7 +85,7 @@ export interface BacklinkReport {
   /** The other files the link could name (when several matched), else null. */
   candidates: string[] | null;
   subpath: SubpathResult | null;
-  inComment: boolean;
+  in_comment: boolean;
   property: string | null;
 }
 
@@ -120,7 +120,7 @@ export function backlinks(
         status: r.status,
         candidates: r.candidates,
         subpath: r.subpath,
-        inComment: link.inComment,
+        in_comment: link.inComment,
         property: link.property ?? null,
       });
     }

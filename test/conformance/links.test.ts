@@ -24,7 +24,7 @@ export interface Expect {
   target?: string | null;
   candidates?: string[] | null;
   /** `null`: no subpath. Omitted: not checked. */
-  subpath?: { kind: 'heading' | 'block'; value: string; exists: boolean | null; lines?: { startLine: number; endLine: number } } | null;
+  subpath?: { kind: 'heading' | 'block'; value: string; exists: boolean | null; lines?: [number, number] } | null;
 }
 
 export interface Case {

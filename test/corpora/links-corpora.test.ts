@@ -55,7 +55,7 @@ for (const corpus of corpora()) {
     assert.ok(c.resolved >= f.resolved, 'check sees at least the body wikilinks');
     assert.ok(c.orphans <= c.notes);
     if (want) assert.equal(c.notes, want.notes, 'notes seen, dot-folders skipped');
-    if (want?.invalidFrontmatter !== undefined) assert.equal(c.invalidFrontmatter, want.invalidFrontmatter);
+    if (want?.invalidFrontmatter !== undefined) assert.equal(c.invalid_frontmatter, want.invalidFrontmatter);
     assert.equal(c.warnings, 0, JSON.stringify(h.warnings.slice(0, 3)));
   });
 }

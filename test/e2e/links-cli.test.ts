@@ -37,7 +37,7 @@ test('resolve prints the documented JSON shape', async () => {
     target: 'Projects/Alpha.md',
     candidates: null,
     rule: 'unique',
-    subpath: { kind: 'heading', value: 'Goals', exists: true, lines: { startLine: 2, endLine: 5 } },
+    subpath: { kind: 'heading', value: 'Goals', exists: true, lines: [2, 5] },
     warnings: [],
   });
 });
@@ -53,7 +53,7 @@ test('links lists every link of a note with line, kind, status and subpath', asy
   const { root, home } = vault();
   const r = await runCliProcess(['links', 'Home.md'], { vault: root, home });
   assert.equal(r.exitCode, 0, r.stderr);
-  const rows = r.json.links.map((l: any) => [l.line, l.kind, l.raw, l.status, l.target, l.subpath?.exists ?? null, l.inComment, l.property]);
+  const rows = r.json.links.map((l: any) => [l.line, l.kind, l.raw, l.status, l.target, l.subpath?.exists ?? null, l.in_comment, l.property]);
   assert.deepEqual(rows, [
     [2, 'frontmatter', '[[Projects/Alpha]]', 'resolved', 'Projects/Alpha.md', null, false, 'up'],
     [5, 'wikilink', '[[Alpha#Goals]]', 'resolved', 'Projects/Alpha.md', true, false, null],
@@ -90,9 +90,9 @@ test('check counts and lists unresolved, ambiguous, broken anchors, orphans, bad
   const { counts, items } = r.json;
   assert.deepEqual(items.unresolved.map((u: any) => u.raw), ['[[Missing]]']);
   assert.deepEqual(items.ambiguous.map((u: any) => u.raw), ['[[Less]]']);
-  assert.deepEqual(items.brokenAnchors.map((u: any) => [u.source, u.raw]), [['Home.md', '[[Alpha#Nope]]']]);
+  assert.deepEqual(items.broken_anchors.map((u: any) => [u.source, u.raw]), [['Home.md', '[[Alpha#Nope]]']]);
   assert.deepEqual(items.orphans, ['Broken.md', 'Lonely.md', 'lonely.md']);
-  assert.deepEqual(items.invalidFrontmatter.map((f: any) => f.path), ['Broken.md']);
+  assert.deepEqual(items.invalid_frontmatter.map((f: any) => f.path), ['Broken.md']);
   assert.deepEqual(items.collisions, [{ kind: 'case', paths: ['Lonely.md', 'lonely.md'] }]);
   assert.equal(counts.orphans, 3);
   assert.equal(counts.links, counts.resolved + counts.unresolved + counts.ambiguous + counts.unindexed + counts.external);

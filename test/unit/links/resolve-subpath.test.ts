@@ -23,14 +23,14 @@ test('parseSubpath: heading segments, block ids, empty segments and nothing at a
 });
 
 test('a nested path takes the B inside C, not the earlier B inside A', () => {
-  assert.deepEqual(resolveSubpath(note, 'C#B')?.lines, { startLine: 7, endLine: 8 });
-  assert.deepEqual(resolveSubpath(note, 'B')?.lines, { startLine: 3, endLine: 4 });
+  assert.deepEqual(resolveSubpath(note, 'C#B')?.lines, [7, 8]);
+  assert.deepEqual(resolveSubpath(note, 'B')?.lines, [3, 4]);
 });
 
 test('without the text length, a section runs to the last line counted', () => {
-  assert.deepEqual(resolveSubpath(note, 'Tail ^t-1')?.lines, { startLine: 9, endLine: 10 });
+  assert.deepEqual(resolveSubpath(note, 'Tail ^t-1')?.lines, [9, 10]);
 });
 
 test('a heading ending in ^id is a block target', () => {
-  assert.deepEqual(resolveSubpath(note, '^T-1'), { kind: 'block', value: 'T-1', exists: true, lines: { startLine: 9, endLine: 9 } });
+  assert.deepEqual(resolveSubpath(note, '^T-1'), { kind: 'block', value: 'T-1', exists: true, lines: [9, 9] });
 });
