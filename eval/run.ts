@@ -14,7 +14,10 @@
  * runCli; `process` spawns dist/cli/main.js per question. Context packets always
  * go through the CLI, when the `context` verb exists.
  *
- * Usage: npm run eval [-- --engine cli] [-- --corpus openbox-ru] [-- --limit 10]
+ * `--split dev` asks only the dev questions (what to look at while tuning: the
+ * holdout's misses stay unseen); a full run reports dev and holdout rows apart.
+ *
+ * Usage: npm run eval [-- --engine cli] [-- --corpus openbox-ru] [-- --split dev] [-- --limit 10]
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -34,6 +37,8 @@ interface Question {
   question: string;
   path: string;
   heading_path: string[];
+  /** `dev`: tune ranking on it; `holdout`: only report it (an overfitted change shows as a dev gain without a holdout one). */
+  split: 'dev' | 'holdout';
 }
 
 interface Hit {
@@ -52,6 +57,7 @@ interface QuestionResult {
   id: string;
   corpus: string;
   lang: string;
+  split: string;
   expected: { path: string; heading_path: string[] };
   /** 1-based rank of the expected note among the hits, or null when absent. */
   noteRank: number | null;
@@ -67,6 +73,7 @@ const { values: args } = parseArgs({
   options: {
     engine: { type: 'string' },
     corpus: { type: 'string', multiple: true },
+    split: { type: 'string' },
     limit: { type: 'string', default: '10' },
     'no-context': { type: 'boolean', default: false },
     out: { type: 'string' },
@@ -204,7 +211,7 @@ async function main(): Promise<void> {
     process.exit(2);
   }
   const all = (JSON.parse(fs.readFileSync(path.join(here, 'questions.json'), 'utf8')) as { questions: Question[] }).questions;
-  const wanted = args.corpus?.length ? all.filter((q) => args.corpus!.includes(q.corpus)) : all;
+  const wanted = all.filter((q) => (!args.corpus?.length || args.corpus.includes(q.corpus)) && (!args.split || q.split === args.split));
 
   const cliRun = args.engine === 'process' ? processCli() : await inProcessCli();
   const core = args.engine === undefined || args.engine === 'core' ? await coreEngine() : null;
@@ -226,7 +233,7 @@ async function main(): Promise<void> {
       indexMs[corpus] = Math.round(performance.now() - t0);
       for (const q of wanted.filter((x) => x.corpus === corpus)) {
         const hits = await engine.search(vault, home, q.question, LIMIT);
-        const r: QuestionResult = { id: q.id, corpus, lang: q.lang, expected: { path: q.path, heading_path: q.heading_path }, ...ranks(hits, q), top: hits.slice(0, 5) };
+        const r: QuestionResult = { id: q.id, corpus, lang: q.lang, split: q.split, expected: { path: q.path, heading_path: q.heading_path }, ...ranks(hits, q), top: hits.slice(0, 5) };
         if (r.sectionRank === null || r.sectionRank > 1) {
           r.sectionRankAllSections = ranks(await engine.search(vault, home, q.question, 50, true), q).sectionRank;
         }
@@ -248,8 +255,9 @@ async function main(): Promise<void> {
   const corpora = [...new Set(results.map((r) => r.corpus))];
   const perCorpus = Object.fromEntries(corpora.map((c) => [c, metrics(results.filter((r) => r.corpus === c))]));
   const byLang = Object.fromEntries(['en', 'ru'].map((l) => [l, metrics(results.filter((r) => r.lang === l))]));
+  const bySplit = Object.fromEntries(['dev', 'holdout'].map((s) => [s, metrics(results.filter((r) => r.split === s))]));
   const overall = metrics(results);
-  printTable(perCorpus, byLang, overall, indexMs);
+  printTable(perCorpus, { ...byLang, ...bySplit }, overall, indexMs);
   printMisses(results);
   for (const [message, count] of warnings) console.log(`\nprocess warning ×${count} from the code under test: ${message}`);
 
@@ -273,13 +281,14 @@ async function main(): Promise<void> {
     index_ms: indexMs,
     overall,
     by_language: byLang,
+    by_split: bySplit,
     per_corpus: perCorpus,
     questions: results,
   };
   // latest.json is the committed record a note can cite: only a full run may replace it.
   const target = args.out ?? (wanted.length === all.length ? path.join(here, 'results/latest.json') : null);
   if (!target) {
-    console.log('\npartial run (--corpus): results not written; pass --out FILE to keep them');
+    console.log('\npartial run (--corpus or --split): results not written; pass --out FILE to keep them');
     return;
   }
   fs.mkdirSync(path.dirname(target), { recursive: true });
@@ -294,7 +303,7 @@ async function verbExists(run: CliRunner, root: string, corpus: string, scratch:
 
 const pct = (x: number) => `${(x * 100).toFixed(0)}%`.padStart(4);
 
-function printTable(perCorpus: Record<string, Metrics>, byLang: Record<string, Metrics>, overall: Metrics, indexMs: Record<string, number>): void {
+function printTable(perCorpus: Record<string, Metrics>, groups: Record<string, Metrics>, overall: Metrics, indexMs: Record<string, number>): void {
   const rows: string[][] = [];
   const row = (name: string, m: Metrics, idx?: number) =>
     rows.push([
@@ -306,7 +315,7 @@ function printTable(perCorpus: Record<string, Metrics>, byLang: Record<string, M
       idx === undefined ? '' : `${idx}`,
     ]);
   for (const [c, m] of Object.entries(perCorpus)) row(c, m, indexMs[c]);
-  for (const [l, m] of Object.entries(byLang)) if (m.n) row(`(${l})`, m);
+  for (const [g, m] of Object.entries(groups)) if (m.n) row(`(${g})`, m);
   row('overall', overall);
   const head = ['corpus', 'n', 'note@1', 'note@5', 'note MRR', 'sect@1', 'sect@5', 'sect MRR', 'context note/sect', 'index ms'];
   const widths = head.map((h, c) => Math.max(h.length, ...rows.map((r) => r[c]!.length)));

@@ -13,6 +13,7 @@ interface Question {
   question: string;
   path: string;
   heading_path: string[];
+  split: string;
 }
 
 const { questions } = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'eval/questions.json'), 'utf8')) as { questions: Question[] };
@@ -30,11 +31,19 @@ function shingles(ws: string[]): Set<string> {
   return out;
 }
 
-test('eval questions: at least 40, at least 15 in Russian, unique ids, every corpus covered', () => {
-  assert.ok(questions.length >= 40, `${questions.length} questions`);
-  assert.ok(questions.filter((q) => q.lang === 'ru').length >= 15);
+test('eval questions: at least 80, at least 30 in Russian, unique ids, every corpus covered', () => {
+  assert.ok(questions.length >= 80, `${questions.length} questions`);
+  assert.ok(questions.filter((q) => q.lang === 'ru').length >= 30);
   assert.equal(new Set(questions.map((q) => q.id)).size, questions.length);
   assert.deepEqual([...new Set(questions.map((q) => q.corpus))].sort(), ['frontend-vault-ru', 'kepano-obsidian', 'openbox-ru', 'vaultofknowledge']);
+});
+
+test('eval questions: each is dev or holdout, and the holdout covers every corpus in both languages', () => {
+  for (const q of questions) assert.ok(q.split === 'dev' || q.split === 'holdout', `${q.id}: split ${q.split}`);
+  const holdout = questions.filter((q) => q.split === 'holdout');
+  assert.ok(holdout.length >= questions.length / 4, `${holdout.length} holdout questions`);
+  assert.deepEqual([...new Set(holdout.map((q) => q.corpus))].sort(), ['frontend-vault-ru', 'kepano-obsidian', 'openbox-ru', 'vaultofknowledge']);
+  assert.deepEqual([...new Set(holdout.map((q) => q.lang))].sort(), ['en', 'ru']);
 });
 
 test('eval questions: each expected note exists in its corpus and has the expected section', { skip: root === null && 'shared corpora absent' }, () => {
