@@ -188,7 +188,27 @@ function parseTag(cx: InlineContext, next: number, pos: number): number {
   return cx.addElement(cx.elt('Tag', pos, pos + 1 + len));
 }
 
+/**
+ * Letters and digits (ASCII or not) start no inline syntax: every inline parser
+ * in use (lezer's, GFM's strikethrough, ours) triggers on an ASCII punctuation
+ * mark or a space. Consuming a run of them at once is what every parser's -1
+ * would have amounted to, one character at a time.
+ */
+function isPlain(c: number): boolean {
+  return c >= 0x80 || (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57);
+}
+
+/** Past the run of plain characters starting at `pos` (which is plain). */
+function skipPlain(cx: InlineContext, pos: number): number {
+  const text = cx.text;
+  const end = cx.end - cx.offset;
+  let i = pos - cx.offset + 1;
+  while (i < end && isPlain(text.charCodeAt(i))) i++;
+  return cx.offset + i;
+}
+
 function parseObsidianInline(cx: InlineContext, next: number, pos: number): number {
+  if (isPlain(next)) return skipPlain(cx, pos);
   switch (next) {
     case BACKTICK:
       return guardInlineCode(cx, pos);
@@ -234,7 +254,8 @@ export const obsidianSyntax: MarkdownConfig = {
     },
     { name: 'ObsidianMath', parse: delimitedBlock('MathBlock', '$$'), before: 'Blockquote' },
   ],
-  // One dispatcher instead of four parsers: lezer calls every inline parser at
-  // every character, so this saves three calls per character of every note.
+  // One dispatcher instead of four parsers, run first: lezer calls every inline
+  // parser at every character it does not consume, and this one consumes runs of
+  // plain characters (a third of a cold index's parse time went to those calls).
   parseInline: [{ name: 'Obsidian', parse: parseObsidianInline, before: 'Escape' }],
 };
