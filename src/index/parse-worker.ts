@@ -1,15 +1,16 @@
 import { workerData, type MessagePort } from 'node:worker_threads';
+import { NEXT, POSTED, TAKEN } from './parse-pool.js';
 import { prepareNote } from './prepare-note.js';
 
 /**
- * A parse-pool worker (parse-pool.ts): prepares its share of notes and posts each
- * result on its port as `[job index, Prepared]`, then bumps the shared counter
- * `signal[0]` (posted) so the main thread, blocked in Atomics.wait, wakes up and
- * collects it; the main thread counts what it took in `signal[1]`.
+ * A parse-pool worker (parse-pool.ts): claims notes from the shared counter
+ * `signal[NEXT]`, prepares each and posts `[index, Prepared]` on its port, then
+ * bumps `signal[POSTED]` so the main thread, blocked in Atomics.wait, wakes up and
+ * collects it; the main thread counts what it took in `signal[TAKEN]`.
  */
 interface Job {
   root: string;
-  jobs: [number, string][];
+  paths: string[];
   port: MessagePort;
   signal: Int32Array;
 }
@@ -17,15 +18,15 @@ interface Job {
 /** Results posted but not yet taken by the main thread, across workers, before this one pauses. */
 const MAX_AHEAD = 64;
 
-const { root, jobs, port, signal } = workerData as Job;
-for (const [index, path] of jobs) {
-  const prepared = prepareNote(root, path);
+const { root, paths, port, signal } = workerData as Job;
+for (let index = Atomics.add(signal, NEXT, 1); index < paths.length; index = Atomics.add(signal, NEXT, 1)) {
+  const prepared = prepareNote(root, paths[index]!);
   // Backpressure: a main thread busy writing must not find thousands of parsed notes queued in memory.
-  for (let taken = Atomics.load(signal, 1); Atomics.load(signal, 0) - taken >= MAX_AHEAD; taken = Atomics.load(signal, 1)) {
-    Atomics.wait(signal, 1, taken, 100);
+  for (let taken = Atomics.load(signal, TAKEN); Atomics.load(signal, POSTED) - taken >= MAX_AHEAD; taken = Atomics.load(signal, TAKEN)) {
+    Atomics.wait(signal, TAKEN, taken, 100);
   }
   port.postMessage([index, prepared]);
-  Atomics.add(signal, 0, 1);
-  Atomics.notify(signal, 0);
+  Atomics.add(signal, POSTED, 1);
+  Atomics.notify(signal, POSTED);
 }
 port.close();

@@ -13,7 +13,7 @@ import { SCHEMA_VERSION } from './schema.js';
 import { nameKey } from './note-rows.js';
 import { insertNote } from './write-note.js';
 import { prepareNote, prepareText, readNoteText, type Prepared } from './prepare-note.js';
-import { prepareInParallel, type defaultParseWorkers } from './parse-pool.js';
+import { defaultParseWorkers, prepareInOrder } from './parse-pool.js';
 
 /**
  * Incremental refresh: make the index describe the vault as it is now.
@@ -117,13 +117,12 @@ export function refreshIndex(handle: IndexHandle, opts: RefreshOptions = {}): Re
   const config = readVaultConfig(root);
   const excludeKey = JSON.stringify(config.index.exclude);
   const kindOf = (f: VaultFile): Kind => (isExcluded(config, f.path) ? 'excluded' : isMarkdownPath(f.path) ? 'note' : 'attachment');
-  const scan = scanVault(root);
-  const { files, collisions } = dedupeByPath(scan.files);
+  const scan = scanFiles(root);
   const loadRows = () => db.prepare('SELECT id, path, size, mtime_ms, kind, sha256, name_key FROM files').all() as FileRow[];
 
   const result: RefreshResult = {
     refreshed: false,
-    files: files.length,
+    files: scan.files.length,
     notes: 0,
     added: 0,
     changed: 0,
@@ -137,16 +136,27 @@ export function refreshIndex(handle: IndexHandle, opts: RefreshOptions = {}): Re
 
   // The fast path: the stat walk hashes to what the last refresh stored, so the
   // index already describes these exact files (no rows loaded, nothing written).
-  const digest = scanDigest(files, kindOf, excludeKey);
+  const digest = scanDigest(scan.files, kindOf, excludeKey);
   if (storedMeta(db, 'scan_digest') !== digest) {
     db.transaction(() => {
       const excludeChanged = storedMeta(db, 'exclude') !== excludeKey;
-      apply(db, root, files, loadRows(), kindOf, excludeKey, excludeChanged, result, opts);
+      const work = apply(db, root, scan.files, loadRows(), kindOf, excludeKey, excludeChanged, result, opts);
+      // Link resolution holds the vault's file list in its own form: let go of the
+      // scan's (100k records for 100k notes) so the two are never live together.
+      scan.files = [];
+      if (work) {
+        result.relinked = relinkIndex(db, work.scope, (d, t) => opts.onProgress?.({ phase: 'links', done: d, total: t }));
+        if (work.bulk) {
+          // Many small FTS segments slow every query; merging after a big batch pays back at once.
+          db.prepare(`INSERT INTO sections_fts(sections_fts) VALUES ('optimize')`).run();
+          db.prepare(`INSERT INTO sections_fts(sections_fts, rank) VALUES ('automerge', 4)`).run();
+        }
+      }
       putMeta(db, 'scan_digest', digest);
     }).immediate();
   }
   result.notes = db.prepare(`SELECT count(*) FROM files WHERE kind = 'note'`).pluck().get() as number;
-  result.warnings = [...collisions, ...collectWarnings(db, scan.warnings)];
+  result.warnings = [...scan.collisions, ...collectWarnings(db, scan.warnings)];
   result.took_ms = Math.round(performance.now() - started);
   return result;
 }
@@ -161,9 +171,9 @@ function apply(
   excludeChanged: boolean,
   result: RefreshResult,
   opts: RefreshOptions,
-): void {
+): { scope: RelinkScope; bulk: boolean } | null {
   const plan = diff(files, rows, kindOf);
-  if (isEmpty(plan) && !excludeChanged) return;
+  if (isEmpty(plan) && !excludeChanged) return null;
   result.refreshed = true;
   // A first build resolves every link anyway: no need to collect 100k names and paths to say so.
   const scope: RelinkScope = { all: excludeChanged || rows.length === 0, nameKeys: new Set(), targets: new Set() };
@@ -210,22 +220,29 @@ function apply(
 
   const added = (item: Plan['add'][number], prepared: Prepared | null) => {
     insertNote(db, { file: item.file, kind: item.kind, prepared });
-    if (prepared && 'note' in prepared) addedHashes.push(prepared.note.sha256);
-    scope.nameKeys.add(nameKey(item.file.path));
-    scope.targets.add(item.file.path);
+    // Only a removed note can make an added one a rename; and a full relink needs no names.
+    if (prepared && 'note' in prepared && removedHashes.has(prepared.note.sha256)) addedHashes.push(prepared.note.sha256);
+    if (!scope.all) {
+      scope.nameKeys.add(nameKey(item.file.path));
+      scope.targets.add(item.file.path);
+    }
     result.added++;
     progress();
   };
-  const notes = plan.add.filter((a) => a.kind === 'note');
-  // Many notes to parse: worker threads read and parse while this thread writes.
-  const parallel =
-    notes.length >= PARALLEL_MIN_NOTES && opts.parseWorkers !== 0
-      ? prepareInParallel(root, notes.map((a) => a.file.path), (i, p) => added(notes[i]!, p), opts.parseWorkers)
-      : { done: new Set<string>() };
-  for (const item of plan.add) {
-    if (item.kind !== 'note') added(item, null);
-    else if (!parallel.done.has(item.file.path)) added(item, prepareNote(root, item.file.path));
-  }
+  // Notes are prepared by the parse pool (in parallel for a big batch) and written
+  // in plan order, attachments in between as they come: the same rows and ids
+  // whether or not workers ran.
+  const noteAt = plan.add.flatMap((a, i) => (a.kind === 'note' ? [i] : []));
+  let cursor = 0;
+  const addUpTo = (stop: number) => {
+    for (; cursor < stop; cursor++) if (plan.add[cursor]!.kind !== 'note') added(plan.add[cursor]!, null);
+  };
+  const workers = noteAt.length >= PARALLEL_MIN_NOTES ? (opts.parseWorkers ?? defaultParseWorkers()) : 0;
+  prepareInOrder(root, noteAt.map((i) => plan.add[i]!.file.path), (k, prepared) => {
+    addUpTo(noteAt[k]!);
+    added(plan.add[cursor++]!, prepared);
+  }, workers);
+  addUpTo(plan.add.length);
 
   // A rename is a delete plus an add of the same bytes; report it as what it is.
   for (const h of addedHashes) {
@@ -240,12 +257,13 @@ function apply(
 
   putMeta(db, 'exclude', excludeKey);
   putMeta(db, 'refreshed_at', new Date().toISOString());
-  result.relinked = relinkIndex(db, scope, (d, t) => opts.onProgress?.({ phase: 'links', done: d, total: t }));
-  if (bulk) {
-    // Many small FTS segments slow every query; merging after a big batch pays back at once.
-    db.prepare(`INSERT INTO sections_fts(sections_fts) VALUES ('optimize')`).run();
-    db.prepare(`INSERT INTO sections_fts(sections_fts, rank) VALUES ('automerge', 4)`).run();
-  }
+  return { scope, bulk };
+}
+
+/** The stat walk, one record per canonical path; `files` is dropped once applied. */
+function scanFiles(root: string): { files: VaultFile[]; collisions: IndexWarning[]; warnings: ScanWarning[] } {
+  const scan = scanVault(root);
+  return { ...dedupeByPath(scan.files), warnings: scan.warnings };
 }
 
 /**
@@ -254,9 +272,15 @@ function apply(
  * indexed; the collision is reported, never a crash on the UNIQUE path.
  */
 function dedupeByPath(scanned: VaultFile[]): { files: VaultFile[]; collisions: IndexWarning[] } {
+  const seen = new Set<string>();
+  for (const f of scanned) seen.add(f.path);
+  if (seen.size === scanned.length) return { files: scanned, collisions: [] };
   const groups = new Map<string, VaultFile[]>();
-  for (const f of scanned) groups.set(f.path, [...(groups.get(f.path) ?? []), f]);
-  if (groups.size === scanned.length) return { files: scanned, collisions: [] };
+  for (const f of scanned) {
+    const group = groups.get(f.path);
+    if (group) group.push(f);
+    else groups.set(f.path, [f]);
+  }
   const collisions: IndexWarning[] = [];
   for (const [path, group] of groups) {
     if (group.length < 2) continue;

@@ -9,9 +9,9 @@ function dump(file: string) {
   try {
     const q = (sql: string) => db.prepare(sql).all();
     return {
-      files: q('SELECT path, kind, sha256, title, anchors, frontmatter_error, warning FROM files ORDER BY path'),
-      sections: q('SELECT f.path, s.idx, s.heading_path, s.text, s.part, s.parts FROM sections s JOIN files f ON f.id = s.file_id ORDER BY f.path, s.idx'),
-      links: q('SELECT f.path, l.ord, l.raw, l.status, l.target, l.resolution FROM links l JOIN files f ON f.id = l.file_id ORDER BY f.path, l.ord'),
+      files: q('SELECT id, path, kind, sha256, title, anchors, frontmatter_error, warning FROM files ORDER BY path'),
+      sections: q('SELECT s.id, f.path, s.idx, s.heading_path, s.text, s.part, s.parts FROM sections s JOIN files f ON f.id = s.file_id ORDER BY f.path, s.idx'),
+      links: q('SELECT l.id, f.path, l.ord, l.raw, l.status, l.target, l.resolution FROM links l JOIN files f ON f.id = l.file_id ORDER BY f.path, l.ord'),
       fts: q(`SELECT f.path, s.idx FROM sections_fts JOIN sections s ON s.id = sections_fts.rowid JOIN files f ON f.id = s.file_id WHERE sections_fts MATCH '"token17" OR "share"' ORDER BY f.path, s.idx`),
     };
   } finally {
@@ -19,8 +19,10 @@ function dump(file: string) {
   }
 }
 
-test('parse pool: worker threads (VAULTGATE_PARSE_WORKERS=2) index exactly what the main thread does', async () => {
+test('parse pool: worker threads (VAULTGATE_PARSE_WORKERS=2) index exactly what the main thread does, row ids included', async () => {
   const files: Record<string, string | Buffer> = { 'bad.md': Buffer.from([0xff, 0xfe]) };
+  // Attachments between the notes: rows are written in plan order either way.
+  for (let i = 0; i < 40; i++) files[`d${i % 7}/img${i}.png`] = Buffer.from([i]);
   for (let i = 0; i < 320; i++) files[`d${i % 7}/n${i}.md`] = `---\ntags: [t${i % 3}]\n---\n# N${i}\nshared token${i} [[n${(i + 1) % 320}#N${(i + 1) % 320}]]\n## Sub\nmore\n`;
   const { root } = tempVault(files);
   const inline = await runCliProcess(['index'], { vault: root, home: tempDir(), env: { VAULTGATE_PARSE_WORKERS: '0' } });
