@@ -22,7 +22,10 @@ function candidateOf(section: LocatedSection, reason: string, score: number): Ca
   };
 }
 
-/** The best sections (one per note) for a query, each with the reason it was chosen. */
+/** A note's second section joins the evidence when its score is at least this share of the note's best. */
+const NEXT_SECTION_RATIO = 0.5;
+
+/** The best sections for a query (one per note, then runners-up), each with the reason it was chosen. */
 export function queryCandidates(
   db: Db,
   query: string,
@@ -31,8 +34,18 @@ export function queryCandidates(
   scope: string[] | undefined,
 ): { candidates: Candidate[]; searchable: boolean } {
   const r = searchIndex(db, query, { limit, pathPrefixes: scope });
+  const candidates = r.hits.map((h, i) => candidateOf(h, `${h.match === 'text' ? 'best match' : `${h.match} match`} for ${label} (#${i + 1})`, h.score));
+  // Then each note's next-best section, when it scores at least half as well as the
+  // best: the note is often right while its best section is a sibling of the one that
+  // answers (eval, dev split: context section recall 0.70 → 0.79, note recall unchanged).
+  // They come after every note's best section, so a tight budget keeps notes first.
+  r.hits.forEach((h, i) => {
+    const first = bestSectionInNote(db, query, h.path);
+    const next = first && bestSectionInNote(db, query, h.path, [h.section_id, first.section_id]);
+    if (next && next.score >= NEXT_SECTION_RATIO * first.score) candidates.push(candidateOf(next, `next match for ${label} in #${i + 1}`, next.score));
+  });
   return {
-    candidates: r.hits.map((h, i) => candidateOf(h, `${h.match === 'text' ? 'best match' : `${h.match} match`} for ${label} (#${i + 1})`, h.score)),
+    candidates,
     searchable: parseQuery(query).match !== null,
   };
 }

@@ -111,7 +111,7 @@ export function quoteFts(tokens: string[]): string {
   return `"${tokens.join(' ').replace(/"/g, '""')}"`;
 }
 
-function termExpr(t: QueryTerm): string {
+export function termExpr(t: QueryTerm): string {
   return quoteFts(t.tokens) + (t.prefix ? '*' : '');
 }
 

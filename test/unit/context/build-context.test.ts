@@ -26,9 +26,34 @@ test('context: best sections first, then one hop of links with a reason for each
   assert.equal(p.scenario, null);
   assert.deepEqual(p.evidence.map((e) => e.id), p.evidence.map((_, i) => `e${i + 1}`));
   const linked = p.evidence.filter((e) => e.reason.startsWith('linked from'));
-  assert.ok(linked.some((e) => e.path === 'Decisions.md' && e.anchor === '#Decisions#Why tiers'), JSON.stringify(p.evidence.map((e) => [e.path, e.reason])));
+  assert.ok(linked.some((e) => e.path === 'Glossary.md'), JSON.stringify(p.evidence.map((e) => [e.path, e.reason])));
+  assert.ok(p.evidence.some((e) => e.path === 'Decisions.md' && e.anchor === '#Decisions#Why tiers'));
+  // A link to a heading leads to that section (Decisions does not match "everything" itself).
+  const viaHeading = buildContext(root, { VAULTGATE_HOME: home }, { question: 'everything', budgetChars: 100_000 });
+  assert.ok(
+    viaHeading.evidence.some((e) => e.path === 'Decisions.md' && e.anchor === '#Decisions#Why tiers' && e.reason === 'linked from Hub.md#Hub via [[Decisions#Why tiers]]'),
+    JSON.stringify(viaHeading.evidence.map((e) => [e.path, e.anchor, e.reason])),
+  );
   assert.ok(p.evidence.every((e) => /^[0-9a-f]{64}$/.test(e.sha256) && e.lines[0] <= e.lines[1]));
   assert.ok(!p.evidence.some((e) => e.path === 'Cooking.md'));
+});
+
+test('context: a note\'s next-best section follows the best sections when it scores at least half as well', () => {
+  const filler: Record<string, string> = Object.fromEntries(Array.from({ length: 8 }, (_, i) => [`Filler ${i}.md`, `# Filler ${i}\nWeather and garden.\n`]));
+  const { root, home } = tempVault({
+    ...filler,
+    'Db.md': '# Db\n## Btree\nA btree index serves range scans on huge tables.\n## Brin\nA brin index serves huge ordered tables; an index of block ranges.\n## Backups\nNightly dumps.\n',
+    'Other.md': '# Other\nAn index of my books.\n',
+  });
+  const p = buildContext(root, { VAULTGATE_HOME: home }, { question: 'which index for huge ordered tables', maxLinked: 0 });
+  assert.deepEqual(
+    p.evidence.map((e) => [e.path, e.heading_path.at(-1), e.reason]),
+    [
+      ['Db.md', 'Brin', 'best match for the question (#1)'],
+      ['Other.md', 'Other', 'best match for the question (#2)'],
+      ['Db.md', 'Btree', 'next match for the question in #1'],
+    ],
+  );
 });
 
 test('context: --max-linked 0 follows no links; --max-linked 1 at most one', () => {

@@ -14,6 +14,12 @@ test('Russian questions drop Russian stop words and stem the rest', () => {
   assert.equal(q.match, '("вест" OR "заметк")');
 });
 
+test('declined forms of Russian question words and pronouns are stop words too, prepositions are not', () => {
+  assert.equal(parseQuery('какого размера эту кнопку').match, '("размер" OR "кнопк")');
+  // "после" carries meaning in a question about before and after.
+  assert.equal(parseQuery('которую встречу после').match, '("встреч" OR "посл")');
+});
+
 test('a query of stop words only still searches them rather than nothing', () => {
   assert.equal(parseQuery('the').match, '"the"');
 });

@@ -86,3 +86,38 @@ test('search: a note with a 2 MB single-line base64 image is indexed and searcha
   assert.equal(r.result.hits[0]?.path, 'img.md');
   assert.ok(r.result.hits[0]!.snippet.length <= 202);
 });
+
+/** Notes that match nothing in the tests below, so every test word is rare (BM25's idf is positive). */
+function withFiller(files: Record<string, string>): Record<string, string> {
+  const out = { ...files };
+  for (let i = 0; i < 8; i++) out[`Filler ${i}.md`] = `# Filler ${i}\n${FILLER}\n`;
+  return out;
+}
+const FILLER = 'Some unrelated words about the weather and the garden fill this paragraph out.';
+
+test('search: a note holding more of the question\'s words outranks one that repeats a single word', () => {
+  const { root, home } = tempVault(
+    withFiller({
+      // Short and dense in one word: its section has the highest BM25 of all.
+      'Notes/Beta.md': '# Notes\nbeta beta.\n',
+      // Three of the four words, one per (long) section.
+      'Topic.md': `# One\nalpha. ${FILLER} ${FILLER}\n# Two\ngamma. ${FILLER} ${FILLER}\n# Three\ndelta. ${FILLER} ${FILLER}\n`,
+    }),
+  );
+  const run = (opts: SearchOptions) => withFreshIndex(root, { VAULTGATE_HOME: home }, (h) => searchIndex(h.db, 'alpha beta gamma delta', opts)).result;
+  assert.equal(run({ allSections: true }).hits[0]?.path, 'Notes/Beta.md', 'precondition: BM25 alone puts the one-word note first');
+  assert.deepEqual(run({}).hits.map((h) => h.path), ['Topic.md', 'Notes/Beta.md']);
+});
+
+test('search: a heading with no text of its own is shown as its best-matching subsection', () => {
+  const { root, home } = tempVault(
+    withFiller({
+      'Colors.md': `# Colors\nAbout color formats.\n## Conversion\n### Hex to rgb\nParse pairs of hex digits. ${Array(12).fill(FILLER).join(' ')}\n### Hsl to rgb\nConvert hue, saturation and lightness. ${Array(12).fill(FILLER).join(' ')}\n## Other\nNothing.\n`,
+    }),
+  );
+  const run = (opts: SearchOptions) => withFreshIndex(root, { VAULTGATE_HOME: home }, (h) => searchIndex(h.db, 'conversion hue', opts)).result;
+  // The bare "Conversion" heading is the best section (short, and its heading matches) ...
+  assert.deepEqual(run({ allSections: true }).hits[0]?.heading_path, ['Colors', 'Conversion']);
+  // ... but a hit with nothing to read is shown as the subsection under it that matches best.
+  assert.deepEqual(run({}).hits[0]?.heading_path, ['Colors', 'Conversion', 'Hsl to rgb']);
+});
