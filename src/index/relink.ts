@@ -46,14 +46,24 @@ export function fileIndexFromDb(db: Db): FileIndex {
   return buildFileIndex(rows.map((r) => ({ path: r.path, indexed: r.kind !== 'excluded' })));
 }
 
+const ANCHOR_CACHE = 256;
+
 /** Headings and block ids of indexed notes, read from the stored JSON (no file is re-read). */
 export function anchorLookupFromDb(db: Db): AnchorLookup {
   const get = db.prepare(`SELECT anchors FROM files WHERE path = ? AND kind = 'note'`).pluck();
-  // Bounded: a cold index of 100k notes must not keep every note's headings in memory.
+  // Small and least-recently-used: it keeps the notes many links point at (an index
+  // note, a hub) and nothing else. Long-lived entries are promoted to V8's old
+  // space, so a big cache that is refilled over and over (a cold index of 100k notes
+  // resolves links to all of them) leaves hundreds of MB of garbage behind.
   const cache = new Map<string, AnchorSource | null>();
   return (path) => {
-    if (cache.has(path)) return cache.get(path)!;
-    if (cache.size >= 5000) cache.clear();
+    const hit = cache.get(path);
+    if (hit !== undefined) {
+      cache.delete(path);
+      cache.set(path, hit);
+      return hit;
+    }
+    if (cache.size >= ANCHOR_CACHE) cache.delete(cache.keys().next().value!);
     const json = get.get(path) as string | undefined;
     let out: AnchorSource | null = null;
     if (json) {
