@@ -25,11 +25,14 @@ const MAX_WORKERS = 4;
 
 /**
  * Workers by default: one per core beyond the first, at most {@link MAX_WORKERS},
- * and none below 4 cores. On the 2-core build machine, with another process
- * keeping one core busy, one worker made a cold index of the 10k synthetic vault
- * slower (14.0 s vs 9.9 s wall, 12.8 s vs 8.9 s CPU: each thread compiles and
- * warms up the parser on its own, and every result is cloned across) and peak
- * RSS 330 MB vs 235 MB. `VAULTGATE_PARSE_WORKERS=1` opts in.
+ * and none below 4 cores. Measured on the 2-core build machine, cold index of the
+ * 10k synthetic vault, one worker vs none:
+ * - idle: 6.8–7.2 s vs 9.9–11.8 s wall;
+ * - with another process keeping one core busy: 14.0 s vs 9.9 s wall (12.8 s vs
+ *   8.9 s CPU: each thread compiles and warms up the parser on its own, and every
+ *   result is cloned across);
+ * - peak RSS 330 MB vs 230 MB (a second V8 heap full of parse garbage).
+ * So two cores stay inline by default; `VAULTGATE_PARSE_WORKERS=1` opts in.
  */
 export function defaultParseWorkers(): number {
   const cores = os.availableParallelism();
