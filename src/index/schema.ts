@@ -11,7 +11,7 @@
  */
 
 /** Bump on any change to tables, columns or the text pipeline's output. */
-export const SCHEMA_VERSION = 6;
+export const SCHEMA_VERSION = 7;
 
 /** `PRAGMA application_id`: 'VGIX'. A SQLite file without it is not ours and is never trusted. */
 export const APPLICATION_ID = 0x56474958;
@@ -46,6 +46,9 @@ CREATE INDEX files_by_title_key ON files(title_key);
 -- No index on kind: with two common values it is never selective, and without
 -- statistics SQLite picked it over files_by_title_key (an exact-title lookup
 -- scanned every note: 26 of the 10k-note search's milliseconds).
+-- Unreadable notes are listed on every read (as warnings): a partial index finds
+-- them without reading the table, and it is never a candidate for other queries.
+CREATE INDEX files_unreadable ON files(path) WHERE kind = 'unreadable';
 
 CREATE TABLE sections (
   id           INTEGER PRIMARY KEY,       -- also the rowid in sections_fts
