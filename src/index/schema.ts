@@ -11,7 +11,7 @@
  */
 
 /** Bump on any change to tables, columns or the text pipeline's output. */
-export const SCHEMA_VERSION = 7;
+export const SCHEMA_VERSION = 8;
 
 /** `PRAGMA application_id`: 'VGIX'. A SQLite file without it is not ours and is never trusted. */
 export const APPLICATION_ID = 0x56474958;
@@ -43,6 +43,8 @@ CREATE TABLE files (
 ) STRICT;
 
 CREATE INDEX files_by_title_key ON files(title_key);
+-- Re-resolving the links of a small change reads only the files sharing their names (relink.ts).
+CREATE INDEX files_by_name ON files(name_key);
 -- No index on kind: with two common values it is never selective, and without
 -- statistics SQLite picked it over files_by_title_key (an exact-title lookup
 -- scanned every note: 26 of the 10k-note search's milliseconds).

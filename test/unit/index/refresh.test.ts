@@ -205,3 +205,29 @@ test('a refresher that cannot get the write lock in time fails with LOCK_BUSY (e
   }
   assert.equal(withIndex(root, home, (h) => searchIndex(h.db, 'beta').total), 1);
 });
+
+test('refresh: after a run of small changes, every link resolves exactly as a rebuild from scratch resolves it', () => {
+  const { root, home } = tempVault();
+  fs.cpSync(path.join(import.meta.dirname, '../../../examples/demo-vault'), root, { recursive: true });
+  const links = (h: IndexHandle) =>
+    h.db
+      .prepare(`SELECT f.path, l.ord, l.status, l.target, l.resolution FROM links l JOIN files f ON f.id = l.file_id ORDER BY f.path, l.ord`)
+      .all();
+  refresh(root, home);
+  // Each step is a small refresh (few names): relinking reads only the files sharing the links' names.
+  const steps: (() => void)[] = [
+    () => writeFiles(root, { 'Elsewhere/Rules.md': '# Other rules\n' }), // a third file named Rules
+    () => writeFiles(root, { 'Self.md': '# Top\n## Sub\nsee [[#Sub]] and [[#Gone]] and [[Home]]\n' }), // self-links
+    () => fs.renameSync(path.join(root, 'Games/Chess/Rules.md'), path.join(root, 'Games/Chess/Laws.md')),
+    () => writeFiles(root, { 'Self.md': '# Top\n## Gone\nsee [[#Sub]] and [[#Gone]]\n' }), // headings change under self-links
+    () => fs.rmSync(path.join(root, 'Elsewhere/Rules.md')),
+  ];
+  for (const step of steps) {
+    step();
+    assert.equal(refresh(root, home).r.refreshed, true);
+  }
+  const incremental = withIndex(root, home, links);
+  const rebuilt = withFreshIndex(root, { VAULTGATE_HOME: home }, links, { rebuild: true }).result;
+  assert.ok(incremental.length > 50);
+  assert.deepEqual(incremental, rebuilt);
+});
