@@ -42,7 +42,16 @@ interface StoredAnchors {
 
 /** The vault's file list as link resolution sees it, from the `files` table. */
 export function fileIndexFromDb(db: Db): FileIndex {
-  const rows = db.prepare('SELECT path, kind FROM files').all() as { path: string; kind: string }[];
+  return fileIndexOfRows(db.prepare('SELECT path, kind FROM files').all() as FileKindRow[]);
+}
+
+interface FileKindRow {
+  path: string;
+  kind: string;
+}
+
+/** Excluded files still take part in resolution (Obsidian sees them), marked as not indexed. */
+function fileIndexOfRows(rows: FileKindRow[]): FileIndex {
   return buildFileIndex(rows.map((r) => ({ path: r.path, indexed: r.kind !== 'excluded' })));
 }
 
@@ -65,8 +74,8 @@ function fileIndexForNames(db: Db, from: string): FileIndex | null {
       `SELECT path, kind FROM files WHERE name_key IN (SELECT value FROM json_each(?))
        UNION SELECT f.path, f.kind ${from} AND l.name_key = ''`,
     )
-    .all(JSON.stringify(names)) as { path: string; kind: string }[];
-  return buildFileIndex(rows.map((r) => ({ path: r.path, indexed: r.kind !== 'excluded' })));
+    .all(JSON.stringify(names)) as FileKindRow[];
+  return fileIndexOfRows(rows);
 }
 
 const ANCHOR_CACHE = 256;

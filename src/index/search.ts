@@ -76,6 +76,9 @@ function filters(opts: SearchOptions): { sql: string; params: unknown[] } {
   return { sql: parts.map((p) => ` AND ${p}`).join(''), params };
 }
 
+/** A section's BM25 with the column weights, negated so that higher is better. */
+const SCORE_SQL = `-bm25(sections_fts, ${BM25_WEIGHTS.title}, ${BM25_WEIGHTS.aliases}, ${BM25_WEIGHTS.heading}, ${BM25_WEIGHTS.body})`;
+
 export function searchIndex(db: Db, query: string, opts: SearchOptions = {}): SearchResult {
   const parsed = parseQuery(query);
   const limit = Math.min(opts.limit ?? DEFAULT_SEARCH_LIMIT, MAX_SEARCH_LIMIT);
@@ -85,7 +88,6 @@ export function searchIndex(db: Db, query: string, opts: SearchOptions = {}): Se
     f.params.push(parsed.exclude);
   }
   const exactIds = exactNotes(db, parsed, f);
-  const w = BM25_WEIGHTS;
   let rows: Row[] = [];
   let total = 0;
   if (parsed.match !== null) {
@@ -93,7 +95,7 @@ export function searchIndex(db: Db, query: string, opts: SearchOptions = {}): Se
     // here rather than with a window function (340 ms → ~110 ms for "the" on 10k notes),
     // and the full rows are fetched for the returned hits alone.
     const from = `FROM sections_fts JOIN sections s ON s.id = sections_fts.rowid JOIN files f ON f.id = s.file_id WHERE sections_fts MATCH ?${f.sql}`;
-    const select = `SELECT s.id, s.file_id, -bm25(sections_fts, ${w.title}, ${w.aliases}, ${w.heading}, ${w.body}) AS score ${from} ORDER BY score DESC, s.id`;
+    const select = `SELECT s.id, s.file_id, ${SCORE_SQL} AS score ${from} ORDER BY score DESC, s.id`;
     const params = [parsed.match, ...f.params];
     const want = limit + exactIds.size;
     const picked: [number, number, number][] = [];
@@ -164,16 +166,9 @@ export function bestSectionInNote(db: Db, query: string, path: string, skip: num
     .prepare(`SELECT min(s.id) AS lo, max(s.id) AS hi FROM sections s JOIN files f ON f.id = s.file_id WHERE f.path = ? AND f.kind = 'note'`)
     .get(path) as { lo: number | null; hi: number | null };
   if (span.lo === null || span.hi === null) return null;
-  const w = BM25_WEIGHTS;
-  const best = db
-    .prepare(
-      `SELECT rowid AS id, -bm25(sections_fts, ${w.title}, ${w.aliases}, ${w.heading}, ${w.body}) AS score FROM sections_fts
-       WHERE sections_fts MATCH ? AND rowid BETWEEN ? AND ? AND rowid NOT IN (SELECT value FROM json_each(?)) ORDER BY score DESC, rowid LIMIT 1`,
-    )
-    .get(parsed.match, span.lo, span.hi, JSON.stringify(skip)) as { id: number; score: number } | undefined;
+  const best = bestInRange(db, parsed.match, span.lo, span.hi, skip);
   if (!best) return null;
-  const r = db.prepare(`SELECT ${SECTION_COLUMNS} FROM sections s JOIN files f ON f.id = s.file_id WHERE s.id = ?`).get(best.id) as SectionRow;
-  return hitOf(r, best.score, 'text', parsed.terms);
+  return hitOf(sectionById(db, best.id), best.score, 'text', parsed.terms);
 }
 
 /**
@@ -230,17 +225,27 @@ function bestDescendant<T extends SectionRow & { score: number }>(db: Db, match:
   const next = db.prepare('SELECT min(id) FROM sections WHERE file_id = ? AND idx > ? AND level <= ?').pluck().get(parent.file_id, own.idx, own.level) as number | null;
   const hi = next === null ? (db.prepare('SELECT max(id) FROM sections WHERE file_id = ?').pluck().get(parent.file_id) as number) : next - 1;
   if (hi <= parent.id) return null;
-  const w = BM25_WEIGHTS;
-  const best = db
+  const best = bestInRange(db, match, parent.id + 1, hi);
+  if (!best) return null;
+  return { ...parent, ...sectionById(db, best.id), score: parent.score };
+}
+
+/**
+ * The best-scoring section among section ids `lo..hi` (a note's sections, or a
+ * heading's subsections: both have consecutive ids), leaving out `skip`. Bounded
+ * by rowid, the FTS query costs little however common the words are.
+ */
+function bestInRange(db: Db, match: string, lo: number, hi: number, skip: number[] = []): { id: number; score: number } | undefined {
+  return db
     .prepare(
-      `SELECT rowid FROM sections_fts WHERE sections_fts MATCH ? AND rowid BETWEEN ? AND ?
-       ORDER BY bm25(sections_fts, ${w.title}, ${w.aliases}, ${w.heading}, ${w.body}), rowid LIMIT 1`,
+      `SELECT rowid AS id, ${SCORE_SQL} AS score FROM sections_fts
+       WHERE sections_fts MATCH ? AND rowid BETWEEN ? AND ? AND rowid NOT IN (SELECT value FROM json_each(?)) ORDER BY score DESC, rowid LIMIT 1`,
     )
-    .pluck()
-    .get(match, parent.id + 1, hi) as number | undefined;
-  if (best === undefined) return null;
-  const row = db.prepare(`SELECT ${SECTION_COLUMNS} FROM sections s JOIN files f ON f.id = s.file_id WHERE s.id = ?`).get(best) as SectionRow;
-  return { ...parent, ...row, score: parent.score };
+    .get(match, lo, hi, JSON.stringify(skip)) as { id: number; score: number } | undefined;
+}
+
+function sectionById(db: Db, id: number): SectionRow {
+  return db.prepare(`SELECT ${SECTION_COLUMNS} FROM sections s JOIN files f ON f.id = s.file_id WHERE s.id = ?`).get(id) as SectionRow;
 }
 
 function hitOf(r: SectionRow, score: number, match: SearchHit['match'], terms: ParsedQuery['terms']): SearchHit {
