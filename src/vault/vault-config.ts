@@ -1,7 +1,7 @@
-import fs from 'node:fs';
 import path from 'node:path';
 import { VaultgateError } from '../errors.js';
 import { loadYaml, loadZod, once } from '../lazy-require.js';
+import { readStateFile } from './state-file.js';
 import { normalizeVaultPath } from './vault-path.js';
 
 /**
@@ -40,14 +40,8 @@ export function vaultConfigPath(root: string): string {
 }
 
 export function readVaultConfig(root: string): VaultConfig {
-  const file = vaultConfigPath(root);
-  let text: string;
-  try {
-    text = fs.readFileSync(file, 'utf8');
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return defaultVaultConfig();
-    throw e;
-  }
+  const text = readStateFile(root, 'config.yaml');
+  if (text === null) return defaultVaultConfig();
   let raw: unknown;
   try {
     raw = loadYaml().parse(text) ?? {};
