@@ -1,5 +1,5 @@
 import { Command, CommanderError } from 'commander';
-import { exitCodeOf, isVaultgateError, VaultgateError } from '../errors.js';
+import { exitCodeOf, isResourceLimit, isVaultgateError, resourceLimitError, VaultgateError } from '../errors.js';
 import type { CliIO, CommandResult, Reporter } from './command-kit.js';
 import { loadCommands } from './commands/index.js';
 
@@ -25,7 +25,9 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
       else if (wantsJson()) writeJson({ ok: true, ...result.json });
       else io.stdout((result.text ?? JSON.stringify(result.json, null, 2)) + '\n');
     },
-    fail(error: unknown) {
+    fail(thrown: unknown) {
+      // out of file descriptors (a module that could not load, a file that could not open): the environment, not a bug
+      const error = !isVaultgateError(thrown) && isResourceLimit(thrown) ? resourceLimitError(thrown, 'vaultgate could not open a file', false) : thrown;
       exitCode = exitCodeOf(error);
       const body = isVaultgateError(error)
         ? error.toJSON()

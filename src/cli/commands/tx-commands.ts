@@ -1,4 +1,3 @@
-import fs from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
 import { action, usageError, type ActionContext, type Reporter } from '../command-kit.js';
@@ -9,25 +8,28 @@ import { action, usageError, type ActionContext, type Reporter } from '../comman
  * or `-` for stdin (then `content_file` paths are relative to the cwd).
  */
 async function loadBundle(ctx: ActionContext, arg: string) {
-  const { parseBundle, MAX_BUNDLE_BYTES } = await import('../../txn/index.js');
-  const { VaultgateError } = await import('../../errors.js');
+  const { parseBundle, readBounded, readInputFile, MAX_BUNDLE_BYTES } = await import('../../txn/index.js');
+  const { VaultgateError, isResourceLimit } = await import('../../errors.js');
   let bytes: Buffer;
   let baseDir: string;
+  const file = arg === '-' ? null : path.resolve(ctx.io.cwd, arg);
   try {
-    if (arg === '-') {
-      bytes = readBounded(0, MAX_BUNDLE_BYTES);
+    if (file === null) {
+      bytes = readBounded(0, MAX_BUNDLE_BYTES); // at most limit + 1 bytes: an endless stdin is refused by size
       baseDir = ctx.io.cwd;
     } else {
-      const file = path.resolve(ctx.io.cwd, arg);
-      const fd = fs.openSync(file, 'r');
-      try {
-        bytes = readBounded(fd, MAX_BUNDLE_BYTES);
-      } finally {
-        fs.closeSync(fd);
+      // a regular file, or a pipe the caller writes into (`<(…)`); never a device, which would never end
+      const r = readInputFile(file, MAX_BUNDLE_BYTES, { allowPipe: true });
+      if (r.kind === 'other') {
+        throw new VaultgateError('BUNDLE_INVALID', `bundle ${arg} is not a regular file or a pipe`, {
+          hint: 'Pass the path of a bundle file, or `-` to read it from stdin.',
+        });
       }
+      bytes = r.bytes;
       baseDir = path.dirname(file);
     }
   } catch (e) {
+    if (e instanceof VaultgateError || isResourceLimit(e)) throw e;
     throw new VaultgateError('BUNDLE_INVALID', `cannot read bundle ${arg}: ${(e as Error).message}`, {
       hint: 'Pass the path of a bundle file, or `-` to read it from stdin.',
     });
@@ -35,31 +37,10 @@ async function loadBundle(ctx: ActionContext, arg: string) {
   return parseBundle(bytes, { baseDir });
 }
 
-/** Read at most `limit + 1` bytes, so an endless stdin is refused by size, not by memory. */
-function readBounded(fd: number, limit: number): Buffer {
-  const chunks: Buffer[] = [];
-  let total = 0;
-  const buf = Buffer.alloc(1 << 20);
-  for (;;) {
-    let n: number;
-    try {
-      n = fs.readSync(fd, buf, 0, buf.length, null);
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code === 'EAGAIN') continue;
-      if ((e as NodeJS.ErrnoException).code === 'EOF') break;
-      throw e;
-    }
-    if (n === 0) break;
-    chunks.push(Buffer.from(buf.subarray(0, n)));
-    total += n;
-    if (total > limit) break; // parseBundle reports BUNDLE_LIMIT
-  }
-  return Buffer.concat(chunks);
-}
-
-function lockTimeout(ctx: ActionContext): { lockTimeoutMs?: number } {
-  const v = ctx.io.env.VAULTGATE_LOCK_TIMEOUT_MS;
-  return v && /^\d+$/.test(v) ? { lockTimeoutMs: Number(v) } : {};
+/** The engine's settings from the environment (one place reads them: txn's settings.ts). */
+async function engineSettings(ctx: ActionContext): Promise<{ lockTimeoutMs?: number }> {
+  const { engineSettingsFromEnv } = await import('../../txn/index.js');
+  return engineSettingsFromEnv(ctx.io.env);
 }
 
 export function register(program: Command, reporter: Reporter): void {
@@ -99,7 +80,7 @@ export function register(program: Command, reporter: Reporter): void {
         const approval = String(opts.approval);
         if (!/^[0-9a-f]{64}$/.test(approval)) throw usageError('--approval must be 64 lower-case hex digits', 'Copy approval_sha256 from `vaultgate tx inspect`.');
         const root = await ctx.vaultRoot();
-        const r = await applyBundle(root, await loadBundle(ctx, arg!), approval, lockTimeout(ctx));
+        const r = await applyBundle(root, await loadBundle(ctx, arg!), approval, await engineSettings(ctx));
         return {
           json: { operation_id: r.operation_id, changed_paths: r.changed_paths, ...(r.replayed ? { replayed: true } : {}), recovered: r.recovered },
           text: `${r.replayed ? 'already applied' : 'applied'} ${r.operation_id}: ${r.changed_paths.join(', ')}`,
@@ -111,7 +92,7 @@ export function register(program: Command, reporter: Reporter): void {
     .action(
       action(reporter, async (ctx) => {
         const { recoverVault } = await import('../../txn/index.js');
-        const r = await recoverVault(await ctx.vaultRoot(), lockTimeout(ctx));
+        const r = await recoverVault(await ctx.vaultRoot(), await engineSettings(ctx));
         return { json: { ...r }, text: r.recovered.length ? r.recovered.map((o) => `${o.operation_id}: ${o.outcome}`).join('\n') : 'nothing to recover' };
       }),
     );
@@ -135,7 +116,7 @@ export function register(program: Command, reporter: Reporter): void {
           throw usageError('give exactly one of --keep-current or --restore-original', '`vaultgate tx status` shows what changed.');
         }
         const { resolveOperation } = await import('../../txn/index.js');
-        const r = await resolveOperation(await ctx.vaultRoot(), op!, opts.keepCurrent ? 'keep-current' : 'restore-original', lockTimeout(ctx));
+        const r = await resolveOperation(await ctx.vaultRoot(), op!, opts.keepCurrent ? 'keep-current' : 'restore-original', await engineSettings(ctx));
         return { json: { ...r }, text: `${r.operation_id}: ${r.outcome}` };
       }),
     );
@@ -147,7 +128,7 @@ export function register(program: Command, reporter: Reporter): void {
     .action(
       action(reporter, async (ctx, [op]) => {
         const { undoOperation } = await import('../../txn/index.js');
-        const r = await undoOperation(await ctx.vaultRoot(), op!, lockTimeout(ctx));
+        const r = await undoOperation(await ctx.vaultRoot(), op!, await engineSettings(ctx));
         return { json: { ...r }, text: `undid ${r.undone} as ${r.operation_id}` };
       }),
     );
@@ -160,10 +141,10 @@ export function register(program: Command, reporter: Reporter): void {
       action(reporter, async (ctx, [op], opts) => {
         const { checkpointOperation } = await import('../../txn/index.js');
         const r = await checkpointOperation(await ctx.vaultRoot(), op!, {
-          ...lockTimeout(ctx),
+          ...(await engineSettings(ctx)),
           ...(typeof opts.message === 'string' ? { message: opts.message } : {}),
         });
-        return { json: { ...r }, text: r.commit ? `committed ${r.commit}` : 'nothing to commit' };
+        return { json: { ...r }, text: r.commit ? `committed ${r.commit}${r.detached ? ' (on a detached HEAD)' : ''}` : 'nothing to commit' };
       }),
     );
 }
