@@ -1,0 +1,226 @@
+import { VaultgateError } from '../errors.js';
+import { defineOperation, READ_ONLY } from './operation.js';
+
+/**
+ * The read operations: index, search, note, context, and the link verbs. Each
+ * refreshes the index first (through the session) and never writes inside the
+ * vault. Core modules are imported on first use so `--help` stays fast.
+ */
+
+const vaultPath = <N extends string>(name: N, description: string) => ({ name, type: 'string', positional: true, description, nonEmpty: true }) as const;
+
+export const indexOp = defineOperation({
+  name: 'index',
+  command: 'index',
+  group: 'admin',
+  summary: 'Bring the search index up to date (incremental), or rebuild it from scratch',
+  description: 'Every read refreshes the index itself; run this to build it ahead of time, to rebuild it, or to check it.',
+  examples: ['vaultgate index', 'vaultgate index --rebuild', 'vaultgate index --check --json'],
+  params: [
+    { name: 'rebuild', type: 'boolean', description: 'discard the index file and index the whole vault again' },
+    { name: 'check', type: 'boolean', description: 'verify the index file first (SQLite quick_check, FTS5 integrity-check); rebuild it if damaged' },
+  ] as const,
+  annotations: { readOnly: true, destructive: false, idempotent: true, openWorld: false },
+  run(input, ctx) {
+    const session = ctx.session();
+    const { refresh, handle, integrity } = session.read(() => null, { rebuild: input.rebuild, check: input.check });
+    return { vault: session.root, file: handle.file, created: handle.created, integrity, ...refresh };
+  },
+  text: (r) =>
+    `${r.notes} notes indexed (${r.files} files) in ${r.took_ms} ms: ` +
+    `${r.added} added, ${r.changed} changed, ${r.deleted} deleted, ${r.renamed} renamed` +
+    (r.warnings.length ? `\n${r.warnings.length} warnings:\n` + r.warnings.map((w) => `  ${w.path}: ${w.message}`).join('\n') : ''),
+});
+
+export const searchOp = defineOperation({
+  name: 'search',
+  command: 'search',
+  tool: 'search',
+  group: 'read',
+  summary: 'Search sections of notes: words (OR, ranked by BM25), "phrases", -excluded, prefix*',
+  description:
+    'Returns cited sections (path, heading path, lines, file hash), best first, one per note. ' +
+    'Say a thing is not in the vault only when `total` is 0.',
+  examples: ["vaultgate search 'how does the robber work' --limit 3", 'vaultgate search sourdough --path Wiki/ --json', "vaultgate search '\"exact phrase\"' -draft"],
+  params: [
+    { name: 'query', type: 'string', positional: 'variadic', description: 'the query; several words are joined with spaces', nonEmpty: true },
+    { name: 'limit', type: 'int', min: 1, max: 1000, default: 10, placeholder: 'n', description: 'most hits to return' },
+    { name: 'path', type: 'string', placeholder: 'prefix', description: 'only notes whose vault path starts with PREFIX' },
+    { name: 'tag', type: 'string', placeholder: 'tag', description: 'only notes with this tag (nested tags included)' },
+    { name: 'where', type: 'strings', placeholder: 'key=value', description: 'only notes whose property KEY equals VALUE (repeatable; all must hold)' },
+    { name: 'all_sections', type: 'boolean', description: 'return every matching section, not only the best one per note' },
+  ] as const,
+  annotations: READ_ONLY,
+  async run(input, ctx) {
+    const { searchIndex } = await import('../index/index.js');
+    const where = parseWhere(input.where);
+    const { result, refresh } = ctx.session().read(
+      (h) => searchIndex(h.db, input.query, { limit: input.limit, pathPrefix: input.path, tag: input.tag, where, allSections: input.all_sections }),
+    );
+    const hits = result.hits.map(({ section_id: _id, text: _text, ...hit }) => hit);
+    return { query: input.query, total: result.total, hits, index: { notes: refresh.notes, refreshed: refresh.refreshed, took_ms: refresh.took_ms } };
+  },
+  text: (r) =>
+    r.hits.length === 0
+      ? `no matches for ${JSON.stringify(r.query)}`
+      : r.hits.map((h) => `${h.path}${h.anchor ?? ''}:${h.lines[0]}-${h.lines[1]}  (${h.score})\n  ${h.snippet}`).join('\n'),
+});
+
+export const noteOp = defineOperation({
+  name: 'note',
+  command: 'note',
+  tool: 'note',
+  group: 'read',
+  summary: 'Print a note, or one section of it, with its SHA-256, sections and lines',
+  description: 'Read straight from disk: `text` and `sha256` are one read of the same bytes, so `sha256` is the base to propose an edit against.',
+  examples: ['vaultgate note Home.md', "vaultgate note Games/Catan/Rules --heading 'The robber'", 'vaultgate note Journal/2026-11-28.md --heading ^summary --json'],
+  params: [
+    vaultPath('path', 'vault-relative path of the note (.md optional)'),
+    { name: 'heading', type: 'string', placeholder: 'heading', description: 'only this section: a heading (`Setup`), nested (`Install#Linux`), or a block (`^id`)' },
+  ] as const,
+  annotations: READ_ONLY,
+  async run(input, ctx) {
+    const { readNoteSection } = await import('../index/index.js');
+    return { ...readNoteSection(ctx.session().root, input.path, input.heading) };
+  },
+  text: (r) => r.text,
+});
+
+export const contextOp = defineOperation({
+  name: 'context',
+  command: 'context',
+  tool: 'context',
+  group: 'read',
+  summary: 'Build a cited context packet for a question: best sections, one hop of links, within a budget',
+  description: '`--format markdown` prints the packet as a document for push mode (a file handed to a local model with tools off), even when piped.',
+  examples: ["vaultgate context 'How many cards do I discard on a 7?'", "vaultgate context 'sourdough starter feeding' --format markdown > packet.md", "vaultgate context 'deploy steps' --query 'rollback' --budget-chars 6000"],
+  params: [
+    { name: 'question', type: 'string', positional: 'variadic', description: 'the question, in plain language', nonEmpty: true },
+    { name: 'query', type: 'strings', placeholder: 'q', description: 'an extra search query whose best sections are also included (repeatable)' },
+    { name: 'limit', type: 'int', min: 1, max: 200, default: 5, placeholder: 'n', description: 'best sections per query' },
+    { name: 'budget_chars', type: 'int', min: 1, max: 10_000_000, default: 12_000, placeholder: 'n', description: 'most characters of evidence text' },
+    { name: 'max_linked', type: 'int', min: 0, max: 200, default: 3, placeholder: 'n', description: 'most sections added by following links one hop' },
+    { name: 'format', type: 'enum', values: ['json', 'markdown'] as const, default: 'json', placeholder: 'format', description: 'json, or markdown (push mode)' },
+  ] as const,
+  annotations: READ_ONLY,
+  async run(input, ctx) {
+    const { buildContext, renderContextMarkdown } = await import('../context/index.js');
+    const session = ctx.session();
+    const packet = buildContext(
+      session.root,
+      session.env,
+      { question: input.question, queries: input.query, limit: input.limit, budgetChars: input.budget_chars, maxLinked: input.max_linked },
+      session,
+    );
+    if (input.format === 'markdown') return { format: 'markdown', markdown: renderContextMarkdown(packet), total: packet.total };
+    return { ...packet } as Record<string, unknown>;
+  },
+  text: (r) => JSON.stringify(r, null, 2),
+  document: (r) => (typeof r.markdown === 'string' ? r.markdown : undefined),
+});
+
+export const resolveOp = defineOperation({
+  name: 'resolve',
+  command: 'resolve',
+  tool: 'resolve_link',
+  group: 'read',
+  summary: 'Resolve a link exactly as Obsidian would, from a given note',
+  examples: ["vaultgate resolve '[[Rules]]' --from Games/Catan/Strategy.md", "vaultgate resolve '[[Sourdough#Feeding|feed it]]' --from Home.md --json"],
+  params: [
+    { name: 'link', type: 'string', positional: true, description: 'the link as written: [[A#B|c]], ![[x.png|100]], [t](a%20b.md), or a bare target' },
+    { name: 'from', type: 'string', required: true, placeholder: 'note', description: 'the note the link is written in (vault-relative path)', nonEmpty: true },
+  ] as const,
+  annotations: READ_ONLY,
+  async run(input, ctx) {
+    const { resolveFromIndex } = await import('../index/index.js');
+    const session = ctx.session();
+    return { ...session.read((h, fresh) => resolveFromIndex(h.db, session.root, input.link, input.from, fresh.warnings)).result };
+  },
+  text: (r) => {
+    const sub = r.subpath ? ` #${r.subpath.value} (${r.subpath.exists === null ? 'not checked' : r.subpath.exists ? 'found' : 'missing'})` : '';
+    return r.status === 'resolved' || r.status === 'unindexed'
+      ? `${r.status}: ${r.target}${sub}${r.candidates ? `\n  candidates: ${r.candidates.join(', ')}` : ''}`
+      : `${r.status}${r.candidates ? `: ${r.candidates.join(', ')}` : ''}`;
+  },
+});
+
+export const linksOp = defineOperation({
+  name: 'links',
+  command: 'links',
+  tool: 'links',
+  group: 'read',
+  summary: 'List every link in a note with its resolution',
+  examples: ['vaultgate links Journal/2026-11-28.md', 'vaultgate links Home.md --json'],
+  params: [vaultPath('note', 'vault-relative path of the note')] as const,
+  annotations: READ_ONLY,
+  async run(input, ctx) {
+    const { noteLinksFromIndex } = await import('../index/index.js');
+    const session = ctx.session();
+    const r = session.read((h, fresh) => noteLinksFromIndex(h.db, session.root, input.note, fresh.warnings)).result;
+    return { note: r.note, total: r.links.length, links: r.links, warnings: r.warnings };
+  },
+  text: (r) => r.links.map((l) => `${l.line}\t${l.status}\t${l.raw}${l.target ? `\t→ ${l.target}` : ''}`).join('\n'),
+});
+
+export const backlinksOp = defineOperation({
+  name: 'backlinks',
+  command: 'backlinks',
+  tool: 'backlinks',
+  group: 'read',
+  summary: 'List every link in the vault that resolves to a note (or any vault file)',
+  examples: ['vaultgate backlinks Wiki/Cooking/Sourdough.md', 'vaultgate backlinks Attachments/board.png --json'],
+  params: [vaultPath('note', 'vault-relative path of the note or file')] as const,
+  annotations: READ_ONLY,
+  async run(input, ctx) {
+    const { backlinksFromIndex } = await import('../index/index.js');
+    const session = ctx.session();
+    const r = session.read((h, fresh) => backlinksFromIndex(h.db, session.root, input.note, fresh.warnings)).result;
+    return { note: r.note, total: r.backlinks.length, backlinks: r.backlinks, ambiguous: r.ambiguous, warnings: r.warnings };
+  },
+  text: (r) =>
+    [...r.backlinks.map((b) => `${b.source}:${b.line}\t${b.raw}`), ...r.ambiguous.map((b) => `${b.source}:${b.line}\t${b.raw}\t(ambiguous)`)].join('\n'),
+});
+
+export const checkOp = defineOperation({
+  name: 'check',
+  command: 'check',
+  tool: 'check_vault',
+  group: 'read',
+  summary: 'Vault health: unresolved and ambiguous links, broken anchors, orphans, invalid frontmatter, path collisions',
+  examples: ['vaultgate check', 'vaultgate check --json'],
+  params: [] as const,
+  annotations: READ_ONLY,
+  async run(_input, ctx) {
+    const { checkFromIndex } = await import('../index/index.js');
+    return { ...ctx.session().read((h, fresh) => checkFromIndex(h.db, fresh.warnings)).result };
+  },
+  text: (r) =>
+    Object.entries(r.counts)
+      .map(([k, v]) => `${k}: ${v}`)
+      .join('\n'),
+});
+
+export const filesOp = defineOperation({
+  name: 'files',
+  command: 'files',
+  group: 'admin',
+  summary: 'List the files of the vault as Obsidian sees them (no dot-folders, no symlinks)',
+  examples: ['vaultgate files', 'vaultgate files --json'],
+  params: [] as const,
+  annotations: READ_ONLY,
+  async run(_input, ctx) {
+    const { scanVault } = await import('../vault/index.js');
+    const root = ctx.session().root;
+    const { files, warnings } = scanVault(root);
+    return { vault: root, total: files.length, files: files.map((f) => ({ path: f.path, size: f.size })), warnings };
+  },
+  text: (r) => r.files.map((f) => f.path).join('\n'),
+});
+
+function parseWhere(items: string[]): { key: string; value: string }[] {
+  return items.map((item) => {
+    const eq = item.indexOf('=');
+    if (eq <= 0) throw new VaultgateError('USAGE', `--where ${JSON.stringify(item)} is not KEY=VALUE`, { hint: 'Write e.g. --where status=done' });
+    return { key: item.slice(0, eq).trim(), value: item.slice(eq + 1).trim() };
+  });
+}
