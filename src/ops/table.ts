@@ -1,5 +1,6 @@
 import type { Operation } from './operation.js';
 import { backlinksOp, checkOp, contextOp, filesOp, indexOp, linksOp, noteOp, resolveOp, searchOp } from './read-ops.js';
+import { scenarioCheckOp, scenarioListOp, scenarioShowOp } from './scenario-ops.js';
 import { checkpointOp, initOp, txApplyOp, txInspectOp, txRecoverOp, txResolveOp, txStatusOp, undoOp } from './tx-ops.js';
 
 /**
@@ -16,6 +17,8 @@ export const OPERATIONS: readonly Operation<any, any>[] = [
   linksOp,
   backlinksOp,
   checkOp,
+  scenarioListOp,
+  scenarioShowOp,
   // write
   txInspectOp,
   txApplyOp,
@@ -28,6 +31,7 @@ export const OPERATIONS: readonly Operation<any, any>[] = [
   txRecoverOp,
   txStatusOp,
   txResolveOp,
+  scenarioCheckOp,
 ];
 
 /** The operation a CLI command line or an MCP tool name names. */
