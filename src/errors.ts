@@ -31,6 +31,8 @@ export const EXIT_CODES = {
   GIT_FAILED: 2,
   SCENARIO_INVALID: 2,
   SCENARIO_NOT_FOUND: 2,
+  STATE_PATCH_INVALID: 2,
+  STATE_LIMIT: 2,
   // 3: integrity
   INTEGRITY: 3,
   RECOVERY_NEEDED: 3,
@@ -47,6 +49,7 @@ export const EXIT_CODES = {
   UNDO_CONFLICT: 75,
   CONTEXT_UNSTABLE: 75,
   GIT_INDEX_DIRTY: 75,
+  STATE_STALE: 75,
   // 77: not permitted
   OUT_OF_SCOPE: 77,
   AREA_PROTECTED: 77, // reserved: thrown once vault policy (protected areas) lands

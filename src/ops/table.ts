@@ -1,6 +1,7 @@
 import type { Operation } from './operation.js';
 import { backlinksOp, checkOp, contextOp, filesOp, indexOp, linksOp, noteOp, resolveOp, searchOp } from './read-ops.js';
 import { scenarioCheckOp, scenarioListOp, scenarioShowOp } from './scenario-ops.js';
+import { stateDeleteOp, stateGetOp, stateListOp, statePatchOp } from './state-ops.js';
 import { checkpointOp, initOp, txApplyOp, txInspectOp, txRecoverOp, txResolveOp, txStatusOp, undoOp } from './tx-ops.js';
 
 /**
@@ -19,11 +20,15 @@ export const OPERATIONS: readonly Operation<any, any>[] = [
   checkOp,
   scenarioListOp,
   scenarioShowOp,
+  stateGetOp,
+  stateListOp,
   // write
   txInspectOp,
   txApplyOp,
   undoOp,
   checkpointOp,
+  statePatchOp,
+  stateDeleteOp,
   // maintenance
   initOp,
   indexOp,
