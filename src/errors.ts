@@ -35,8 +35,9 @@ export const EXIT_CODES = {
   RECOVERY_FAILED: 3,
   STATE_CORRUPT: 3,
   WRITE_FAILED: 3,
-  // 69: provider unavailable (reserved: thrown once an embedding/LLM provider is called)
-  PROVIDER_UNAVAILABLE: 69,
+  // 69: something vaultgate needs is unavailable
+  PROVIDER_UNAVAILABLE: 69, // reserved: thrown once an embedding/LLM provider is called
+  NATIVE_MODULE_MISMATCH: 69,
   // 75: conflict, retry after re-reading
   STALE_HASH: 75,
   APPROVAL_MISMATCH: 75,

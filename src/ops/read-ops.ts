@@ -62,8 +62,8 @@ export const searchOp = defineOperation({
   },
   text: (r) =>
     r.hits.length === 0
-      ? `no matches for ${JSON.stringify(r.query)}`
-      : r.hits.map((h) => `${h.path}${h.anchor ?? ''}:${h.lines[0]}-${h.lines[1]}  (${h.score})\n  ${h.snippet}`).join('\n'),
+      ? `no matches for ${JSON.stringify(r.query)} (total 0)`
+      : [`${r.total} matching note${r.total === 1 ? '' : 's'}${r.hits.length < r.total ? `, best ${r.hits.length}` : ''}:`, ...r.hits.map((h) => `${h.path}${h.heading_path.length ? ' › ' + h.heading_path.join(' › ') : ''}  lines ${h.lines[0]}-${h.lines[1]}  (${h.score})\n    ${h.snippet}`)].join('\n'),
 });
 
 export const noteOp = defineOperation({
@@ -115,7 +115,15 @@ export const contextOp = defineOperation({
     if (input.format === 'markdown') return { format: 'markdown', markdown: renderContextMarkdown(packet), total: packet.total };
     return { ...packet } as Record<string, unknown>;
   },
-  text: (r) => JSON.stringify(r, null, 2),
+  text: (r) => {
+    if (typeof r.markdown === 'string') return r.markdown;
+    const p = r as { total: number; evidence: { id: string; path: string; heading_path: string[]; lines: number[]; reason: string; text: string }[]; truncated?: unknown[] };
+    return [
+      `${p.evidence.length} evidence item${p.evidence.length === 1 ? '' : 's'} (${p.total} matching notes)${p.truncated?.length ? `, ${p.truncated.length} left out by the budget` : ''}`,
+      ...p.evidence.map((e) => `[${e.id}] ${e.path}${e.heading_path.length ? ' › ' + e.heading_path.join(' › ') : ''}  lines ${e.lines.join('-')}  (${e.reason})\n    ${e.text.replace(/\s+/g, ' ').slice(0, 160)}`),
+      '(--json for the whole packet with hashes; --format markdown for push mode)',
+    ].join('\n');
+  },
   document: (r) => (typeof r.markdown === 'string' ? r.markdown : undefined),
 });
 
@@ -178,8 +186,14 @@ export const backlinksOp = defineOperation({
     return { note: r.note, total: r.backlinks.length, backlinks: r.backlinks, ambiguous: r.ambiguous, warnings: r.warnings };
   },
   text: (r) =>
-    [...r.backlinks.map((b) => `${b.source}:${b.line}\t${b.raw}`), ...r.ambiguous.map((b) => `${b.source}:${b.line}\t${b.raw}\t(ambiguous)`)].join('\n'),
+    [
+      `${r.total} link${r.total === 1 ? '' : 's'} into ${r.note}` + (r.ambiguous.length ? `, ${r.ambiguous.length} ambiguous` : ''),
+      ...r.backlinks.map((b) => `  ${b.source}:${b.line}\t${b.raw}${b.subpath?.exists === false ? `\t(broken anchor: no ${b.subpath.kind} ${JSON.stringify(b.subpath.value)})` : ''}`),
+      ...r.ambiguous.map((b) => `  ${b.source}:${b.line}\t${b.raw}\t(ambiguous)`),
+    ].join('\n'),
 });
+
+const CHECK_ITEMS_SHOWN = 10;
 
 export const checkOp = defineOperation({
   name: 'check',
@@ -187,18 +201,36 @@ export const checkOp = defineOperation({
   tool: 'check_vault',
   group: 'read',
   summary: 'Vault health: unresolved and ambiguous links, broken anchors, orphans, invalid frontmatter, path collisions',
-  examples: ['vaultgate check', 'vaultgate check --json'],
-  params: [] as const,
+  examples: ['vaultgate check', 'vaultgate check --all', 'vaultgate check --json'],
+  params: [{ name: 'all', type: 'boolean', cliOnly: true, description: `on a terminal, list every problem (default: the first ${CHECK_ITEMS_SHOWN} of each kind)` }] as const,
   annotations: READ_ONLY,
   async run(_input, ctx) {
     const { checkFromIndex } = await import('../index/index.js');
     return { ...ctx.session().read((h, fresh) => checkFromIndex(h.db, fresh.warnings)).result };
   },
-  text: (r) =>
-    Object.entries(r.counts)
-      .map(([k, v]) => `${k}: ${v}`)
-      .join('\n'),
+  text: (r, input) => {
+    const lines = [Object.entries(r.counts).map(([k, v]) => `${k}: ${v}`).join(', ')];
+    for (const [kind, items] of Object.entries(r.items as Record<string, unknown[]>)) {
+      if (!Array.isArray(items) || items.length === 0) continue;
+      lines.push('', `${kind.replace(/_/g, ' ')} (${items.length}):`);
+      const shown = input.all ? items : items.slice(0, CHECK_ITEMS_SHOWN);
+      for (const item of shown) lines.push(`  ${describeCheckItem(item)}`);
+      if (shown.length < items.length) lines.push(`  … ${items.length - shown.length} more (--all lists them, --json gives every field)`);
+    }
+    return lines.join('\n');
+  },
 });
+
+/** One line for an item of `check`: where it is and what it says. */
+function describeCheckItem(item: unknown): string {
+  if (typeof item === 'string') return item;
+  const i = item as Record<string, unknown>;
+  const file = typeof i.source === 'string' ? i.source : typeof i.path === 'string' ? i.path : '';
+  const where = file && typeof i.line === 'number' ? `${file}:${i.line}` : file;
+  const what = typeof i.raw === 'string' ? i.raw : typeof i.message === 'string' ? i.message : Array.isArray(i.paths) ? (i.paths as string[]).join(' ~ ') : '';
+  const extra = Array.isArray(i.candidates) ? ` → one of ${(i.candidates as string[]).join(', ')}` : '';
+  return [where, what].filter(Boolean).join('  ') + extra || JSON.stringify(item);
+}
 
 export const filesOp = defineOperation({
   name: 'files',
