@@ -66,24 +66,53 @@ export const searchOp = defineOperation({
       : [`${r.total} matching note${r.total === 1 ? '' : 's'}${r.hits.length < r.total ? `, best ${r.hits.length}` : ''}:`, ...r.hits.map((h) => `${h.path}${h.heading_path.length ? ' › ' + h.heading_path.join(' › ') : ''}  lines ${h.lines[0]}-${h.lines[1]}  (${h.score})\n    ${h.snippet}`)].join('\n'),
 });
 
+/** A note printed on a terminal stops here unless `--all`: a 5 MB note is not something to scroll past. */
+const NOTE_TEXT_SHOWN = { lines: 300, chars: 30_000 };
+
 export const noteOp = defineOperation({
   name: 'note',
   command: 'note',
   tool: 'note',
   group: 'read',
   summary: 'Print a note, or one section of it, with its SHA-256, sections and lines',
-  description: 'Read straight from disk: `text` and `sha256` are one read of the same bytes, so `sha256` is the base to propose an edit against.',
-  examples: ['vaultgate note Home.md', "vaultgate note Games/Catan/Rules --heading 'The robber'", 'vaultgate note Journal/2026-11-28.md --heading ^summary --json'],
+  description:
+    'Read straight from disk: `text` and `sha256` are one read of the same bytes, so `sha256` is the base to propose an edit against. ' +
+    'A name that is not a path is resolved as Obsidian resolves `[[name]]` (an ambiguous name is an error listing the candidates).',
+  examples: ['vaultgate note Home.md', "vaultgate note 'Rules' --heading 'The robber on a 7'", 'vaultgate note Journal/2026-11-28.md --heading ^summary --json'],
   params: [
-    vaultPath('path', 'vault-relative path of the note (.md optional)'),
+    vaultPath('path', 'vault-relative path of the note (.md optional), or its name as in [[name]]'),
     { name: 'heading', type: 'string', placeholder: 'heading', description: 'only this section: a heading (`Setup`), nested (`Install#Linux`), or a block (`^id`)' },
+    { name: 'all', type: 'boolean', cliOnly: true, description: `on a terminal, print the whole text (default: the first ${NOTE_TEXT_SHOWN.lines} lines)` },
   ] as const,
   annotations: READ_ONLY,
   async run(input, ctx) {
-    const { readNoteSection } = await import('../index/index.js');
-    return { ...readNoteSection(ctx.session().root, input.path, input.heading) };
+    const { readNoteSection, fileIndexFromDb } = await import('../index/index.js');
+    const session = ctx.session();
+    try {
+      return { ...readNoteSection(session.root, input.path, input.heading) };
+    } catch (e) {
+      if (!(e instanceof VaultgateError && e.code === 'NOT_FOUND')) throw e;
+      // Not a path: the name people type, resolved as Obsidian resolves [[name]] from the vault root.
+      const { resolveLinkPath } = await import('../links/index.js');
+      const name = input.path.replace(/\.md$/i, '');
+      const r = session.read((h) => resolveLinkPath(fileIndexFromDb(h.db), name, '')).result;
+      if (r.status === 'ambiguous' && r.candidates) {
+        throw new VaultgateError('NOTE_AMBIGUOUS', `${JSON.stringify(input.path)} names ${r.candidates.length} notes: ${r.candidates.join(', ')}`, {
+          details: { candidates: r.candidates },
+          hint: 'Give the path of the one you mean.',
+        });
+      }
+      if (r.status !== 'resolved' || !r.target || !/\.md$/i.test(r.target)) throw e;
+      return { ...readNoteSection(session.root, r.target, input.heading), resolved_from: input.path };
+    }
   },
-  text: (r) => r.text,
+  text: (r, input) => {
+    if (input.all) return r.text;
+    const lines = r.text.split('\n');
+    let shown = lines.slice(0, NOTE_TEXT_SHOWN.lines).join('\n');
+    if (shown.length > NOTE_TEXT_SHOWN.chars) shown = shown.slice(0, NOTE_TEXT_SHOWN.chars);
+    return shown.length < r.text.length ? `${shown}\n… ${r.text.length - shown.length} more characters of ${r.path} (--all prints everything; --json gives text, sha256, sections)` : r.text;
+  },
 });
 
 export const contextOp = defineOperation({

@@ -61,3 +61,49 @@ test('first run: every verb’s help shows examples and the global options', asy
   const top = await runCliProcess(['--help']);
   assert.ok(top.stdout.indexOf('search') < top.stdout.indexOf('tx'), 'read verbs are listed before write verbs');
 });
+
+test('first run: note accepts the name people type, reports ambiguity, and caps a huge note on a terminal', async () => {
+  const big = '# Big\n' + 'a line of a very long note\n'.repeat(20_000);
+  const { root, home } = tempVault({ 'Games/Catan/Rules.md': '# Catan\n', 'Games/Chess/Rules.md': '# Chess\n', 'Wiki/Sourdough.md': '# Sourdough\n## Starter\nfeed it\n', 'Big.md': big });
+  const byName = await runCliProcess(['note', 'Sourdough', '--heading', 'Starter'], { vault: root, home });
+  assert.equal(byName.exitCode, 0, byName.stdout);
+  assert.equal(byName.json.path, 'Wiki/Sourdough.md');
+  assert.equal(byName.json.resolved_from, 'Sourdough');
+  const ambiguous = await runCliProcess(['note', 'Rules'], { vault: root, home });
+  assert.equal(ambiguous.exitCode, 2);
+  assert.equal(ambiguous.json.error.code, 'NOTE_AMBIGUOUS');
+  assert.deepEqual(ambiguous.json.error.details.candidates, ['Games/Catan/Rules.md', 'Games/Chess/Rules.md']);
+  const missing = await runCliProcess(['note', 'Nothing here'], { vault: root, home });
+  assert.equal(missing.json.error.code, 'NOT_FOUND');
+  const capped = await runCliProcess(['note', 'Big.md', '--text'], { vault: root, home });
+  assert.ok(capped.stdout.length < 40_000, `printed ${capped.stdout.length} characters`);
+  assert.match(capped.stdout, /--all prints everything/);
+  const all = await runCliProcess(['note', 'Big.md', '--text', '--all'], { vault: root, home });
+  assert.equal(all.stdout, big + '\n');
+  const json = await runCliProcess(['note', 'Big.md'], { vault: root, home });
+  assert.equal(json.json.text, big, 'JSON is never cut');
+});
+
+test('first run: a command that builds the index shows progress on a terminal’s stderr, never on stdout', async () => {
+  const { runCli } = await import('../helpers/run-cli.js');
+  const files: Record<string, string> = {};
+  for (let i = 0; i < 300; i++) files[`n${i}.md`] = `# Note ${i}\nword${i} shared\n`;
+  const { root, home } = tempVault(files);
+  let stderr = '';
+  const { runCli: inProcess } = await import('../../src/cli/run-cli.js');
+  let stdout = '';
+  const code = await inProcess(['--vault', root, 'search', 'shared'], {
+    stdout: (s) => (stdout += s),
+    stderr: (s) => (stderr += s),
+    env: { ...process.env, VAULTGATE_HOME: home },
+    isTTY: false,
+    stderrIsTTY: true,
+    cwd: root,
+  });
+  assert.equal(code, 0);
+  assert.match(stderr, /indexing \d+\/300/);
+  assert.doesNotMatch(stdout, /indexing/);
+  assert.equal(JSON.parse(stdout).ok, true);
+  const piped = await runCli(['search', 'shared'], { vault: root, home: tempDir() });
+  assert.equal(piped.stderr, '', 'no progress when stderr is not a terminal');
+});
