@@ -171,8 +171,9 @@ export const contextOp = defineOperation({
   },
   text: (r) => {
     if (typeof r.markdown === 'string') return r.markdown;
-    const p = r as { total: number; evidence: { id: string; path: string; heading_path: string[]; lines: number[]; reason: string; text: string }[]; truncated?: unknown[] };
+    const p = r as { scenario: { name: string } | null; total: number; evidence: { id: string; path: string; heading_path: string[]; lines: number[]; reason: string; text: string }[]; truncated?: unknown[] };
     return [
+      ...(p.scenario ? [`scenario ${p.scenario.name}: evidence from its areas only; its AGENT.md comes first in --json and --format markdown`] : []),
       `${p.evidence.length} evidence item${p.evidence.length === 1 ? '' : 's'} (${p.total} matching notes)${p.truncated?.length ? `, ${p.truncated.length} left out by the budget` : ''}`,
       ...p.evidence.map((e) => `[${e.id}] ${e.path}${e.heading_path.length ? ' › ' + e.heading_path.join(' › ') : ''}  lines ${e.lines.join('-')}  (${e.reason})\n    ${e.text.replace(/\s+/g, ' ').slice(0, 160)}`),
       '(--json for the whole packet with hashes; --format markdown for push mode)',

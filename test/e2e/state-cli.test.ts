@@ -54,6 +54,17 @@ test('state: 6 processes patching with the same revision — exactly one wins, t
   assert.deepEqual(again.map((r) => r.exitCode).sort(), [0, 75, 75]);
 });
 
+test('state: 6 processes creating one session in a vault with no state store yet — exactly one wins', async () => {
+  const { root, home } = tempVault({ 'a.md': '# A\n' });
+  const results = await Promise.all(
+    Array.from({ length: 6 }, (_, i) => runCliProcess(['state', 'patch', 'fresh', '--revision', '0'], { vault: root, home, input: `{"by": ${i}}` })),
+  );
+  const codes = results.map((r) => r.exitCode);
+  assert.deepEqual([...codes].sort(), [0, 75, 75, 75, 75, 75], JSON.stringify(results.map((r) => r.stdout + r.stderr)));
+  const final = await runCliProcess(['state', 'get', 'fresh'], { vault: root, home });
+  assert.deepEqual(final.json.state, { by: codes.indexOf(0) });
+});
+
 test('state: a corrupt state.sqlite is exit 3 for every verb, and the file is left untouched', async () => {
   const { root, home } = tempVault({ 'a.md': '# A\n' });
   assert.equal((await runCliProcess(['state', 'patch', 's', '--revision', '0'], { vault: root, home, input: '{"x": 1}' })).exitCode, 0);
