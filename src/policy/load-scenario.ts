@@ -3,6 +3,7 @@ import path from 'node:path';
 import { VaultgateError, isVaultgateError } from '../errors.js';
 import { dataRoots } from '../vault/index.js';
 import { parseScenarioYaml, type ScenarioSpec } from './scenario-schema.js';
+import { cachedSpec, storeSpec } from './spec-cache.js';
 
 type Env = Record<string, string | undefined>;
 
@@ -85,7 +86,7 @@ export function loadScenario(name: string, opts: ScenarioRoots): Scenario {
     const kind = kindOf(folder);
     if (kind === 'absent') continue;
     if (kind !== 'dir') throw new VaultgateError('SCENARIO_INVALID', `${folder}: a scenario must be a folder`, { details: { file: folder } });
-    return readScenarioFolder(folder, name, source);
+    return readScenarioFolder(folder, name, source, dataRoots(opts.env).cache);
   }
   throw new VaultgateError('SCENARIO_NOT_FOUND', `no scenario named ${JSON.stringify(name)}`, {
     details: { name, looked_in: roots.map((r) => r.dir) },
@@ -94,6 +95,15 @@ export function loadScenario(name: string, opts: ScenarioRoots): Scenario {
 }
 
 function readBoundedText(file: string): string {
+  const bytes = readBoundedBytes(file);
+  try {
+    return new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(bytes);
+  } catch {
+    throw new VaultgateError('SCENARIO_INVALID', `${file}: is not valid UTF-8`, { details: { file } });
+  }
+}
+
+function readBoundedBytes(file: string): Buffer {
   const fail = (why: string) => new VaultgateError('SCENARIO_INVALID', `${file}: ${why}`, { details: { file } });
   let fd: number;
   try {
@@ -113,17 +123,29 @@ function readBoundedText(file: string): string {
       if (n === 0) break;
       read += n;
     }
-    try {
-      return new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(buf.subarray(0, read));
-    } catch {
-      throw fail('is not valid UTF-8');
-    }
+    return buf.subarray(0, read);
   } finally {
     fs.closeSync(fd);
   }
 }
 
-function readScenarioFolder(folder: string, name: string, source: ScenarioSource): Scenario {
+/** scenario.yaml, validated — or taken from the spec cache when these exact bytes validated before. */
+function readSpec(file: string, name: string, cacheRoot: string): ScenarioSpec {
+  const bytes = readBoundedBytes(file);
+  const cached = cachedSpec(cacheRoot, name, bytes);
+  if (cached) return cached;
+  let text: string;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(bytes);
+  } catch {
+    throw new VaultgateError('SCENARIO_INVALID', `${file}: is not valid UTF-8`, { details: { file } });
+  }
+  const spec = parseScenarioYaml(text, file, name);
+  storeSpec(cacheRoot, name, bytes, spec);
+  return spec;
+}
+
+function readScenarioFolder(folder: string, name: string, source: ScenarioSource, cacheRoot: string): Scenario {
   const known = new Set<string>(Object.values(SCENARIO_FILES));
   for (const e of fs.readdirSync(folder, { withFileTypes: true })) {
     if (e.name.startsWith('.') || known.has(e.name)) continue;
@@ -134,7 +156,7 @@ function readScenarioFolder(folder: string, name: string, source: ScenarioSource
     });
   }
   const specFile = path.join(folder, SCENARIO_FILES.spec);
-  const spec = parseScenarioYaml(readBoundedText(specFile), specFile, name);
+  const spec = readSpec(specFile, name, cacheRoot);
   const agentFile = path.join(folder, SCENARIO_FILES.instruction);
   const instruction = readBoundedText(agentFile);
   if (instruction.trim() === '') throw new VaultgateError('SCENARIO_INVALID', `${agentFile}: is empty`, { details: { file: agentFile }, hint: 'Write the instruction agents should follow in this scenario.' });
@@ -177,7 +199,7 @@ export function listScenarios(opts: ScenarioRoots): ScenarioListing[] {
       try {
         assertScenarioName(e.name);
         if (kindOf(folder) !== 'dir') throw new VaultgateError('SCENARIO_INVALID', `${folder}: a scenario must be a folder`);
-        listing.scenario = readScenarioFolder(folder, e.name, source);
+        listing.scenario = readScenarioFolder(folder, e.name, source, dataRoots(opts.env).cache);
       } catch (err) {
         if (!isVaultgateError(err)) throw err;
         listing.error = { code: err.code, message: err.message };

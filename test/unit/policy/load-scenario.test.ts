@@ -105,3 +105,20 @@ test('scenario list: broken scenarios are listed with their error, not hidden; n
   assert.match(listed[2]!.error!.message, /unknown key "area"/);
   assert.deepEqual(listScenarios({ root: tempVault().root, env: { VAULTGATE_HOME: tempVault().home } }), []);
 });
+
+test('scenario: a validated scenario.yaml is cached by its bytes; any change is validated again (a typo is never served from the cache)', () => {
+  const { root, home } = tempVault();
+  const env = { VAULTGATE_HOME: home };
+  const dir = writeScenario({ home }, 'books', { 'scenario.yaml': yaml('books', 'areas: ["Books/**"]', 'write: {required_frontmatter: [tags]}'), 'AGENT.md': AGENT });
+  const first = loadScenario('books', { root, env });
+  const entries = fs.readdirSync(path.join(home, 'cache', 'scenarios'));
+  assert.equal(entries.length, 1, 'the validated spec is cached');
+  const again = loadScenario('books', { root, env });
+  assert.deepEqual(JSON.parse(JSON.stringify(again)), JSON.parse(JSON.stringify(first)));
+  fs.writeFileSync(path.join(dir, 'scenario.yaml'), yaml('books', 'areas: ["Books/**"]', 'write: {required_frontmater: [tags]}'));
+  assert.equal(code(() => loadScenario('books', { root, env })), 'SCENARIO_INVALID');
+  assert.equal(fs.readdirSync(path.join(home, 'cache', 'scenarios')).length, 1, 'an invalid file is never cached');
+  fs.writeFileSync(path.join(home, 'cache', 'scenarios', entries[0]!), 'not json');
+  fs.writeFileSync(path.join(dir, 'scenario.yaml'), yaml('books', 'areas: ["Books/**"]', 'write: {required_frontmatter: [tags]}'));
+  assert.deepEqual(loadScenario('books', { root, env }).write.required_frontmatter, ['tags'], 'a damaged cache entry is a miss');
+});
