@@ -145,7 +145,9 @@ export function runValidator(script: string, input: unknown, limits: ValidatorLi
     return Promise.resolve(result('spawn_failed', `cannot find ${script}: ${(e as Error).message}`));
   }
   const args = [`--max-old-space-size=${memoryMb}`, '--no-warnings'];
-  if (perm) args.push(perm, `--allow-fs-read=${dir}`);
+  // The folder's contents by wildcard, the form Node 20 and later all document (one flag:
+  // Node 20.20 aborts when given both `dir` and `dir/*`).
+  if (perm) args.push(perm, `--allow-fs-read=${path.join(dir, '*')}`);
   args.push(file);
 
   return new Promise((resolve) => {
