@@ -94,10 +94,9 @@ export function loadScenario(name: string, opts: ScenarioRoots): Scenario {
   });
 }
 
-function readBoundedText(file: string): string {
-  const bytes = readBoundedBytes(file);
+function decodeUtf8(bytes: Buffer, file: string): string {
   try {
-    return new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(bytes);
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
   } catch {
     throw new VaultgateError('SCENARIO_INVALID', `${file}: is not valid UTF-8`, { details: { file } });
   }
@@ -107,7 +106,8 @@ function readBoundedBytes(file: string): Buffer {
   const fail = (why: string) => new VaultgateError('SCENARIO_INVALID', `${file}: ${why}`, { details: { file } });
   let fd: number;
   try {
-    fd = fs.openSync(file, 'r');
+    // O_NONBLOCK: a FIFO named AGENT.md must not hang the command (it is then refused as not a file)
+    fd = fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') throw fail('missing (a scenario needs scenario.yaml and AGENT.md)');
     throw fail(`cannot be read: ${(e as Error).message}`);
@@ -134,13 +134,7 @@ function readSpec(file: string, name: string, cacheRoot: string): ScenarioSpec {
   const bytes = readBoundedBytes(file);
   const cached = cachedSpec(cacheRoot, name, bytes);
   if (cached) return cached;
-  let text: string;
-  try {
-    text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(bytes);
-  } catch {
-    throw new VaultgateError('SCENARIO_INVALID', `${file}: is not valid UTF-8`, { details: { file } });
-  }
-  const spec = parseScenarioYaml(text, file, name);
+  const spec = parseScenarioYaml(decodeUtf8(bytes, file), file, name);
   storeSpec(cacheRoot, name, bytes, spec);
   return spec;
 }
@@ -158,7 +152,7 @@ function readScenarioFolder(folder: string, name: string, source: ScenarioSource
   const specFile = path.join(folder, SCENARIO_FILES.spec);
   const spec = readSpec(specFile, name, cacheRoot);
   const agentFile = path.join(folder, SCENARIO_FILES.instruction);
-  const instruction = readBoundedText(agentFile);
+  const instruction = decodeUtf8(readBoundedBytes(agentFile), agentFile);
   if (instruction.trim() === '') throw new VaultgateError('SCENARIO_INVALID', `${agentFile}: is empty`, { details: { file: agentFile }, hint: 'Write the instruction agents should follow in this scenario.' });
   const validatorFile = path.join(folder, SCENARIO_FILES.validator);
   const vkind = kindOf(validatorFile);
