@@ -9,6 +9,11 @@ import { VaultgateError } from '../errors.js';
  * read (and trust) a file elsewhere. Returns null when the file does not exist.
  */
 export function readStateFile(root: string, name: string): string | null {
+  return readStateBytes(root, name)?.toString('utf8') ?? null;
+}
+
+/** {@link readStateFile}, as bytes. */
+export function readStateBytes(root: string, name: string): Buffer | null {
   const base = path.join(root, '.vaultgate');
   const rel = `.vaultgate/${name}`;
   const corrupt = (what: string) =>
@@ -37,7 +42,7 @@ export function readStateFile(root: string, name: string): string | null {
     if (!fs.fstatSync(fd).isFile()) {
       throw new VaultgateError('STATE_CORRUPT', `${rel} is not a regular file`, { path: rel, hint: `Move ${rel} out of the way, then run the command again.` });
     }
-    return fs.readFileSync(fd, 'utf8');
+    return fs.readFileSync(fd);
   } finally {
     fs.closeSync(fd);
   }

@@ -1,7 +1,8 @@
+import crypto from 'node:crypto';
 import path from 'node:path';
 import { VaultgateError } from '../errors.js';
 import { loadYaml, loadZod, once } from '../lazy-require.js';
-import { readStateFile } from './state-file.js';
+import { readStateBytes } from './state-file.js';
 import { normalizeVaultPath } from './vault-path.js';
 
 /**
@@ -39,9 +40,30 @@ export function vaultConfigPath(root: string): string {
   return path.join(root, '.vaultgate', 'config.yaml');
 }
 
-export function readVaultConfig(root: string): VaultConfig {
-  const text = readStateFile(root, 'config.yaml');
-  if (text === null) return defaultVaultConfig();
+/**
+ * Where a reader may keep configs it already validated, keyed by the SHA-256 of
+ * the file's bytes. Parsing means loading yaml and zod (~50 ms of module loading):
+ * a read command in a vault with a config file would pay that every time, so
+ * the index keeps the validated result and only a changed file is parsed again.
+ */
+export interface VaultConfigCache {
+  get(sha256: string): VaultConfig | undefined;
+  set(sha256: string, config: VaultConfig): void;
+}
+
+export function readVaultConfig(root: string, cache?: VaultConfigCache): VaultConfig {
+  // never through a symbolic link at .vaultgate or at the file (STATE_CORRUPT)
+  const bytes = readStateBytes(root, 'config.yaml');
+  if (bytes === null) return defaultVaultConfig();
+  const sha256 = cache ? crypto.createHash('sha256').update(bytes).digest('hex') : '';
+  const cached = cache?.get(sha256);
+  if (cached) return cached;
+  const config = parseVaultConfig(bytes.toString('utf8'));
+  cache?.set(sha256, config);
+  return config;
+}
+
+function parseVaultConfig(text: string): VaultConfig {
   let raw: unknown;
   try {
     raw = loadYaml().parse(text) ?? {};
