@@ -133,7 +133,11 @@ export const txStatusOp = defineOperation({
     const { txStatus } = await import('../txn/index.js');
     return { ...txStatus(ctx.session().root) };
   },
-  text: (r) => (r.pending.length ? r.pending.map((p) => `${p.operation_id}: ${p.state}`).join('\n') : 'no pending operations'),
+  text: (r) =>
+    [
+      ...(r.lock ? [`lock: ${r.lock.liveness}${r.lock.stale ? ' (stale: the next writer reaps it)' : ''}: ${r.lock.reason}`] : []),
+      ...(r.pending.length ? r.pending.map((p) => `${p.operation_id}: ${p.state}`) : ['no pending operations']),
+    ].join('\n'),
 });
 
 export const txResolveOp = defineOperation({
