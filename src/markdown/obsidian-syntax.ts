@@ -19,7 +19,7 @@
  */
 import type { BlockContext, InlineContext, LeafBlock, Line, MarkdownConfig } from '@lezer/markdown';
 import { findWikilinkClose } from './link-parts.js';
-import { bracketsOff, guardHtml, guardInlineCode, parseSimpleLink } from './lezer-guards.js';
+import { bracketsOff, guardDeepNesting, guardHtml, guardInlineCode, guardSpaces, parseSimpleLink } from './lezer-guards.js';
 
 const BANG = 33;
 const HASH = 35;
@@ -30,6 +30,7 @@ const CLOSE_BRACKET = 93;
 const LESS_THAN = 60;
 const BACKTICK = 96;
 const NEWLINE = 10;
+const SPACE = 32;
 
 function isSpace(c: number): boolean {
   return c === 32 || c === 9 || c === 10 || c === 13;
@@ -210,6 +211,8 @@ function skipPlain(cx: InlineContext, pos: number): number {
 function parseObsidianInline(cx: InlineContext, next: number, pos: number): number {
   if (isPlain(next)) return skipPlain(cx, pos);
   switch (next) {
+    case SPACE:
+      return guardSpaces(cx, pos);
     case BACKTICK:
       return guardInlineCode(cx, pos);
     case LESS_THAN:
@@ -246,6 +249,7 @@ export const obsidianSyntax: MarkdownConfig = {
     { name: 'Tag' },
   ],
   parseBlock: [
+    { name: 'DeepNesting', parse: guardDeepNesting, before: 'Blockquote' },
     {
       name: 'ObsidianComment',
       parse: delimitedBlock('ObsidianCommentBlock', '%%'),
