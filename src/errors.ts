@@ -26,6 +26,14 @@ export const EXIT_CODES = {
   BUNDLE_LIMIT: 2,
   OPERATION_ID_REUSED: 2,
   OPERATION_UNKNOWN: 2,
+  PROPOSAL_UNKNOWN: 2,
+  PROPOSAL_NOOP: 2,
+  PROPOSAL_DECLINED: 2,
+  PROPOSAL_STATE: 2,
+  PROPOSAL_BLOCKED: 2,
+  CHANGES_INVALID: 2,
+  EDIT_NO_MATCH: 2,
+  EDIT_AMBIGUOUS: 2,
   PATH_CASE_ALIAS: 2,
   UNDO_UNAVAILABLE: 2,
   GIT_FAILED: 2,
@@ -47,7 +55,7 @@ export const EXIT_CODES = {
   GIT_INDEX_DIRTY: 75,
   // 77: not permitted
   OUT_OF_SCOPE: 77,
-  AREA_PROTECTED: 77, // reserved: thrown once vault policy (protected areas) lands
+  AREA_PROTECTED: 77,
   // 1: a bug
   INTERNAL: 1,
 } as const;

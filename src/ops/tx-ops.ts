@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { VaultgateError } from '../errors.js';
 import { readBounded } from './read-bounded.js';
+import { lockTimeout as lockTimeoutOf } from './settings.js';
 import { defineOperation, type OpContext } from './operation.js';
 
 /**
@@ -38,11 +39,7 @@ async function loadBundle(ctx: OpContext, arg: string) {
   return parseBundle(bytes, { baseDir });
 }
 
-/** VAULTGATE_LOCK_TIMEOUT_MS: how long a writer waits for the vault lock (tests set 0). */
-function lockTimeout(ctx: OpContext): { lockTimeoutMs?: number } {
-  const v = ctx.env.VAULTGATE_LOCK_TIMEOUT_MS;
-  return v && /^\d+$/.test(v) ? { lockTimeoutMs: Number(v) } : {};
-}
+const lockTimeout = (ctx: OpContext) => lockTimeoutOf(ctx.env);
 
 const bundleArg = { name: 'bundle', type: 'string', positional: true, description: 'bundle file, or - for stdin', nonEmpty: true } as const;
 const opArg = (description: string) => ({ name: 'op', type: 'string', positional: true, description, nonEmpty: true }) as const;

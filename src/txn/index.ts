@@ -22,7 +22,7 @@ export { approvalSha256, bundleSha256 } from './approval.js';
 export { realFsOps, faultyFsOps, SimulatedCrash, type FsOps, type FaultKind, type FaultPlan, type FaultyFsOps } from './fs-ops.js';
 export { initVault } from './init.js';
 export { inspectBundle, type InspectResult } from './inspect.js';
-export { applyBundle, type ApplyResult } from './apply.js';
+export { applyBundle, type ApplyResult, type ApplyOptions } from './apply.js';
 export { withEngine, type EngineOptions } from './engine.js';
 export { recoverAll, type RecoverOutcome } from './recover.js';
 export { acquireLock, readLockOwner, DEFAULT_LOCK_TIMEOUT_MS } from './lock.js';

@@ -6,8 +6,9 @@
  * - {@link normalizeVaultPath} / {@link locateOnDisk} / {@link assertNoSymlinkComponents}: confined paths.
  * - {@link scanVault}: the files Obsidian sees (no dot-folders, no symlinks).
  * - {@link readNoteFile}: safe, size-bounded, strict UTF-8 reads with the byte hash.
- * - {@link readVaultConfig}: per-vault settings (exclusions, captures folder).
+ * - {@link readVaultConfig}: per-vault settings (exclusions, captures folder, areas and owners, managed-block markers).
  * - {@link vaultIdentity} / {@link predictVaultId}: the vault identity approvals and caches bind to.
+ * - {@link compilePathGlob}: globs over vault paths (`Books/**`), as config names parts of the vault.
  */
 export * from './dirs.js';
 export * from './vault-path.js';
@@ -16,3 +17,4 @@ export * from './read-file.js';
 export * from './select-vault.js';
 export * from './vault-config.js';
 export * from './vault-id.js';
+export { compilePathGlob, matchesAnyGlob, type PathGlob, type GlobOptions } from './path-glob.js';
