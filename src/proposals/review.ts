@@ -183,7 +183,7 @@ function shrinkChecks(p: ReviewInput, shrinks: number[], backlinks: Map<string, 
         ok: false,
         severity,
         path: c.path,
-        message: `deleting ${c.path} breaks ${links} link${links > 1 ? 's' : ''} from other notes${allowed}`,
+        message: `${c.path} is linked from other notes (${links} link${links > 1 ? 's' : ''}); deleting it leaves them dangling${allowed}`,
         details: { backlinks: links },
       });
     }
