@@ -1,4 +1,4 @@
-import { createRequire } from 'node:module';
+import { structuredPatch } from 'diff';
 import type { StoredChange } from './types.js';
 
 /**
@@ -11,11 +11,6 @@ import type { StoredChange } from './types.js';
  * too different for that is shown as one hunk replacing every line — still
  * exact, only less pointed.
  */
-
-type Jsdiff = typeof import('diff');
-const requireCjs = createRequire(import.meta.url);
-let jsdiff: Jsdiff | undefined;
-const diffLib = (): Jsdiff => (jsdiff ??= requireCjs('diff') as Jsdiff);
 
 /** Most line edits the Myers diff explores before falling back to a whole-file hunk. */
 export const MAX_DIFF_EDITS = 1000;
@@ -52,7 +47,7 @@ function wholeFileHunk(oldText: string, newText: string): Hunk[] {
 function hunksOf(oldText: string, newText: string): Hunk[] {
   if (oldText === newText) return [];
   if (oldText.length > MAX_DIFF_CHARS || newText.length > MAX_DIFF_CHARS) return wholeFileHunk(oldText, newText);
-  const p = diffLib().structuredPatch('a', 'b', oldText, newText, undefined, undefined, { context: DIFF_CONTEXT, maxEditLength: MAX_DIFF_EDITS });
+  const p = structuredPatch('a', 'b', oldText, newText, undefined, undefined, { context: DIFF_CONTEXT, maxEditLength: MAX_DIFF_EDITS });
   return p ? p.hunks : wholeFileHunk(oldText, newText);
 }
 
