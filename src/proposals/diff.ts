@@ -48,7 +48,9 @@ function hunksOf(oldText: string, newText: string): Hunk[] {
   if (oldText === newText) return [];
   if (oldText.length > MAX_DIFF_CHARS || newText.length > MAX_DIFF_CHARS) return wholeFileHunk(oldText, newText);
   const p = structuredPatch('a', 'b', oldText, newText, undefined, undefined, { context: DIFF_CONTEXT, maxEditLength: MAX_DIFF_EDITS });
-  return p ? p.hunks : wholeFileHunk(oldText, newText);
+  if (!p) return wholeFileHunk(oldText, newText);
+  // jsdiff keeps start 1 for an empty side; unified diffs write 0 there (as its own formatPatch does)
+  return p.hunks.map((h) => ({ ...h, oldStart: h.oldLines === 0 ? h.oldStart - 1 : h.oldStart, newStart: h.newLines === 0 ? h.newStart - 1 : h.newStart }));
 }
 
 /** The unified diff of one change; a move is a rename header (its bytes do not change). */
