@@ -84,7 +84,7 @@ function usage(message: string, hint = 'See `vaultgate propose --help`.'): Vault
 
 
 function reviewText(r: ReviewView & { proposal: { id: string; state: string } }): string {
-  const marks = r.checks.map((c) => `${c.ok ? 'ok  ' : c.severity === 'block' ? 'BLOCK' : 'warn'} ${c.name.padEnd(14)} ${c.message}`);
+  const marks = r.checks.map((c) => `${(c.ok ? 'ok' : c.severity === 'block' ? 'BLOCK' : 'warn').padEnd(5)} ${c.name.padEnd(14)} ${c.message}`);
   return [`${r.proposal.id}: ${r.proposal.state}${r.review_hash ? `  review_hash ${r.review_hash}` : ''}`, ...marks, '', r.diff].join('\n');
 }
 
