@@ -197,7 +197,7 @@ export const proposeOp = defineOperation({
       }
       request = { ...common, ...(input.title === undefined ? {} : { title: input.title }), changes: [change] };
     }
-    return { ...propose(session, request, actorOf(ctx.env, agent)) };
+    return { ...(await propose(session, request, actorOf(ctx.env, agent))) };
   },
   text: (r) => reviewText({ proposal: r.proposal, ...r.review }),
 });
@@ -214,7 +214,7 @@ export const reviewOp = defineOperation({
   annotations: { readOnly: false, destructive: false, idempotent: true, openWorld: false },
   async run(input, ctx) {
     const { review } = await proposalsCore();
-    return { ...review(ctx.session(), input.id, actorOf(ctx.env)) };
+    return { ...(await review(ctx.session(), input.id, actorOf(ctx.env))) };
   },
   text: (r) => reviewText(r),
 });
@@ -285,7 +285,7 @@ export const reopenOp = defineOperation({
   annotations: { readOnly: false, destructive: false, idempotent: false, openWorld: false },
   async run(input, ctx) {
     const { reopen } = await proposalsCore();
-    return { ...reopen(ctx.session(), input.id, actorOf(ctx.env)) };
+    return { ...(await reopen(ctx.session(), input.id, actorOf(ctx.env))) };
   },
   text: (r) => reviewText(r),
 });
@@ -301,7 +301,7 @@ export const rollbackOp = defineOperation({
   annotations: { readOnly: false, destructive: false, idempotent: false, openWorld: false },
   async run(input, ctx) {
     const { rollback } = await proposalsCore();
-    return { ...rollback(ctx.session(), input.id, actorOf(ctx.env)) };
+    return { ...(await rollback(ctx.session(), input.id, actorOf(ctx.env))) };
   },
   text: (r) => reviewText({ proposal: r.proposal, ...r.review }),
 });

@@ -1,6 +1,8 @@
 import type { Operation } from './operation.js';
 import { backlinksOp, checkOp, contextOp, filesOp, indexOp, linksOp, noteOp, resolveOp, searchOp } from './read-ops.js';
 import { applyOp, declineOp, logOp, proposalsOp, proposeOp, reopenOp, reviewOp, rollbackOp, showOp } from './proposal-ops.js';
+import { scenarioCheckOp, scenarioListOp, scenarioShowOp } from './scenario-ops.js';
+import { stateDeleteOp, stateGetOp, stateListOp, statePatchOp } from './state-ops.js';
 import { checkpointOp, initOp, txApplyOp, txInspectOp, txRecoverOp, txResolveOp, txStatusOp, undoOp } from './tx-ops.js';
 
 /**
@@ -17,6 +19,10 @@ export const OPERATIONS: readonly Operation<any, any>[] = [
   linksOp,
   backlinksOp,
   checkOp,
+  scenarioListOp,
+  scenarioShowOp,
+  stateGetOp,
+  stateListOp,
   // write
   proposeOp,
   reviewOp,
@@ -31,6 +37,8 @@ export const OPERATIONS: readonly Operation<any, any>[] = [
   txApplyOp,
   undoOp,
   checkpointOp,
+  statePatchOp,
+  stateDeleteOp,
   // maintenance
   initOp,
   indexOp,
@@ -38,6 +46,7 @@ export const OPERATIONS: readonly Operation<any, any>[] = [
   txRecoverOp,
   txStatusOp,
   txResolveOp,
+  scenarioCheckOp,
 ];
 
 /** The operation a CLI command line or an MCP tool name names. */

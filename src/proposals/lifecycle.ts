@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { VaultgateError } from '../errors.js';
-import type { ReviewCheck } from '../policy/index.js';
+import { loadScenario, type ReviewCheck } from '../policy/index.js';
 import type { VaultSession } from '../session/index.js';
 import { storeFile } from '../store/index.js';
 import { applyBundle, readDone, readLockOwner, realFsOps, txnLayout } from '../txn/index.js';
@@ -89,6 +89,15 @@ function withStore<T>(session: VaultSession, body: (store: ProposalStore) => T):
   }
 }
 
+async function withStoreAsync<T>(session: VaultSession, body: (store: ProposalStore) => Promise<T>): Promise<T> {
+  const store = ProposalStore.open(session.root, session.env);
+  try {
+    return await body(store);
+  } finally {
+    store.close();
+  }
+}
+
 /** Like withStore, but a vault with no store yet is answered by `absent` (reads create nothing). */
 function withExistingStore<T>(session: VaultSession, absent: () => T, body: (store: ProposalStore) => T): T {
   if (!fs.existsSync(storeFile(session.root, session.env, PROPOSAL_STORE.name))) return absent();
@@ -108,9 +117,9 @@ function reviewedEvent(p: ProposalRecord, review: StoredReview, actor: string, e
 }
 
 /** Store a new proposal and review it at once, so the agent learns immediately whether it is pending or blocked. */
-function storeAndReview(session: VaultSession, store: ProposalStore, p: Parameters<ProposalStore['insert']>[0], actor: string, details: Record<string, unknown> = {}): ProposeResult {
+async function storeAndReview(session: VaultSession, store: ProposalStore, p: Parameters<ProposalStore['insert']>[0], actor: string, details: Record<string, unknown> = {}): Promise<ProposeResult> {
   const rec = store.insert(p, actor, details);
-  const review = runReview(session, rec);
+  const review = await runReview(session, rec);
   store.saveReview(rec.id, review, review.verdict, ['pending', 'blocked'], reviewedEvent(rec, review, actor, 'reviewed'));
   const saved = store.require(rec.id);
   return {
@@ -120,16 +129,18 @@ function storeAndReview(session: VaultSession, store: ProposalStore, p: Paramete
 }
 
 /** `propose`: every form becomes exact changes; refused (nothing stored) on a stale base, a no-op, or anything the engine refuses. */
-export function propose(session: VaultSession, input: ProposeInput, actor: string, opts: { rewriter?: MoveLinkRewriter } = {}): ProposeResult {
+export async function propose(session: VaultSession, input: ProposeInput, actor: string, opts: { rewriter?: MoveLinkRewriter } = {}): Promise<ProposeResult> {
   const title = checkText('the title', input.title, LIMITS.title);
   const summary = checkText('the summary', input.summary, LIMITS.summary);
   const agent = checkText('the agent name', input.agent, LIMITS.name);
   const sessionName = checkText('the session id', input.session, LIMITS.name);
   const scenario = checkText('the scenario name', input.scenario, LIMITS.name);
+  // an unknown or broken scenario is refused now (exit 2), not stored to block forever
+  if (scenario !== null) loadScenario(scenario, { root: session.root, env: session.env });
   const changes = resolveChanges(session.root, input.changes, opts.rewriter ?? plainMove);
   // The engine's own validation (paths, reserved folders, collisions, limits) before anything is stored.
   proposalBundle('proposal-check', changes);
-  return withStore(session, (store) =>
+  return withStoreAsync(session, (store) =>
     storeAndReview(
       session,
       store,
@@ -173,11 +184,11 @@ function settleRecovery(session: VaultSession, store: ProposalStore, p: Proposal
 }
 
 /** `review ID`: run every check again; pending/blocked follow the vault. An applied proposal shows its stored review. */
-export function review(session: VaultSession, id: string, actor: string): ReviewResult {
-  return withStore(session, (store) => {
+export async function review(session: VaultSession, id: string, actor: string): Promise<ReviewResult> {
+  return withStoreAsync(session, async (store) => {
     const p = settleRecovery(session, store, store.require(id), actor);
     if (p.state === 'applied' || p.state === 'recovery') return { proposal: { id: p.id, state: p.state }, ...view(p.review) };
-    const r = runReview(session, p);
+    const r = await runReview(session, p);
     const next: ProposalState = p.state === 'declined' ? 'declined' : r.verdict;
     store.saveReview(p.id, r, next, [p.state], reviewedEvent(p, r, actor, 'reviewed'));
     const saved = store.require(id);
@@ -294,10 +305,10 @@ export async function apply(session: VaultSession, id: string, reviewHash: strin
     try {
       result = await applyBundle(session.root, bundle, reviewHash, {
         ...(opts.lockTimeoutMs === undefined ? {} : { lockTimeoutMs: opts.lockTimeoutMs }),
-        beforePlan: () => {
+        beforePlan: async () => {
           const cur = store.require(id);
           if (cur.state === 'declined') throw declinedError(cur);
-          const r = runReview(session, cur);
+          const r = await runReview(session, cur);
           const from: ProposalState[] = ['pending', 'blocked', 'recovery'];
           if (r.verdict === 'blocked') {
             store.saveReview(id, r, 'blocked', from);
@@ -372,11 +383,11 @@ export function decline(session: VaultSession, id: string, reason: string, actor
 }
 
 /** `reopen ID`: declined → reviewed again → pending or blocked. */
-export function reopen(session: VaultSession, id: string, actor: string): ReviewResult {
-  return withStore(session, (store) => {
+export async function reopen(session: VaultSession, id: string, actor: string): Promise<ReviewResult> {
+  return withStoreAsync(session, async (store) => {
     const p = store.require(id);
     if (p.state !== 'declined') throw stateError(p, 'reopen', 'declined', `\`vaultgate review ${id}\` re-checks a proposal in any other state.`);
-    const r = runReview(session, p);
+    const r = await runReview(session, p);
     if (!store.saveReview(id, r, r.verdict, ['declined'], reviewedEvent(p, r, actor, 'reopened'))) {
       throw stateError(store.require(id), 'reopen', 'declined', 'It changed meanwhile; `vaultgate show ID` shows its state.');
     }
@@ -391,8 +402,8 @@ export function reopen(session: VaultSession, id: string, actor: string): Review
  * the bytes the apply wrote, reviewed like any other: if a file changed since,
  * it is created but reviews as blocked (base), with the reason.
  */
-export function rollback(session: VaultSession, id: string, actor: string): ProposeResult {
-  return withStore(session, (store) => {
+export async function rollback(session: VaultSession, id: string, actor: string): Promise<ProposeResult> {
+  return withStoreAsync(session, async (store) => {
     const p = settleRecovery(session, store, store.require(id), actor);
     if (p.state !== 'applied') throw stateError(p, 'rollback', 'applied', p.state === 'recovery' ? 'Finish the interrupted apply first: `vaultgate apply ID` again, or `vaultgate tx recover`.' : 'Only an applied proposal can be rolled back.');
     const existing = store.rollbackOf(id);
@@ -421,7 +432,7 @@ export function rollback(session: VaultSession, id: string, actor: string): Prop
         new_sha256: sha256Hex(Buffer.from(c.old_text, 'utf8')),
       };
     });
-    const result = storeAndReview(
+    const result = await storeAndReview(
       session,
       store,
       {

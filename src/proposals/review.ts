@@ -1,6 +1,6 @@
 import { isVaultgateError } from '../errors.js';
 import { parseNote } from '../markdown/index.js';
-import { checkManagedBlocks, checkOwners, type ProposedFile, type ReviewCheck } from '../policy/index.js';
+import { checkManagedBlocks, checkOwners, loadScenario, scenarioReviewChecks, type ProposedFile, type ReviewCheck } from '../policy/index.js';
 import type { VaultSession } from '../session/index.js';
 import { inspectBundle } from '../txn/index.js';
 import { isMarkdownPath } from '../vault/index.js';
@@ -18,14 +18,16 @@ import { readCurrent } from './vault-files.js';
  * blocks and the hash is the one the person approved.
  *
  * Checks, in order (docs/proposals.md): base, path, owner, managed_blocks,
- * frontmatter, links, shrink, scenario. Each name appears at least once: one
- * passing entry, or one failing entry per problem (with its path).
+ * frontmatter, links, shrink, and for a proposal made under a scenario its
+ * `scenario` and `validator` checks (src/policy). Each name appears at least
+ * once: one passing entry, or one failing entry per problem (with its path).
  */
 
 /** Above this share of a note's text removed, a change is a shrink. */
 export const SHRINK_LIMIT = 0.5;
 
-export type ReviewInput = Pick<ProposalRecord, 'operation_id' | 'changes' | 'allow_shrink' | 'scenario'>;
+export type ReviewInput = Pick<ProposalRecord, 'operation_id' | 'changes' | 'allow_shrink' | 'scenario'> &
+  Partial<Pick<ProposalRecord, 'id' | 'title' | 'summary' | 'agent' | 'session'>>;
 
 const stripBom = (t: string) => (t.charCodeAt(0) === 0xfeff ? t.slice(1) : t);
 const pass = (name: string, message: string, severity: 'block' | 'warn' = 'block'): ReviewCheck => ({ name, ok: true, severity, message });
@@ -37,7 +39,7 @@ function engineCheck(code: string): 'base' | 'path' | 'transaction' {
   return 'path';
 }
 
-export function runReview(session: VaultSession, p: ReviewInput): StoredReview {
+export async function runReview(session: VaultSession, p: ReviewInput): Promise<StoredReview> {
   const root = session.root;
   const config = session.config();
   const checks: ReviewCheck[] = [];
@@ -103,7 +105,7 @@ export function runReview(session: VaultSession, p: ReviewInput): StoredReview {
   checks.push(...links.checks);
   const shrinks = p.changes.map((c) => shrinkOf(c));
   checks.push(...shrinkChecks(p, shrinks, links.backlinks));
-  checks.push(...scenarioChecks(p));
+  checks.push(...(await scenarioChecks(session, p, files)));
 
   const reviewFiles: ReviewFile[] = p.changes.map((c, i) => reviewFile(c, links.files[i]!, shrinks[i]!));
   const blocked = checks.some((c) => !c.ok && c.severity === 'block');
@@ -192,19 +194,26 @@ function shrinkChecks(p: ReviewInput, shrinks: number[], backlinks: Map<string, 
 }
 
 /**
- * scenario: the scenario's write rules and validator. Scenario support (loader,
- * rules, validator) is built apart (src/policy/scenario*); until it is wired in
- * here, a proposal naming a scenario says plainly that its rules were not checked.
+ * scenario and validator: the write rules of the scenario the proposal was made
+ * under, and its validator (src/policy runs it in a child process, bounded). A
+ * scenario that can no longer be loaded (deleted, or its files broken since)
+ * blocks, saying why: its rules cannot be checked.
  */
-function scenarioChecks(p: ReviewInput): ReviewCheck[] {
+async function scenarioChecks(session: VaultSession, p: ReviewInput, files: readonly ProposedFile[]): Promise<ReviewCheck[]> {
   if (p.scenario === null) return [];
-  return [
-    {
-      name: 'scenario',
-      ok: false,
-      severity: 'warn',
-      message: `scenario ${JSON.stringify(p.scenario)} is recorded with the proposal, but this vaultgate cannot check scenario rules yet`,
-      details: { scenario: p.scenario },
-    },
-  ];
+  let scenario;
+  try {
+    scenario = loadScenario(p.scenario, { root: session.root, env: session.env });
+  } catch (e) {
+    if (!isVaultgateError(e)) throw e;
+    return [{ name: 'scenario', ok: false, severity: 'block', message: `scenario ${JSON.stringify(p.scenario)} cannot be loaded, so its rules cannot be checked: ${e.message}`, details: { code: e.code } }];
+  }
+  const info = {
+    ...(p.id ? { id: p.id } : {}),
+    ...(p.title ? { title: p.title } : {}),
+    ...(p.summary ? { summary: p.summary } : {}),
+    ...(p.agent ? { agent: p.agent } : {}),
+    ...(p.session ? { session: p.session } : {}),
+  };
+  return scenarioReviewChecks(scenario, files, { proposal: info });
 }

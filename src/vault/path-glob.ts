@@ -1,18 +1,25 @@
 import { VaultgateError, type ErrorCode } from '../errors.js';
 
 /**
- * Globs over vault paths, for the places config names parts of the vault (the
- * vault config's `areas`; a scenario's areas). Small on purpose, so a glob means
- * exactly one thing:
+ * Globs over vault paths, for the places config names parts of the vault
+ * (a scenario's `areas`, the vault config's areas). Deliberately small, so a
+ * glob means exactly one thing:
  *
- * - `*` matches any run of characters inside one path segment (never `/`);
+ * - `*` matches any run of characters inside one path segment (not `/`);
  * - `?` matches one character, not `/`;
  * - `**` as a whole segment matches zero or more segments: `Books/**` matches
- *   `Books/a.md` and `Books/x/y.md`; `**\/Index.md` matches `Index.md` at any depth;
- * - everything else is literal, compared after NFC.
+ *   `Books/a.md` and `Books/x/y.md`, `**\/Index.md` matches `Index.md` at any depth;
+ * - everything else is literal, compared case-sensitively after NFC.
  *
- * Braces and character classes are refused, not read literally: a glob that
- * silently matched nothing would leave an area unprotected with no word about why.
+ * Braces (`{a,b}`) and classes (`[ab]`) are refused rather than read literally:
+ * a glob that silently matched nothing would make a scenario search nothing and
+ * block every write, with no word about why. List one glob per alternative.
+ *
+ * Case-sensitive by default: a scenario's glob grants writes, and the stricter
+ * reading (fewer matches) can only block more, never allow more. The vault
+ * config's areas ask for `caseInsensitive`: an area glob *protects* a folder,
+ * and on macOS and Windows `imported/x.md` is the file under `Imported/`, so
+ * there the wider reading is the safe one.
  *
  * Why not `path.matchesGlob`: on Node 20 it is experimental (it prints a warning
  * on stderr, which agents parse) and it has no case-insensitive mode.
@@ -24,11 +31,7 @@ export interface PathGlob {
 }
 
 export interface GlobOptions {
-  /**
-   * Compare case-insensitively (Unicode-aware). Areas use it: on macOS and
-   * Windows `imported/x.md` *is* the file under `Imported/`, so a protected area
-   * must not be escaped by spelling its folder in another case.
-   */
+  /** Compare case-insensitively (Unicode-aware): the vault config's areas. */
   caseInsensitive?: boolean;
 }
 
@@ -46,16 +49,29 @@ function globProblem(glob: string): string | null {
   return null;
 }
 
-const escapeRegex = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+function escapeRegex(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
 
-/** The regular expression source of a valid glob (anchored). */
-function globSource(glob: string): string {
+/**
+ * Compile a glob, or throw `errorCode` (the caller's, e.g. SCENARIO_INVALID)
+ * with a message naming `where` (the file and key the glob came from).
+ */
+export function compilePathGlob(input: string, where: string, errorCode: Extract<ErrorCode, 'SCENARIO_INVALID' | 'CONFIG_INVALID'>, opts: GlobOptions = {}): PathGlob {
+  const glob = input.normalize('NFC');
+  const problem = globProblem(glob);
+  if (problem) {
+    throw new VaultgateError(errorCode, `${where}: glob ${JSON.stringify(input)} ${problem}`, {
+      hint: 'Globs are vault-relative: `*` within a folder name, `?` one character, `**` any number of folders (e.g. `Books/**`).',
+      details: { glob: input },
+    });
+  }
   const segs = glob.split('/');
   let re = '^';
   segs.forEach((seg, i) => {
     const last = i === segs.length - 1;
     if (seg === '**') {
-      // zero or more whole segments; as the last one, at least one (something under the folder)
+      // zero or more whole segments; as the last segment, at least one (a path under the folder)
       re += last ? '.+' : '(?:[^/]+/)*';
       return;
     }
@@ -65,23 +81,7 @@ function globSource(glob: string): string {
       .join('');
     if (!last) re += '/';
   });
-  return re + '$';
-}
-
-/**
- * Compile a glob, or throw `errorCode` (the caller's: CONFIG_INVALID for the
- * vault config) with a message naming `where` (the file and key it came from).
- */
-export function compilePathGlob(input: string, where: string, errorCode: ErrorCode, opts: GlobOptions = {}): PathGlob {
-  const glob = input.normalize('NFC');
-  const problem = globProblem(glob);
-  if (problem) {
-    throw new VaultgateError(errorCode, `${where}: glob ${JSON.stringify(input)} ${problem}`, {
-      hint: 'Globs are vault-relative: `*` within a folder name, `?` one character, `**` any number of folders (e.g. `Books/**`).',
-      details: { glob: input },
-    });
-  }
-  const regex = new RegExp(globSource(glob), opts.caseInsensitive ? 'iu' : 'u');
+  const regex = new RegExp(re + '$', opts.caseInsensitive ? 'iu' : 'u');
   return { glob, test: (p: string) => regex.test(p.normalize('NFC')) };
 }
 

@@ -9,7 +9,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { runCli, runCliProcess } from '../helpers/run-cli.js';
+import { REPO_ROOT, runCli, runCliProcess } from '../helpers/run-cli.js';
 import { snapshotTree, tempVault, writeFiles } from '../helpers/temp-vault.js';
 
 const sha = (s: string | Buffer) => crypto.createHash('sha256').update(s).digest('hex');
@@ -376,4 +376,27 @@ test('reads of a vault without proposals create nothing', async () => {
   assert.deepEqual((await vg(v, ['proposals'])).json, { ok: true, total: 0, proposals: [] });
   assert.deepEqual((await vg(v, ['log'])).json, { ok: true, total: 0, events: [] });
   assert.deepEqual(snapshotTree(v.home, { includeHidden: true }), before);
+});
+
+test('scenarios: propose --scenario applies its write rules and validator in review; a breach blocks and apply exits 77; an unknown scenario stores nothing', async () => {
+  const v = tempVault({ 'Books/Dune.md': '---\ntags: [books]\n---\n# Dune\n\nSand.\n', 'Notes/x.md': 'x\n' });
+  fs.cpSync(path.join(REPO_ROOT, 'examples/scenarios/books'), path.join(v.root, '.vaultgate/scenarios/books'), { recursive: true });
+  const good = await proposeOk(v, ['Books/Emma.md', '--content', '---\ntags: [books]\nrating: 4\n---\n# Emma\n\nA novel.\n', '--base', 'none', '--scenario', 'books']);
+  assert.deepEqual([good.proposal.state, failing(good)], ['pending', []]);
+  assert.deepEqual(good.review.checks.filter((c: any) => ['scenario', 'validator'].includes(c.name)).map((c: any) => [c.name, c.ok]), [['scenario', true], ['validator', true]]);
+  const outside = await proposeOk(v, ['Notes/x.md', '--content', 'y\n', '--base', sha('x\n'), '--scenario', 'books']);
+  assert.deepEqual(failing(outside), ['block:scenario', 'block:scenario'], 'outside its areas, and no tags');
+  const rules = await proposeOk(v, ['Books/Bad.md', '--content', '---\nrating: 9\n---\n# Wrong title\n', '--base', 'none', '--scenario', 'books']);
+  assert.deepEqual(failing(rules), ['block:scenario', 'block:validator']);
+  const a = await vg(v, ['apply', outside.proposal.id, '--review-hash', outside.review.review_hash]);
+  assert.deepEqual([a.exitCode, a.json.error.code], [77, 'OUT_OF_SCOPE']);
+  assert.equal(read(v, 'Notes/x.md'), 'x\n');
+  assert.equal((await vg(v, ['apply', good.proposal.id, '--review-hash', good.review.review_hash])).exitCode, 0);
+  const unknown = await vg(v, ['propose', 'Books/Y.md', '--content', 'y', '--base', 'none', '--scenario', 'nope']);
+  assert.deepEqual([unknown.exitCode, unknown.json.error.code], [2, 'SCENARIO_NOT_FOUND']);
+  assert.equal((await vg(v, ['proposals'])).json.total, 3, 'nothing stored for the unknown scenario');
+  // a scenario that breaks after the proposal was made blocks its review, saying why
+  fs.writeFileSync(path.join(v.root, '.vaultgate/scenarios/books/scenario.yaml'), 'name: books\nversion: 1\nareas: ["Books/**"]\ntypo: 1\n');
+  const r = await vg(v, ['review', rules.proposal.id]);
+  assert.match(r.json.checks.find((c: any) => c.name === 'scenario').message, /cannot be loaded.*typo/);
 });

@@ -10,7 +10,7 @@ const session = VaultSession.open({ vault, env: process.env, cwd: process.cwd() 
 const ids = [];
 try {
   for (let n = 0; n < Number(count); n++) {
-    const r = propose(
+    const r = await propose(
       session,
       { title: `a${agent} n${n}`, agent: `agent-${agent}`, changes: [{ kind: 'write', path: `Agent${agent}/Note${n}.md`, content: `# Note ${n} by agent ${agent}\n`, base: null }] },
       `agent-${agent}`,
