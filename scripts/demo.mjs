@@ -119,6 +119,10 @@ if (reviewed?.review_hash) {
 vg(['proposals']);
 vg(['log', '--limit', '6']);
 
+title('A scenario’s write rules and validator join the review');
+fs.cpSync(path.join(repo, 'examples/scenarios'), path.join(base, 'home', 'config', 'scenarios'), { recursive: true });
+asAgent(['propose', 'Books/Dune.md', '--content', '---\ntags: [books]\n---\n# Dune (a novel)\n\nSand.\n', '--base', 'none', '--scenario', 'books', '--title', 'A note on Dune']);
+
 title('Area owners: an imported area is proposable, never appliable (exit 77)');
 fs.mkdirSync(path.join(vault, '.vaultgate'), { recursive: true });
 fs.writeFileSync(path.join(vault, '.vaultgate/config.yaml'), 'areas:\n  - glob: "Books/**"\n    owner: imported\n');
