@@ -85,11 +85,11 @@ interface IncomingRow {
   resolution: string;
 }
 
-function parse(text: string | null): NoteModel | null {
-  return text === null ? null : parseNote(stripBom(text));
-}
+/** Parses a note's text (a leading U+FEFF stripped); review shares one memo between its checks. */
+export type NoteParser = (text: string) => NoteModel;
 
-export function reviewLinks(db: Db, config: VaultConfig, changes: readonly StoredChange[]): LinkReview {
+export function reviewLinks(db: Db, config: VaultConfig, changes: readonly StoredChange[], parseText: NoteParser = (t) => parseNote(stripBom(t))): LinkReview {
+  const parse = (text: string | null): NoteModel | null => (text === null ? null : parseText(text));
   const files: FileLinks[] = changes.map(() => ({ links_added: [], links_removed: [], links_broken: [] }));
   const checks: ReviewCheck[] = [];
   const backlinks = new Map<string, number>();

@@ -1,5 +1,5 @@
 import { isVaultgateError } from '../errors.js';
-import { parseNote } from '../markdown/index.js';
+import { parseNote, type NoteModel } from '../markdown/index.js';
 import { checkManagedBlocks, checkOwners, loadScenario, scenarioReviewChecks, type ProposedFile, type ReviewCheck } from '../policy/index.js';
 import type { VaultSession } from '../session/index.js';
 import { inspectBundle } from '../txn/index.js';
@@ -99,9 +99,16 @@ export async function runReview(session: VaultSession, p: ReviewInput): Promise<
 
   checks.push(...checkOwners(files, config));
   checks.push(...checkManagedBlocks(files, config));
-  checks.push(...frontmatterChecks(p.changes));
+  // every check reads the same few texts: parse each once
+  const parsed = new Map<string, NoteModel>();
+  const parse = (text: string): NoteModel => {
+    let m = parsed.get(text);
+    if (!m) parsed.set(text, (m = parseNote(stripBom(text))));
+    return m;
+  };
+  checks.push(...frontmatterChecks(p.changes, parse));
 
-  const links = session.read((h) => reviewLinks(h.db, config, p.changes)).result;
+  const links = session.read((h) => reviewLinks(h.db, config, p.changes, parse)).result;
   checks.push(...links.checks);
   const shrinks = p.changes.map((c) => shrinkOf(c));
   checks.push(...shrinkChecks(p, shrinks, links.backlinks));
@@ -135,13 +142,13 @@ function reviewFile(c: StoredChange, links: FileLinks, shrink: number): ReviewFi
 }
 
 /** frontmatter: the new text's YAML parses; one that was already broken and fails the same way only warns. */
-function frontmatterChecks(changes: readonly StoredChange[]): ReviewCheck[] {
+function frontmatterChecks(changes: readonly StoredChange[], parse: (text: string) => NoteModel): ReviewCheck[] {
   const out: ReviewCheck[] = [];
   for (const c of changes) {
     if (c.action !== 'write' || c.new_text === null || !isMarkdownPath(c.path)) continue;
-    const error = parseNote(stripBom(c.new_text)).frontmatter?.error ?? null;
+    const error = parse(c.new_text).frontmatter?.error ?? null;
     if (error === null) continue;
-    const before = c.old_text === null ? null : (parseNote(stripBom(c.old_text)).frontmatter?.error ?? null);
+    const before = c.old_text === null ? null : (parse(c.old_text).frontmatter?.error ?? null);
     const at = `${c.path}:${error.line}:${error.column}`;
     if (before !== null && before.code === error.code) {
       out.push({ name: 'frontmatter', ok: false, severity: 'warn', path: c.path, message: `${at}: the frontmatter was already broken and still is (${error.code}: ${error.message})`, details: { ...error } });

@@ -1,4 +1,6 @@
+import zlib from 'node:zlib';
 import { VaultgateError } from '../errors.js';
+import { sha256Hex } from '../vault/index.js';
 import { openStore, type StoreDb, type StoreSpec } from '../store/index.js';
 import type { AuditEvent, ProposalOrigin, ProposalRecord, ProposalState, StoredChange, StoredReview } from './types.js';
 
@@ -33,6 +35,9 @@ CREATE TABLE proposals (
   created_at      TEXT NOT NULL,
   updated_at      TEXT NOT NULL,
   review          TEXT,                       -- JSON StoredReview of the last review
+  review_hash     TEXT,                       -- of the last review (also in review; here for lists)
+  blocking        TEXT NOT NULL DEFAULT '[]', -- JSON: names of the checks that block, last review
+  warnings        INTEGER NOT NULL DEFAULT 0, -- warnings of the last review
   applied_at      TEXT,
   changed_paths   TEXT,                       -- JSON, once applied
   declined_reason TEXT
@@ -41,17 +46,23 @@ CREATE INDEX proposals_by_state ON proposals(state, seq);
 CREATE INDEX proposals_by_agent ON proposals(agent, seq);
 CREATE INDEX proposals_by_rollback ON proposals(rollback_of);
 
+-- The texts of changes are stored once each, by the SHA-256 of their bytes: the
+-- base many proposals share, a rollback's texts (the original's, swapped) cost nothing.
 CREATE TABLE changes (
   proposal_seq INTEGER NOT NULL REFERENCES proposals(seq),
   ord          INTEGER NOT NULL,
   path         TEXT NOT NULL,
   action       TEXT NOT NULL CHECK (action IN ('write', 'delete', 'move')),
   to_path      TEXT,
-  base_sha256  TEXT,
-  old_text     TEXT,
-  new_text     TEXT,
-  new_sha256   TEXT,
+  base_sha256  TEXT,                       -- its text in texts, when it was UTF-8
+  new_sha256   TEXT,                       -- a write's new text in texts
   PRIMARY KEY (proposal_seq, ord)
+) STRICT;
+
+CREATE TABLE texts (
+  sha256 TEXT PRIMARY KEY,                 -- of the UTF-8 bytes
+  bytes  INTEGER NOT NULL,                 -- length of the bytes
+  data   BLOB NOT NULL                     -- the bytes, raw-deflated
 ) STRICT;
 
 CREATE TABLE audit (
@@ -69,6 +80,8 @@ CREATE INDEX audit_by_proposal ON audit(proposal, seq);
 CREATE TRIGGER proposals_never_deleted BEFORE DELETE ON proposals BEGIN SELECT RAISE(ABORT, 'proposals are never deleted'); END;
 CREATE TRIGGER changes_never_deleted BEFORE DELETE ON changes BEGIN SELECT RAISE(ABORT, 'proposal changes are never deleted'); END;
 CREATE TRIGGER changes_never_updated BEFORE UPDATE ON changes BEGIN SELECT RAISE(ABORT, 'proposal changes are never changed'); END;
+CREATE TRIGGER texts_never_deleted BEFORE DELETE ON texts BEGIN SELECT RAISE(ABORT, 'proposal texts are never deleted'); END;
+CREATE TRIGGER texts_never_updated BEFORE UPDATE ON texts BEGIN SELECT RAISE(ABORT, 'proposal texts are never changed'); END;
 CREATE TRIGGER audit_never_deleted BEFORE DELETE ON audit BEGIN SELECT RAISE(ABORT, 'the audit log is append-only'); END;
 CREATE TRIGGER audit_never_updated BEFORE UPDATE ON audit BEGIN SELECT RAISE(ABORT, 'the audit log is append-only'); END;
 `;
@@ -95,6 +108,9 @@ interface ProposalRow {
   created_at: string;
   updated_at: string;
   review: string | null;
+  review_hash: string | null;
+  blocking: string;
+  warnings: number;
   applied_at: string | null;
   changed_paths: string | null;
   declined_reason: string | null;
@@ -105,8 +121,6 @@ interface ChangeRow {
   action: StoredChange['action'];
   to_path: string | null;
   base_sha256: string | null;
-  old_text: string | null;
-  new_text: string | null;
   new_sha256: string | null;
 }
 
@@ -190,10 +204,12 @@ export class ProposalStore {
            VALUES (?, ?, 'pending', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
         )
         .run(seq, id, p.title, p.summary, p.agent, p.session, p.scenario, p.allow_shrink ? 1 : 0, p.origin, p.rollback_of, operationId, at, at);
-      const ins = this.db.prepare(
-        'INSERT INTO changes (proposal_seq, ord, path, action, to_path, base_sha256, old_text, new_text, new_sha256) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
-      );
-      p.changes.forEach((c, ord) => ins.run(seq, ord, c.path, c.action, c.to, c.base_sha256, c.old_text, c.new_text, c.new_sha256));
+      const ins = this.db.prepare('INSERT INTO changes (proposal_seq, ord, path, action, to_path, base_sha256, new_sha256) VALUES (?, ?, ?, ?, ?, ?, ?)');
+      p.changes.forEach((c, ord) => {
+        if (c.old_text !== null) this.putText(c.base_sha256!, c.old_text);
+        if (c.action === 'write') this.putText(c.new_sha256!, c.new_text!);
+        ins.run(seq, ord, c.path, c.action, c.to, c.base_sha256, c.new_sha256);
+      });
       this.appendEvent({
         event: 'proposed',
         actor,
@@ -207,11 +223,41 @@ export class ProposalStore {
     return this.get(tx.immediate())!;
   }
 
+  /** Keep a text by the hash of its bytes (once: a text already kept is not written again). */
+  private putText(sha256: string, text: string): void {
+    const bytes = Buffer.from(text, 'utf8');
+    if (sha256Hex(bytes) !== sha256) throw new Error(`internal: text does not match its hash ${sha256}`);
+    this.db.prepare('INSERT OR IGNORE INTO texts (sha256, bytes, data) VALUES (?, ?, ?)').run(sha256, bytes.byteLength, zlib.deflateRawSync(bytes));
+  }
+
+  /** A kept text, or null (not kept: the file was not UTF-8, or there is none). */
+  private text(sha256: string | null): string | null {
+    if (sha256 === null) return null;
+    const row = this.db.prepare('SELECT bytes, data FROM texts WHERE sha256 = ?').get(sha256) as { bytes: number; data: Buffer } | undefined;
+    if (!row) return null;
+    const bytes = zlib.inflateRawSync(row.data);
+    if (bytes.byteLength !== row.bytes || sha256Hex(bytes) !== sha256) {
+      throw new VaultgateError('STATE_CORRUPT', `${this.file}: the kept text ${sha256} does not match its hash`, {
+        details: { file: this.file, sha256 },
+        hint: 'The proposal store is damaged; restore it from a backup. vaultgate will not overwrite it.',
+      });
+    }
+    return bytes.toString('utf8');
+  }
+
   get(id: string): ProposalRecord | null {
     const row = this.db.prepare('SELECT * FROM proposals WHERE id = ?').get(id) as ProposalRow | undefined;
     if (!row) return null;
-    const changes = (this.db.prepare('SELECT path, action, to_path, base_sha256, old_text, new_text, new_sha256 FROM changes WHERE proposal_seq = ? ORDER BY ord').all(row.seq) as ChangeRow[]).map(
-      (c): StoredChange => ({ path: c.path, action: c.action, to: c.to_path, base_sha256: c.base_sha256, old_text: c.old_text, new_text: c.new_text, new_sha256: c.new_sha256 }),
+    const changes = (this.db.prepare('SELECT path, action, to_path, base_sha256, new_sha256 FROM changes WHERE proposal_seq = ? ORDER BY ord').all(row.seq) as ChangeRow[]).map(
+      (c): StoredChange => ({
+        path: c.path,
+        action: c.action,
+        to: c.to_path,
+        base_sha256: c.base_sha256,
+        old_text: this.text(c.base_sha256),
+        new_text: c.action === 'write' ? this.text(c.new_sha256) : null,
+        new_sha256: c.new_sha256,
+      }),
     );
     return {
       id: row.id,
@@ -260,7 +306,11 @@ export class ProposalStore {
       .transaction(() => {
         const cur = this.db.prepare('SELECT state FROM proposals WHERE id = ?').pluck().get(id) as ProposalState | undefined;
         if (cur === undefined || !from.includes(cur)) return false;
-        this.db.prepare('UPDATE proposals SET review = ?, state = ?, updated_at = ? WHERE id = ?').run(JSON.stringify(review), state, now(), id);
+        const blocking = [...new Set(review.checks.filter((c) => !c.ok && c.severity === 'block').map((c) => c.name))];
+        const warnings = review.checks.filter((c) => !c.ok && c.severity === 'warn').length;
+        this.db
+          .prepare('UPDATE proposals SET review = ?, review_hash = ?, blocking = ?, warnings = ?, state = ?, updated_at = ? WHERE id = ?')
+          .run(JSON.stringify(review), review.review_hash, JSON.stringify(blocking), warnings, state, now(), id);
         if (event) this.appendEvent(event);
         return true;
       })
@@ -317,15 +367,12 @@ export class ProposalStore {
     const total = this.db.prepare(`SELECT count(*) FROM proposals ${w}`).pluck().get(...args) as number;
     const rows = this.db
       .prepare(
-        `SELECT seq, id, state, title, agent, session, scenario, origin, rollback_of, created_at, updated_at,
-                json_extract(review, '$.review_hash') AS review_hash,
-                json_extract(review, '$.checks') AS checks
+        `SELECT seq, id, state, title, agent, session, scenario, origin, rollback_of, created_at, updated_at, review_hash, blocking, warnings
          FROM proposals ${w} ORDER BY seq DESC LIMIT ?`,
       )
-      .all(...args, filter.limit) as Array<Omit<ProposalRow, 'review'> & { review_hash: string | null; checks: string | null }>;
+      .all(...args, filter.limit) as Array<Omit<ProposalRow, 'review'>>;
     const files = this.db.prepare('SELECT path, action, to_path FROM changes WHERE proposal_seq = ? ORDER BY ord');
     const proposals = rows.map((r): ProposalSummary => {
-      const checks = r.checks ? (JSON.parse(r.checks) as Array<{ name: string; ok: boolean; severity: string }>) : [];
       return {
         id: r.id,
         state: r.state,
@@ -342,8 +389,8 @@ export class ProposalStore {
           action: f.action,
           ...(f.to_path === null ? {} : { to: f.to_path }),
         })),
-        blocking: [...new Set(checks.filter((c) => !c.ok && c.severity === 'block').map((c) => c.name))],
-        warnings: checks.filter((c) => !c.ok && c.severity === 'warn').length,
+        blocking: JSON.parse(r.blocking) as string[],
+        warnings: r.warnings,
         review_hash: r.review_hash,
       };
     });

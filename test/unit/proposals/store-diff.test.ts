@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import crypto from 'node:crypto';
 import { test } from 'node:test';
 import fc from 'fast-check';
 import { applyPatch } from 'diff';
@@ -7,14 +8,15 @@ import { ProposalStore } from '../../../src/proposals/index.js';
 import type { StoredChange } from '../../../src/proposals/index.js';
 import { tempVault } from '../../helpers/temp-vault.js';
 
+const sha = (s: string) => crypto.createHash('sha256').update(s).digest('hex');
 const write = (old_text: string | null, new_text: string): StoredChange => ({
   path: 'a.md',
   action: 'write',
   to: null,
-  base_sha256: old_text === null ? null : 'x',
+  base_sha256: old_text === null ? null : sha(old_text),
   old_text,
   new_text,
-  new_sha256: 'y',
+  new_sha256: sha(new_text),
 });
 
 test('store: ids count up per vault, texts come back exactly, and nothing can be deleted or rewritten', () => {
@@ -32,7 +34,11 @@ test('store: ids count up per vault, texts come back exactly, and nothing can be
     assert.throws(() => store.db.prepare('DELETE FROM proposals').run(), /never deleted/);
     assert.throws(() => store.db.prepare('DELETE FROM audit').run(), /append-only/);
     assert.throws(() => store.db.prepare(`UPDATE audit SET actor = 'x'`).run(), /append-only/);
-    assert.throws(() => store.db.prepare(`UPDATE changes SET new_text = 'x'`).run(), /never changed/);
+    assert.throws(() => store.db.prepare(`UPDATE changes SET path = 'x'`).run(), /never changed/);
+    assert.throws(() => store.db.prepare(`UPDATE texts SET bytes = 0`).run(), /never changed/);
+    assert.throws(() => store.db.prepare('DELETE FROM texts').run(), /never deleted/);
+    // both proposals share one copy of each text
+    assert.equal(store.db.prepare('SELECT count(*) FROM texts').pluck().get(), 2);
     assert.equal(store.transition('p-1', ['applied'], 'declined'), false, 'a transition from the wrong state changes nothing');
     assert.equal(store.get('p-1')!.state, 'pending');
     assert.equal(store.log({ limit: 10 }).total, 2);
