@@ -400,3 +400,27 @@ test('scenarios: propose --scenario applies its write rules and validator in rev
   const r = await vg(v, ['review', rules.proposal.id]);
   assert.match(r.json.checks.find((c: any) => c.name === 'scenario').message, /cannot be loaded.*typo/);
 });
+
+test('a crash after the transaction committed but before the proposal was marked: the next look settles it as applied, from the engine’s record', async () => {
+  const v = vault();
+  const p = await proposeOk(v, ['Bread.md', '--append', '--content', 'x\n', '--base', sha(NOTE)]);
+  const { ProposalStore } = await import('../../src/proposals/index.js');
+  const { proposalBundle } = await import('../../src/proposals/bundle.js');
+  const { applyBundle } = await import('../../src/txn/index.js');
+  const store = ProposalStore.open(v.root, { VAULTGATE_HOME: v.home });
+  try {
+    const rec = store.require('p-1');
+    // what apply does under the lock, then the engine's transaction — and the process "dies" before marking the proposal
+    assert.ok(store.transition('p-1', ['pending'], 'recovery'));
+    await applyBundle(v.root, proposalBundle(rec.operation_id, rec.changes), p.review.review_hash);
+  } finally {
+    store.close();
+  }
+  assert.equal(read(v, 'Bread.md'), NOTE + 'x\n');
+  const shown = await vg(v, ['show', 'p-1']);
+  assert.deepEqual([shown.json.proposal.state, shown.json.proposal.changed_paths], ['applied', ['Bread.md']]);
+  const events = (await vg(v, ['log', '--proposal', 'p-1'])).json.events;
+  assert.deepEqual([events[0].event, events[0].details], ['recovery', { outcome: 'applied' }]);
+  const again = await vg(v, ['apply', 'p-1', '--review-hash', p.review.review_hash]);
+  assert.deepEqual([again.exitCode, again.json.replayed], [0, true]);
+});
