@@ -4,7 +4,7 @@ import { VaultgateError } from '../errors.js';
 import type { ChangeRequest, ProposeInput, ReviewView } from '../proposals/index.js';
 import { defineOperation, type OpContext } from './operation.js';
 import { readBounded } from './read-bounded.js';
-import { actorOf, agentName, lockTimeout } from './settings.js';
+import { actorOf, agentName } from './settings.js';
 
 /**
  * The proposal verbs (docs/proposals.md): `propose`, `review`, `show`, `apply`,
@@ -255,7 +255,8 @@ export const applyOp = defineOperation({
   annotations: { readOnly: false, destructive: true, idempotent: true, openWorld: false },
   async run(input, ctx) {
     const { apply } = await proposalsCore();
-    return { ...(await apply(ctx.session(), input.id, input.review_hash, actorOf(ctx.env), lockTimeout(ctx.env))) };
+    const { engineSettingsFromEnv } = await import('../txn/index.js');
+    return { ...(await apply(ctx.session(), input.id, input.review_hash, actorOf(ctx.env), engineSettingsFromEnv(ctx.env))) };
   },
   text: (r) => `${r.replayed ? 'already applied' : 'applied'} ${r.proposal.id} as ${r.operation_id}: ${r.changed_paths.join(', ')}`,
 });

@@ -1,14 +1,9 @@
 /**
- * The environment settings operations read, in one place (faces pass the
- * environment in `OpContext.env`; core modules never read `process.env`).
+ * The environment settings the proposal operations read (faces pass the
+ * environment in `OpContext.env`; core modules never read `process.env`). The
+ * engine's own (VAULTGATE_LOCK_TIMEOUT_MS) are read by txn/settings.ts.
  */
 type Env = Record<string, string | undefined>;
-
-/** VAULTGATE_LOCK_TIMEOUT_MS: how long a writer waits for the vault lock (tests set 0). */
-export function lockTimeout(env: Env): { lockTimeoutMs?: number } {
-  const v = env.VAULTGATE_LOCK_TIMEOUT_MS;
-  return v && /^\d+$/.test(v) ? { lockTimeoutMs: Number(v) } : {};
-}
 
 /** VAULTGATE_AGENT: the agent's name, the default of `propose --agent`. */
 export function agentName(env: Env): string | undefined {

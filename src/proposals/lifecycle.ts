@@ -164,7 +164,8 @@ export async function propose(session: VaultSession, input: ProposeInput, actor:
  * An apply that crashed leaves its proposal in `recovery`. Whoever looks next
  * settles it from the engine's record: applied (the operation's result record
  * exists), still interrupted (its journal is pending: `tx recover` or the next
- * apply finishes it), or rolled back (neither: back to pending).
+ * apply finishes it), rolled back (neither: back to pending), or decided by
+ * `tx resolve` (declined, saying so: its transaction id is spent).
  */
 function settleRecovery(session: VaultSession, store: ProposalStore, p: ProposalRecord, actor: string): ProposalRecord {
   if (p.state !== 'recovery') return p;
@@ -176,7 +177,10 @@ function settleRecovery(session: VaultSession, store: ProposalStore, p: Proposal
   if (done?.outcome === 'applied') {
     store.transition(p.id, ['recovery'], 'applied', event('applied'), { applied_at: done.completed_at, changed_paths: done.changed_paths });
   } else if (done !== null) {
-    store.transition(p.id, ['recovery'], 'pending', event(done.outcome));
+    // `tx resolve` settled it by hand: what is in the vault is the person's choice,
+    // and the proposal's transaction id is spent (the engine would refuse it again)
+    const reason = `its interrupted apply was settled with \`vaultgate tx resolve\` (${done.outcome.replace(/_/g, ' ')}); propose the change again if it is still wanted`;
+    store.transition(p.id, ['recovery'], 'declined', event(done.outcome), { declined_reason: reason });
   } else if (!fs.existsSync(path.join(txnLayout(root).pending, p.operation_id))) {
     store.transition(p.id, ['recovery'], 'pending', event('rolled_back'));
   }

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { VaultgateError } from '../errors.js';
+import { filesystemFoldKey } from './case-fold.js';
 
 /**
  * Folders that are not part of the vault for Obsidian (dot-folders) and that no
@@ -66,10 +67,14 @@ export function isHiddenPath(rel: string): boolean {
   return rel.split('/').some((p) => p.startsWith('.'));
 }
 
-/** True when the path is under one of the folders no write may touch. */
+/**
+ * True when the path is under one of the folders no write may touch. Compared with
+ * the filesystem fold, not `toLowerCase`: on a case-insensitive disk `.obſidian/` *is*
+ * `.obsidian/`, even before Obsidian has created it.
+ */
 export function isReservedPath(rel: string): boolean {
-  const first = rel.split('/')[0]!.normalize('NFC').toLowerCase();
-  return (RESERVED_TOP_FOLDERS as readonly string[]).includes(first);
+  const first = filesystemFoldKey(rel.split('/')[0] ?? '');
+  return RESERVED_TOP_FOLDERS.some((r) => filesystemFoldKey(r) === first);
 }
 
 /**

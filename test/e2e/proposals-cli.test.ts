@@ -424,3 +424,27 @@ test('a crash after the transaction committed but before the proposal was marked
   const again = await vg(v, ['apply', 'p-1', '--review-hash', p.review.review_hash]);
   assert.deepEqual([again.exitCode, again.json.replayed], [0, true]);
 });
+
+test('an interrupted apply a person settled with tx resolve: the proposal is declined, saying so (its transaction id is spent)', async () => {
+  const v = vault();
+  await proposeOk(v, ['Bread.md', '--append', '--content', 'x\n', '--base', sha(NOTE)]);
+  const { ProposalStore } = await import('../../src/proposals/index.js');
+  const store = ProposalStore.open(v.root, { VAULTGATE_HOME: v.home });
+  let op: string;
+  try {
+    op = store.require('p-1').operation_id;
+    assert.ok(store.transition('p-1', ['pending'], 'recovery'));
+  } finally {
+    store.close();
+  }
+  // the record `tx resolve OP --keep-current` leaves (no writes: nothing to parse)
+  fs.mkdirSync(path.join(v.root, '.vaultgate/txn/done'), { recursive: true });
+  fs.writeFileSync(
+    path.join(v.root, `.vaultgate/txn/done/${op}.json`),
+    JSON.stringify({ schema: 'vaultgate.done.v1', operation_id: op, operation_type: 'generic', outcome: 'resolved_keep_current', bundle_sha256: 'x', approval_sha256: 'y', completed_at: new Date().toISOString(), changed_paths: ['Bread.md'], backup_dir: null, writes: [], created_dirs: [] }),
+  );
+  const shown = await vg(v, ['show', 'p-1']);
+  assert.equal(shown.json.proposal.state, 'declined');
+  assert.match(shown.json.proposal.declined_reason, /tx resolve.*resolved keep current/);
+  assert.deepEqual((await vg(v, ['log', '--proposal', 'p-1'])).json.events[0].details, { outcome: 'resolved_keep_current' });
+});

@@ -160,7 +160,7 @@ test('undo restores the exact bytes and modes, only while the files hold what th
   fs.writeFileSync(path.join(root, 'n/new.md'), 'N');
   const u = await runCliProcess(['undo', 'op1'], { vault: root, home });
   assert.equal(u.exitCode, 0, u.stdout + u.stderr);
-  assert.equal(u.json.operation_id, 'undo-op1');
+  assert.equal(u.json.operation_id, '_undo-op1', 'undo runs in the engine’s own id namespace');
   assert.deepEqual(vaultImage(root), before);
   const twice = await tx(root, home, ['undo', 'op1']);
   assert.deepEqual([twice.exitCode, twice.json.replayed], [0, true]);
