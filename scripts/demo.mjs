@@ -88,7 +88,8 @@ fs.writeFileSync(bundleFile, JSON.stringify(bundle, null, 2));
 const inspected = vg(['tx', 'inspect', bundleFile]);
 if (inspected?.approval_sha256) {
   vg(['tx', 'apply', bundleFile, '--approval', inspected.approval_sha256]);
-  vg(['tx', 'apply', bundleFile, '--approval', 'f'.repeat(64)], { expectExit: 0, show: (j) => `replaying a finished operation returns its stored result: ${JSON.stringify(j)}` });
+  vg(['tx', 'apply', bundleFile, '--approval', inspected.approval_sha256], { expectExit: 0, show: (j) => `replaying a finished operation (same approval) returns its stored result: ${JSON.stringify(j)}` });
+  vg(['tx', 'apply', bundleFile, '--approval', 'f'.repeat(64)], { expectExit: 75, show: (j) => `…and only to the approval it was applied with: ${j.error.code}` });
   vg(['undo', 'demo-0001']);
   vg(['tx', 'status']);
 }
