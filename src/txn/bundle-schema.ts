@@ -28,12 +28,16 @@ export interface CreateWrite {
   mode: 'create';
   path: string;
   content: Buffer;
+  /** Absolute path of the `content_file` the bytes came from: shown by inspect, not approved (the bytes are). */
+  source?: string;
 }
 /** `path` exists; its bytes are replaced, its permission bits kept. */
 export interface ReplaceWrite {
   mode: 'replace';
   path: string;
   content: Buffer;
+  /** As {@link CreateWrite.source}. */
+  source?: string;
 }
 /** `path` exists and goes (its original is kept as a backup for undo). */
 export interface DeleteWrite {
@@ -209,6 +213,7 @@ export function parseBundle(bytes: Uint8Array, opts: ParseOptions): Bundle {
     const at = `writes.${n}`;
     const rel = checkWritePath(w.path);
     const hasContent = w.content !== undefined || w.content_file !== undefined;
+    const source = w.content_file !== undefined ? path.resolve(opts.baseDir, w.content_file) : undefined;
     const newContent = (): Buffer => {
       if (w.content !== undefined && w.content_file !== undefined) throw invalid(`${at}: give content or content_file, not both`, { path: rel });
       if (w.to !== undefined) throw invalid(`${at}: only move takes \`to\``, { path: rel });
@@ -216,7 +221,7 @@ export function parseBundle(bytes: Uint8Array, opts: ParseOptions): Bundle {
       if (w.content !== undefined) content = Buffer.from(w.content, 'utf8');
       else if (w.content_file !== undefined) {
         if (w.sha256 === undefined) throw invalid(`${at}: content_file needs sha256`, { path: rel });
-        content = readContentFile(path.resolve(opts.baseDir, w.content_file), rel);
+        content = readContentFile(source!, rel);
       } else throw invalid(`${at}: ${w.mode} needs content or content_file`, { path: rel });
       if (content.byteLength > MAX_FILE_BYTES) {
         throw limit(`${rel}: new content is ${content.byteLength} bytes, over ${MAX_FILE_BYTES}`, { actual: content.byteLength, limit: MAX_FILE_BYTES }, rel);
@@ -238,7 +243,7 @@ export function parseBundle(bytes: Uint8Array, opts: ParseOptions): Bundle {
       case 'replace': {
         const content = newContent();
         claim(rel, w.mode === 'create' ? 'absent' : 'sha');
-        writes.push({ mode: w.mode, path: rel, content });
+        writes.push({ mode: w.mode, path: rel, content, ...(source !== undefined ? { source } : {}) });
         break;
       }
       case 'delete':

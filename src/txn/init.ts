@@ -47,7 +47,35 @@ export function initVault(root: string, ops: FsOps = realFsOps): InitResult {
   }
   const l = txnLayout(root);
   for (const dir of [l.txn, l.pending, l.done, l.backups]) mkdirIfMissing(root, dir, ops);
+  writeGitignoreIfMissing(base, ops);
   return { vault_id: id, created };
+}
+
+/**
+ * A vault under git stays clean: the lock and the transaction folder (journals,
+ * backups holding copies of notes, the operation history) are this machine's
+ * runtime state and are ignored; `vault-id`, `config.yaml` and `scenarios/` are
+ * the vault's own settings and stay versionable. Written only when absent: a
+ * person's own .gitignore here is never replaced.
+ */
+export const VAULTGATE_GITIGNORE = '# vaultgate runtime state of this machine (journals, backups, lock): not for version control\nlock/\ntxn/\n*.tmp\n';
+
+function writeGitignoreIfMissing(base: string, ops: FsOps): void {
+  let fd: number;
+  try {
+    fd = ops.openExclusive(path.join(base, '.gitignore'), 0o644);
+  } catch (e) {
+    rethrowIfCrash(e);
+    if ((e as NodeJS.ErrnoException).code === 'EEXIST') return;
+    throw e;
+  }
+  try {
+    ops.write(fd, Buffer.from(VAULTGATE_GITIGNORE));
+    ops.fsync(fd);
+  } finally {
+    ops.close(fd);
+  }
+  fsyncDir(base, ops);
 }
 
 function mkdirIfMissing(root: string, dir: string, ops: FsOps): void {

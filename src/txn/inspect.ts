@@ -20,7 +20,11 @@ import { checkPendingEntry, checkStateLayout } from './state-guard.js';
 export interface InspectResult {
   operation_id: string;
   approval_sha256: string;
-  writes: Array<{ path: string; mode: WriteMode; to?: string; old_sha256: string | null; new_sha256: string | null }>;
+  /**
+   * `content_file`: where a write's bytes were read from (absolute), so the person
+   * approving sees that a note is made from, say, a file outside the bundle's folder.
+   */
+  writes: Array<{ path: string; mode: WriteMode; to?: string; content_file?: string; old_sha256: string | null; new_sha256: string | null }>;
   read_preconditions: PathMap<string>;
 }
 
@@ -31,6 +35,7 @@ export function inspectBundle(root: string, bundle: Bundle, opts: { ops?: FsOps;
   const paths = bundle.writes.flatMap(pathsOf);
   assertNotBlocked(bundle.operation_id, paths, pendingBlocks(root, ops, new Set(paths.map(filesystemFoldKey))));
   const plan = buildPlan(root, bundle, { ops, scopeContext: config, ...(opts.scopes ? { scopes: opts.scopes } : {}) });
+  const sources = new Map(bundle.writes.flatMap((w) => ((w.mode === 'create' || w.mode === 'replace') && w.source !== undefined ? [[w.path, w.source] as const] : [])));
   return {
     operation_id: bundle.operation_id,
     approval_sha256: plan.approval_sha256,
@@ -38,6 +43,7 @@ export function inspectBundle(root: string, bundle: Bundle, opts: { ops?: FsOps;
       path: w.path,
       mode: w.mode,
       ...(w.mode === 'move' ? { to: w.to } : {}),
+      ...(sources.has(w.path) ? { content_file: sources.get(w.path) } : {}),
       ...hashesOf(w),
     })),
     read_preconditions: plan.read_preconditions,
