@@ -29,14 +29,17 @@ export const EXIT_CODES = {
   PATH_CASE_ALIAS: 2,
   UNDO_UNAVAILABLE: 2,
   GIT_FAILED: 2,
+  CATALOG_NOT_FOUND: 2,
+  ANSWER_REFUSED: 2,
   // 3: integrity
   INTEGRITY: 3,
   RECOVERY_NEEDED: 3,
   RECOVERY_FAILED: 3,
   STATE_CORRUPT: 3,
   WRITE_FAILED: 3,
-  // 69: provider unavailable (reserved: thrown once an embedding/LLM provider is called)
+  // 69: a provider is unavailable or failed
   PROVIDER_UNAVAILABLE: 69,
+  PROVIDER_FAILED: 69,
   // 75: conflict, retry after re-reading
   STALE_HASH: 75,
   APPROVAL_MISMATCH: 75,
@@ -45,9 +48,12 @@ export const EXIT_CODES = {
   UNDO_CONFLICT: 75,
   CONTEXT_UNSTABLE: 75,
   GIT_INDEX_DIRTY: 75,
+  CATALOG_STALE: 75,
   // 77: not permitted
   OUT_OF_SCOPE: 77,
   AREA_PROTECTED: 77, // reserved: thrown once vault policy (protected areas) lands
+  CONSENT_REQUIRED: 77,
+  CONSENT_MISMATCH: 77,
   // 1: a bug
   INTERNAL: 1,
 } as const;

@@ -88,7 +88,10 @@ function openSession(vault: string | undefined, reporter: Reporter, onProgress: 
 }
 
 function parentDescription(word: string): string {
-  return word === 'tx' ? 'Recoverable multi-file transactions (docs/bundle.md)' : `${word} commands`;
+  if (word === 'tx') return 'Recoverable multi-file transactions (docs/bundle.md)';
+  if (word === 'relate') return 'Evidence catalogs for two notes and strict answers about them (docs/similar.md)';
+  if (word === 'consent') return 'Consents given to send note text off this machine (docs/similar.md)';
+  return `${word} commands`;
 }
 
 function argumentSyntax(p: Param): string {

@@ -1,5 +1,6 @@
 import type { Operation } from './operation.js';
 import { backlinksOp, checkOp, contextOp, filesOp, indexOp, linksOp, noteOp, resolveOp, searchOp } from './read-ops.js';
+import { consentListOp, relatePrepareOp, relateSendOp, relateValidateOp } from './evidence-ops.js';
 import { checkpointOp, initOp, txApplyOp, txInspectOp, txRecoverOp, txResolveOp, txStatusOp, undoOp } from './tx-ops.js';
 
 /**
@@ -16,6 +17,9 @@ export const OPERATIONS: readonly Operation<any, any>[] = [
   linksOp,
   backlinksOp,
   checkOp,
+  relatePrepareOp,
+  relateValidateOp,
+  relateSendOp,
   // write
   txInspectOp,
   txApplyOp,
@@ -28,6 +32,7 @@ export const OPERATIONS: readonly Operation<any, any>[] = [
   txRecoverOp,
   txStatusOp,
   txResolveOp,
+  consentListOp,
 ];
 
 /** The operation a CLI command line or an MCP tool name names. */

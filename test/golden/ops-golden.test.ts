@@ -54,6 +54,11 @@ function cases(bundle: string, opId: string): Case[] {
     { name: 'undo', op: 'undo', argv: ['undo', opId] },
     { name: 'tx-recover', op: 'tx_recover', argv: ['tx', 'recover'] },
     { name: 'tx-resolve-unknown', op: 'tx_resolve', argv: ['tx', 'resolve', 'no-such-op', '--keep-current'], exit: 2 },
+    { name: 'relate-prepare', op: 'relate_prepare', argv: ['relate', 'prepare', 'Work/Decisions.md', 'Projects/vaultgate/Decisions.md'] },
+    { name: 'relate-validate', op: 'relate_validate', argv: ['relate', 'validate', '<catalog>', '<answer>'] },
+    { name: 'relate-validate-refused', op: 'relate_validate', argv: ['relate', 'validate', '<catalog>', '<bad-answer>'], exit: 2 },
+    { name: 'relate-send-unknown-provider', op: 'relate_send', argv: ['relate', 'send', '<catalog>', '--provider', 'nope'], exit: 2 },
+    { name: 'consent-list', op: 'consent_list', argv: ['consent', 'list'] },
   ];
 }
 
@@ -68,8 +73,10 @@ function normalise(value: unknown, base: string, key = ''): unknown {
   if (key === 'vault_id') return '<vault-id>';
   if (key === 'approval_sha256') return '<approval>';
   if (key === 'commit') return '<commit>';
+  if (key === 'catalog_id') return '<catalog>';
+  if (key === 'nonce') return '<nonce>';
   if (/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d/.test(value)) return '<time>';
-  return value.split(base).join('<tmp>').replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, '<vault-id>');
+  return value.split(base).join('<tmp>').replace(/\b[0-9a-f]{8}:([AB]):/g, '<nonce>:$1:').replace(/cat-[0-9a-f]{16}/g, '<catalog>').replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, '<vault-id>');
 }
 
 test('golden: every operation has a golden case', () => {
@@ -102,14 +109,24 @@ test('golden: every operation’s JSON output on the demo vault matches its gold
   );
   const env = { GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t' };
   let approval = '';
+  let catalog = '';
+  const answer = path.join(base, 'answer.json');
+  const badAnswer = path.join(base, 'bad-answer.json');
   fs.mkdirSync(GOLDEN_DIR, { recursive: true });
   const mismatches: string[] = [];
   for (const c of cases(bundle, opId)) {
-    const argv = c.argv.map((a) => (a === '<approval>' ? approval : a));
+    const argv = c.argv.map((a) => ({ '<approval>': approval, '<catalog>': catalog, '<answer>': answer, '<bad-answer>': badAnswer })[a] ?? a);
     const r = await runCli(['--vault', vault, ...argv], { home, env, cwd: base });
     assert.equal(r.exitCode, c.exit ?? 0, `${c.name}: ${r.stdout}${r.stderr}`);
     assert.ok(r.json, `${c.name}: stdout is one JSON document`);
     if (c.name === 'tx-inspect') approval = r.json.approval_sha256;
+    if (c.name === 'relate-prepare') {
+      catalog = r.json.catalog_id;
+      const id = (side: string, n: number) => r.json.fragments.filter((f: { side: string }) => f.side === side)[n].id;
+      const rec = { kind: 'link_a_to_b', claim: 'The review policy is what the vaultgate decision on agent writes cites', evidence_a: [id('A', 1)], evidence_b: [id('B', 3)], anchor: id('A', 1) };
+      fs.writeFileSync(answer, JSON.stringify({ version: 'vaultgate.relation.v1', recommendations: [rec] }));
+      fs.writeFileSync(badAnswer, JSON.stringify({ version: 'vaultgate.relation.v1', recommendations: [{ ...rec, evidence_a: [id('B', 0)], anchor: 'nope' }] }));
+    }
     const actual = JSON.stringify(normalise(r.json, base), null, 2) + '\n';
     const file = path.join(GOLDEN_DIR, `${c.name}.json`);
     if (UPDATE) {
