@@ -19,3 +19,4 @@ export * from './catalog-store.js';
 export * from './chat-request.js';
 export * from './validate-answer.js';
 export * from './relate.js';
+export * from './verify-answer.js';

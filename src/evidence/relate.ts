@@ -1,8 +1,5 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import { VaultgateError } from '../errors.js';
 import { checkConsent, endpointOf, headersOf, modelFor, postToProvider, resolveProvider, type PlanSummary } from '../providers/index.js';
-import { ANSWER_LIMITS } from './answer-schema.js';
 import { assertCatalogFresh, prepareCatalog, type PrepareOptions } from './catalog.js';
 import { loadCatalog, saveAnswer, saveCatalog } from './catalog-store.js';
 import { chatAnswerContent, chatRequestBody } from './chat-request.js';
@@ -66,36 +63,11 @@ function refused(catalogId: string, answerId: number, refusals: Refusal[], accep
   );
 }
 
-/** `relate validate CATALOG_ID ANSWER.json` (`-` reads stdin). */
-export function relateValidate(root: string, env: Env, catalogId: string, answer: { file: string; cwd: string } | { bytes: Uint8Array }): AcceptedAnswer {
+/** `relate validate CATALOG_ID ANSWER.json`: the answer's bytes, as read by the face (a file, stdin). */
+export function relateValidate(root: string, env: Env, catalogId: string, answer: Uint8Array): AcceptedAnswer {
   const catalog = loadCatalog(root, env, catalogId);
   assertCatalogFresh(root, catalog);
-  const bytes = 'bytes' in answer ? answer.bytes : readAnswerFile(path.resolve(answer.cwd, answer.file));
-  return acceptAnswer(root, env, catalog, bytes, { kind: 'file' });
-}
-
-/** Answer files are read up to one byte past the limit: the validator then refuses them by size. */
-function readAnswerFile(file: string): Uint8Array {
-  let fd: number;
-  try {
-    fd = fs.openSync(file, 'r');
-  } catch (e) {
-    throw new VaultgateError('NOT_FOUND', `cannot read the answer file ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`, {
-      hint: 'Pass the path of the answer JSON, or `-` to read it from stdin.',
-    });
-  }
-  try {
-    const buf = Buffer.alloc(ANSWER_LIMITS.bytes + 1);
-    let n = 0;
-    while (n < buf.length) {
-      const got = fs.readSync(fd, buf, n, buf.length - n, null);
-      if (got === 0) break;
-      n += got;
-    }
-    return buf.subarray(0, n);
-  } finally {
-    fs.closeSync(fd);
-  }
+  return acceptAnswer(root, env, catalog, answer, { kind: 'file' });
 }
 
 export interface SendResult extends AcceptedAnswer {

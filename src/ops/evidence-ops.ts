@@ -1,3 +1,4 @@
+import { VaultgateError } from '../errors.js';
 import { defineOperation } from './operation.js';
 
 /**
@@ -58,8 +59,10 @@ export const relateValidateOp = defineOperation({
   annotations: { readOnly: false, destructive: false, idempotent: false, openWorld: false },
   async run(input, ctx) {
     const { relateValidate, ANSWER_LIMITS } = await import('../evidence/index.js');
+    const { readBoundedFile } = await import('./read-bounded.js');
     const session = ctx.session();
-    const answer = input.answer === '-' ? { bytes: ctx.readStdin(ANSWER_LIMITS.bytes) } : { file: input.answer, cwd: ctx.cwd };
+    // Read up to one byte past the limit: the validator then refuses the answer by its size.
+    const answer = input.answer === '-' ? ctx.readStdin(ANSWER_LIMITS.bytes) : readBoundedFile(ctx.cwd, input.answer, ANSWER_LIMITS.bytes, 'answer');
     return { ...relateValidate(session.root, session.env, input.catalog_id, answer) };
   },
   text: (r) => r.recommendations.map((rec) => `#${rec.index} ${rec.kind}: ${rec.claim}`).join('\n'),
@@ -108,4 +111,40 @@ export const consentListOp = defineOperation({
     r.consents.length === 0
       ? 'no consents given'
       : r.consents.map((c) => `${c.granted_at}  ${c.who}  ${c.purpose} → ${c.destination} (${c.model}): ${c.files.length} notes, ${c.request_bytes} bytes`).join('\n'),
+});
+
+export const verifyOp = defineOperation({
+  name: 'verify',
+  command: 'verify',
+  group: 'read',
+  summary: 'Check an agent’s cited answer: every quote verbatim in the cited section of the current file',
+  description:
+    'ANSWER is {"claims":[{"text","evidence":[{"id"} | {"path","lines":[from,to],"quote"}]}]}; ids are context-packet evidence ids, ' +
+    'looked up in --packet. It checks that quotes exist where cited, not that they prove the claims. Exit 0 either way; --strict exits 2 unless verified.',
+  examples: ['vaultgate verify answer.json', 'vaultgate verify answer.json --packet packet.json --strict'],
+  params: [
+    { name: 'answer', type: 'string', positional: true, description: 'answer JSON file, or - for stdin', nonEmpty: true },
+    { name: 'packet', type: 'string', placeholder: 'file', description: 'the context packet (`vaultgate context --json`) the answer’s evidence ids come from' },
+    { name: 'strict', type: 'boolean', description: 'exit 2 unless every claim is verified' },
+  ] as const,
+  annotations: { readOnly: true, destructive: false, idempotent: true, openWorld: false },
+  async run(input, ctx) {
+    const { verifyAnswer, VERIFY_LIMITS } = await import('../evidence/index.js');
+    const { readBoundedFile } = await import('./read-bounded.js');
+    const read = (arg: string, what: string) => {
+      const bytes = arg === '-' ? ctx.readStdin(VERIFY_LIMITS.bytes) : readBoundedFile(ctx.cwd, arg, VERIFY_LIMITS.bytes, what);
+      if (bytes.byteLength > VERIFY_LIMITS.bytes) throw new VaultgateError('INVALID_INPUT', `the ${what} is over ${VERIFY_LIMITS.bytes} bytes`, { hint: `Give a smaller ${what}.` });
+      return bytes.toString('utf8');
+    };
+    const answer = read(input.answer, 'answer');
+    const packet = input.packet === undefined ? undefined : read(input.packet, 'packet');
+    return { ...verifyAnswer(ctx.session().root, answer, packet) };
+  },
+  text: (r) =>
+    [
+      r.verified ? 'verified' : 'NOT verified',
+      ...r.claims.flatMap((c, i) => [`claim ${i + 1}: ${c.verified ? 'ok' : 'not verified'} — ${c.text}`, ...c.citations.map((x) => `  ${x.status}  ${x.id ?? ''}${x.path ?? ''}${x.lines ? `:${x.lines[0]}-${x.lines[1]}` : ''}${x.reason ? `  (${x.reason})` : ''}`)]),
+      r.note,
+    ].join('\n'),
+  exitCode: (r, input) => (input.strict && !r.verified ? 2 : 0),
 });

@@ -1,6 +1,6 @@
 import type { Operation } from './operation.js';
 import { backlinksOp, checkOp, contextOp, filesOp, indexOp, linksOp, noteOp, resolveOp, searchOp } from './read-ops.js';
-import { consentListOp, relatePrepareOp, relateSendOp, relateValidateOp } from './evidence-ops.js';
+import { consentListOp, relatePrepareOp, relateSendOp, relateValidateOp, verifyOp } from './evidence-ops.js';
 import { checkpointOp, initOp, txApplyOp, txInspectOp, txRecoverOp, txResolveOp, txStatusOp, undoOp } from './tx-ops.js';
 
 /**
@@ -20,6 +20,7 @@ export const OPERATIONS: readonly Operation<any, any>[] = [
   relatePrepareOp,
   relateValidateOp,
   relateSendOp,
+  verifyOp,
   // write
   txInspectOp,
   txApplyOp,

@@ -59,6 +59,7 @@ function cases(bundle: string, opId: string): Case[] {
     { name: 'relate-validate-refused', op: 'relate_validate', argv: ['relate', 'validate', '<catalog>', '<bad-answer>'], exit: 2 },
     { name: 'relate-send-unknown-provider', op: 'relate_send', argv: ['relate', 'send', '<catalog>', '--provider', 'nope'], exit: 2 },
     { name: 'consent-list', op: 'consent_list', argv: ['consent', 'list'] },
+    { name: 'verify', op: 'verify', argv: ['verify', '<verify-answer>'] },
   ];
 }
 
@@ -112,10 +113,20 @@ test('golden: every operation’s JSON output on the demo vault matches its gold
   let catalog = '';
   const answer = path.join(base, 'answer.json');
   const badAnswer = path.join(base, 'bad-answer.json');
+  const verifyAnswer = path.join(base, 'verify-answer.json');
+  fs.writeFileSync(
+    verifyAnswer,
+    JSON.stringify({
+      claims: [
+        { text: 'approvals go by hash', evidence: [{ path: 'Work/Decisions.md', lines: [8, 9], quote: 'Approvals are by commit hash' }] },
+        { text: 'on-call starts on Monday', evidence: [{ path: 'Work/Decisions.md', lines: [8, 9], quote: 'starts on Tuesday' }, { path: 'Work/Decisions.md', lines: [8, 9], quote: 'starts on Monday' }] },
+      ],
+    }),
+  );
   fs.mkdirSync(GOLDEN_DIR, { recursive: true });
   const mismatches: string[] = [];
   for (const c of cases(bundle, opId)) {
-    const argv = c.argv.map((a) => ({ '<approval>': approval, '<catalog>': catalog, '<answer>': answer, '<bad-answer>': badAnswer })[a] ?? a);
+    const argv = c.argv.map((a) => ({ '<approval>': approval, '<catalog>': catalog, '<answer>': answer, '<bad-answer>': badAnswer, '<verify-answer>': verifyAnswer })[a] ?? a);
     const r = await runCli(['--vault', vault, ...argv], { home, env, cwd: base });
     assert.equal(r.exitCode, c.exit ?? 0, `${c.name}: ${r.stdout}${r.stderr}`);
     assert.ok(r.json, `${c.name}: stdout is one JSON document`);
