@@ -1,4 +1,4 @@
-import { computeLineStarts, linesOf, type NoteModel, type ProtectedRange, type Range } from '../markdown/index.js';
+import { computeLineStarts, lineBlocks, linesOf, type NoteModel, type ProtectedRange, type Range } from '../markdown/index.js';
 
 /**
  * The fragments of a note an evidence catalog hands out: sentences of
@@ -29,8 +29,6 @@ export interface NoteFragment {
   ambiguous: boolean;
 }
 
-/** Protected kinds that, when they stand on lines of their own, make those lines no prose. */
-const BLOCK_KINDS = new Set(['code', 'html', 'math', 'comment', 'frontmatter']);
 /** Inline structures a sentence boundary must not fall inside. */
 const INLINE_KINDS = new Set(['link', 'embed', 'inline-code', 'math', 'comment', 'html']);
 
@@ -38,45 +36,18 @@ const QUOTE_PREFIX = /^[ \t]{0,3}(?:>[ \t]?)+/;
 const CALLOUT_HEAD = /^\[![^\]\s]+\][+-]?[ \t]*/;
 const LIST_ITEM = /^([ \t]*(?:>[ \t]?)*[ \t]*)([-*+]|\d{1,9}[.)])(?:[ \t]+(?:\[[^\]\n]\][ \t]+)?|$)/;
 const TABLE_DELIMITER = /^[ \t>]*\|?[ \t]*:?-+:?[ \t]*(?:\|[ \t]*:?-+:?[ \t]*)*\|?[ \t]*$/;
-const THEMATIC_BREAK = /^ {0,3}([-*_])(?:[ \t]*\1){2,}[ \t]*$/;
 const TRAILING_BLOCK_ID = /[ \t]+\^[A-Za-z0-9-]+$/;
 const BLOCK_ID_ONLY = /^\^[A-Za-z0-9-]+$/;
 const HAS_WORD = /[\p{L}\p{N}]/u;
-
-type LineKind = 'blank' | 'skip' | 'prose' | 'quote' | 'list' | 'table';
 
 let sentenceSegmenter: Intl.Segmenter | undefined;
 
 export function noteFragments(text: string, model: NoteModel): NoteFragment[] {
   const lineStarts = model.lineStarts.length ? model.lineStarts : computeLineStarts(text);
   const lineCount = lineStarts.length;
-  const lineEnd = (i: number) => {
-    let e = i + 1 < lineCount ? lineStarts[i + 1]! - 1 : text.length;
-    if (e > lineStarts[i]! && text.charCodeAt(e - 1) === 13) e--;
-    return e;
-  };
-  const kinds: LineKind[] = new Array(lineCount).fill('prose');
-  const mark = (r: Range, kind: LineKind) => {
-    const { startLine, endLine } = linesOf(lineStarts, r);
-    for (let l = startLine; l <= endLine; l++) kinds[l - 1] = kind;
-  };
-  for (let i = 0; i < lineCount; i++) {
-    const line = text.slice(lineStarts[i]!, lineEnd(i));
-    if (line.trim() === '') kinds[i] = 'blank';
-    else if (QUOTE_PREFIX.test(line)) kinds[i] = 'quote';
-    else if (THEMATIC_BREAK.test(line)) kinds[i] = 'skip';
-  }
-  for (const h of model.headings) mark(h.range, 'skip');
-  const inline: ProtectedRange[] = [];
-  for (const p of model.protected) {
-    if (p.kind === 'table') mark(p.range, 'table');
-    else if (p.kind === 'list') mark(p.range, 'list');
-    else if (BLOCK_KINDS.has(p.kind) && standsAlone(text, p.range, lineStarts, lineEnd)) mark(p.range, 'skip');
-    if (INLINE_KINDS.has(p.kind)) inline.push(p);
-  }
-  // Code or math nested in a list or table is still no prose: mark it after the containers.
-  for (const p of model.protected) if (BLOCK_KINDS.has(p.kind) && standsAlone(text, p.range, lineStarts, lineEnd)) mark(p.range, 'skip');
-
+  const { kinds, lineEnds } = lineBlocks(text, { ...model, lineStarts });
+  const lineEnd = (i: number) => lineEnds[i]!;
+  const inline = model.protected.filter((p) => INLINE_KINDS.has(p.kind));
   const quoteContent = (l: number) => {
     const line = text.slice(lineStarts[l]!, lineEnd(l));
     return line.slice(QUOTE_PREFIX.exec(line)?.[0].length ?? 0);
@@ -95,7 +66,7 @@ export function noteFragments(text: string, model: NoteModel): NoteFragment[] {
       // quote (with lazy continuation lines) is one paragraph, so a sentence or an
       // inline structure may run across its lines (the `>` markers stay inside).
       const line = text.slice(lineStarts[i]!, lineEnd(i));
-      const start = lineStarts[i]! + QUOTE_PREFIX.exec(line)![0].length;
+      const start = lineStarts[i]! + (QUOTE_PREFIX.exec(line)?.[0].length ?? 0);
       const head = CALLOUT_HEAD.exec(text.slice(start, lineEnd(i)));
       if (head) {
         sentences(text, start + head[0].length, lineEnd(i), inline, spans);
@@ -141,14 +112,6 @@ export function noteFragments(text: string, model: NoteModel): NoteFragment[] {
       ambiguous: occursTwice(text, fragmentText),
     };
   });
-}
-
-/** A protected block that fills its lines (only whitespace or quote markers around it). */
-function standsAlone(text: string, r: Range, lineStarts: number[], lineEnd: (i: number) => number): boolean {
-  const { startLine, endLine } = linesOf(lineStarts, r);
-  const before = text.slice(lineStarts[startLine - 1]!, r.start);
-  const after = text.slice(r.end, lineEnd(endLine - 1));
-  return /^[ \t>]*$/.test(before) && after.trim() === '';
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { Operation } from './operation.js';
 import { backlinksOp, checkOp, contextOp, filesOp, indexOp, linksOp, noteOp, resolveOp, searchOp } from './read-ops.js';
 import { consentListOp, relatePrepareOp, relateSendOp, relateValidateOp, verifyOp } from './evidence-ops.js';
+import { planOp } from './plan-ops.js';
 import { checkpointOp, initOp, txApplyOp, txInspectOp, txRecoverOp, txResolveOp, txStatusOp, undoOp } from './tx-ops.js';
 
 /**
@@ -22,6 +23,7 @@ export const OPERATIONS: readonly Operation<any, any>[] = [
   relateSendOp,
   verifyOp,
   // write
+  planOp,
   txInspectOp,
   txApplyOp,
   undoOp,

@@ -56,6 +56,7 @@ function cases(bundle: string, opId: string): Case[] {
     { name: 'tx-resolve-unknown', op: 'tx_resolve', argv: ['tx', 'resolve', 'no-such-op', '--keep-current'], exit: 2 },
     { name: 'relate-prepare', op: 'relate_prepare', argv: ['relate', 'prepare', 'Work/Decisions.md', 'Projects/vaultgate/Decisions.md'] },
     { name: 'relate-validate', op: 'relate_validate', argv: ['relate', 'validate', '<catalog>', '<answer>'] },
+    { name: 'plan', op: 'plan', argv: ['plan', '<catalog>', '--recommendation', '0'] },
     { name: 'relate-validate-refused', op: 'relate_validate', argv: ['relate', 'validate', '<catalog>', '<bad-answer>'], exit: 2 },
     { name: 'relate-send-unknown-provider', op: 'relate_send', argv: ['relate', 'send', '<catalog>', '--provider', 'nope'], exit: 2 },
     { name: 'consent-list', op: 'consent_list', argv: ['consent', 'list'] },
