@@ -17,6 +17,7 @@ export const EXIT_CODES = {
   PATH_RESERVED: 2,
   NOT_FOUND: 2,
   NOT_A_FILE: 2,
+  NOTE_AMBIGUOUS: 2,
   NOT_UTF8: 2,
   FILE_TOO_LARGE: 2,
   LINK_EMPTY: 2,
@@ -41,9 +42,10 @@ export const EXIT_CODES = {
   RECOVERY_FAILED: 3,
   STATE_CORRUPT: 3,
   WRITE_FAILED: 3,
-  // 69: a provider is unavailable or failed
+  // 69: something vaultgate needs is unavailable (a provider, a native module)
   PROVIDER_UNAVAILABLE: 69,
   PROVIDER_FAILED: 69,
+  NATIVE_MODULE_MISMATCH: 69,
   // 75: conflict, retry after re-reading
   STALE_HASH: 75,
   APPROVAL_MISMATCH: 75,

@@ -1,4 +1,5 @@
 import { Command, CommanderError } from 'commander';
+import { typedEnvironmentError } from '../environment-error.js';
 import { exitCodeOf, isVaultgateError, VaultgateError } from '../errors.js';
 import type { CliIO, CommandResult, Reporter } from './command-kit.js';
 import { OPERATIONS, flagName, type Param } from '../ops/index.js';
@@ -15,7 +16,9 @@ export const VERSION = '0.1.0';
 export async function runCli(argv: string[], io: CliIO): Promise<number> {
   let exitCode = 0;
   const explicitJson = () => argv.includes('--json');
-  const wantsJson = () => !io.isTTY || explicitJson();
+  // --text: the terminal rendering even when piped (the demo, people who pipe into less).
+  const explicitText = () => argv.includes('--text') && !explicitJson();
+  const wantsJson = () => (!io.isTTY && !explicitText()) || explicitJson();
   const writeJson = (body: unknown) => io.stdout(JSON.stringify(body, null, wantsJson() && io.isTTY ? 2 : 0) + '\n');
 
   const reporter: Reporter = {
@@ -26,7 +29,8 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
       else if (wantsJson()) writeJson({ ok: true, ...result.json });
       else io.stdout((result.text ?? JSON.stringify(result.json, null, 2)) + '\n');
     },
-    fail(error: unknown) {
+    fail(raised: unknown) {
+      const error = typedEnvironmentError(raised);
       exitCode = exitCodeOf(error);
       const body = isVaultgateError(error)
         ? error.toJSON()
@@ -43,6 +47,7 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
     .version(VERSION)
     .option('--vault <path|name>', 'the vault (else VAULTGATE_VAULT, else default_vault in the machine config)')
     .option('--json', 'print JSON even on a terminal')
+    .option('--text', 'print the terminal rendering even when piped')
     .showHelpAfterError(false)
     .exitOverride()
     .configureOutput({
@@ -82,6 +87,7 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
 const GLOBAL_FLAGS = new Map([
   ['--vault', true],
   ['--json', false],
+  ['--text', false],
   ['--help', false],
   ['-h', false],
 ]);

@@ -62,9 +62,12 @@ export const searchOp = defineOperation({
   },
   text: (r) =>
     r.hits.length === 0
-      ? `no matches for ${JSON.stringify(r.query)}`
-      : r.hits.map((h) => `${h.path}${h.anchor ?? ''}:${h.lines[0]}-${h.lines[1]}  (${h.score})\n  ${h.snippet}`).join('\n'),
+      ? `no matches for ${JSON.stringify(r.query)} (total 0)`
+      : [`${r.total} matching note${r.total === 1 ? '' : 's'}${r.hits.length < r.total ? `, best ${r.hits.length}` : ''}:`, ...r.hits.map((h) => `${h.path}${h.heading_path.length ? ' › ' + h.heading_path.join(' › ') : ''}  lines ${h.lines[0]}-${h.lines[1]}  (${h.score})\n    ${h.snippet}`)].join('\n'),
 });
+
+/** A note printed on a terminal stops here unless `--all`: a 5 MB note is not something to scroll past. */
+const NOTE_TEXT_SHOWN = { lines: 300, chars: 30_000 };
 
 export const noteOp = defineOperation({
   name: 'note',
@@ -72,18 +75,44 @@ export const noteOp = defineOperation({
   tool: 'note',
   group: 'read',
   summary: 'Print a note, or one section of it, with its SHA-256, sections and lines',
-  description: 'Read straight from disk: `text` and `sha256` are one read of the same bytes, so `sha256` is the base to propose an edit against.',
-  examples: ['vaultgate note Home.md', "vaultgate note Games/Catan/Rules --heading 'The robber'", 'vaultgate note Journal/2026-11-28.md --heading ^summary --json'],
+  description:
+    'Read straight from disk: `text` and `sha256` are one read of the same bytes, so `sha256` is the base to propose an edit against. ' +
+    'A name that is not a path is resolved as Obsidian resolves `[[name]]` (an ambiguous name is an error listing the candidates).',
+  examples: ['vaultgate note Home.md', "vaultgate note 'Rules' --heading 'The robber on a 7'", 'vaultgate note Journal/2026-11-28.md --heading ^summary --json'],
   params: [
-    vaultPath('path', 'vault-relative path of the note (.md optional)'),
+    vaultPath('path', 'vault-relative path of the note (.md optional), or its name as in [[name]]'),
     { name: 'heading', type: 'string', placeholder: 'heading', description: 'only this section: a heading (`Setup`), nested (`Install#Linux`), or a block (`^id`)' },
+    { name: 'all', type: 'boolean', cliOnly: true, description: `on a terminal, print the whole text (default: the first ${NOTE_TEXT_SHOWN.lines} lines)` },
   ] as const,
   annotations: READ_ONLY,
   async run(input, ctx) {
-    const { readNoteSection } = await import('../index/index.js');
-    return { ...readNoteSection(ctx.session().root, input.path, input.heading) };
+    const { readNoteSection, fileIndexFromDb } = await import('../index/index.js');
+    const session = ctx.session();
+    try {
+      return { ...readNoteSection(session.root, input.path, input.heading) };
+    } catch (e) {
+      if (!(e instanceof VaultgateError && e.code === 'NOT_FOUND')) throw e;
+      // Not a path: the name people type, resolved as Obsidian resolves [[name]] from the vault root.
+      const { resolveLinkPath } = await import('../links/index.js');
+      const name = input.path.replace(/\.md$/i, '');
+      const r = session.read((h) => resolveLinkPath(fileIndexFromDb(h.db), name, '')).result;
+      if (r.status === 'ambiguous' && r.candidates) {
+        throw new VaultgateError('NOTE_AMBIGUOUS', `${JSON.stringify(input.path)} names ${r.candidates.length} notes: ${r.candidates.join(', ')}`, {
+          details: { candidates: r.candidates },
+          hint: 'Give the path of the one you mean.',
+        });
+      }
+      if (r.status !== 'resolved' || !r.target || !/\.md$/i.test(r.target)) throw e;
+      return { ...readNoteSection(session.root, r.target, input.heading), resolved_from: input.path };
+    }
   },
-  text: (r) => r.text,
+  text: (r, input) => {
+    if (input.all) return r.text;
+    const lines = r.text.split('\n');
+    let shown = lines.slice(0, NOTE_TEXT_SHOWN.lines).join('\n');
+    if (shown.length > NOTE_TEXT_SHOWN.chars) shown = shown.slice(0, NOTE_TEXT_SHOWN.chars);
+    return shown.length < r.text.length ? `${shown}\n… ${r.text.length - shown.length} more characters of ${r.path} (--all prints everything; --json gives text, sha256, sections)` : r.text;
+  },
 });
 
 export const contextOp = defineOperation({
@@ -115,7 +144,15 @@ export const contextOp = defineOperation({
     if (input.format === 'markdown') return { format: 'markdown', markdown: renderContextMarkdown(packet), total: packet.total };
     return { ...packet } as Record<string, unknown>;
   },
-  text: (r) => JSON.stringify(r, null, 2),
+  text: (r) => {
+    if (typeof r.markdown === 'string') return r.markdown;
+    const p = r as { total: number; evidence: { id: string; path: string; heading_path: string[]; lines: number[]; reason: string; text: string }[]; truncated?: unknown[] };
+    return [
+      `${p.evidence.length} evidence item${p.evidence.length === 1 ? '' : 's'} (${p.total} matching notes)${p.truncated?.length ? `, ${p.truncated.length} left out by the budget` : ''}`,
+      ...p.evidence.map((e) => `[${e.id}] ${e.path}${e.heading_path.length ? ' › ' + e.heading_path.join(' › ') : ''}  lines ${e.lines.join('-')}  (${e.reason})\n    ${e.text.replace(/\s+/g, ' ').slice(0, 160)}`),
+      '(--json for the whole packet with hashes; --format markdown for push mode)',
+    ].join('\n');
+  },
   document: (r) => (typeof r.markdown === 'string' ? r.markdown : undefined),
 });
 
@@ -178,8 +215,14 @@ export const backlinksOp = defineOperation({
     return { note: r.note, total: r.backlinks.length, backlinks: r.backlinks, ambiguous: r.ambiguous, warnings: r.warnings };
   },
   text: (r) =>
-    [...r.backlinks.map((b) => `${b.source}:${b.line}\t${b.raw}`), ...r.ambiguous.map((b) => `${b.source}:${b.line}\t${b.raw}\t(ambiguous)`)].join('\n'),
+    [
+      `${r.total} link${r.total === 1 ? '' : 's'} into ${r.note}` + (r.ambiguous.length ? `, ${r.ambiguous.length} ambiguous` : ''),
+      ...r.backlinks.map((b) => `  ${b.source}:${b.line}\t${b.raw}${b.subpath?.exists === false ? `\t(broken anchor: no ${b.subpath.kind} ${JSON.stringify(b.subpath.value)})` : ''}`),
+      ...r.ambiguous.map((b) => `  ${b.source}:${b.line}\t${b.raw}\t(ambiguous)`),
+    ].join('\n'),
 });
+
+const CHECK_ITEMS_SHOWN = 10;
 
 export const checkOp = defineOperation({
   name: 'check',
@@ -187,18 +230,36 @@ export const checkOp = defineOperation({
   tool: 'check_vault',
   group: 'read',
   summary: 'Vault health: unresolved and ambiguous links, broken anchors, orphans, invalid frontmatter, path collisions',
-  examples: ['vaultgate check', 'vaultgate check --json'],
-  params: [] as const,
+  examples: ['vaultgate check', 'vaultgate check --all', 'vaultgate check --json'],
+  params: [{ name: 'all', type: 'boolean', cliOnly: true, description: `on a terminal, list every problem (default: the first ${CHECK_ITEMS_SHOWN} of each kind)` }] as const,
   annotations: READ_ONLY,
   async run(_input, ctx) {
     const { checkFromIndex } = await import('../index/index.js');
     return { ...ctx.session().read((h, fresh) => checkFromIndex(h.db, fresh.warnings)).result };
   },
-  text: (r) =>
-    Object.entries(r.counts)
-      .map(([k, v]) => `${k}: ${v}`)
-      .join('\n'),
+  text: (r, input) => {
+    const lines = [Object.entries(r.counts).map(([k, v]) => `${k}: ${v}`).join(', ')];
+    for (const [kind, items] of Object.entries(r.items as Record<string, unknown[]>)) {
+      if (!Array.isArray(items) || items.length === 0) continue;
+      lines.push('', `${kind.replace(/_/g, ' ')} (${items.length}):`);
+      const shown = input.all ? items : items.slice(0, CHECK_ITEMS_SHOWN);
+      for (const item of shown) lines.push(`  ${describeCheckItem(item)}`);
+      if (shown.length < items.length) lines.push(`  … ${items.length - shown.length} more (--all lists them, --json gives every field)`);
+    }
+    return lines.join('\n');
+  },
 });
+
+/** One line for an item of `check`: where it is and what it says. */
+function describeCheckItem(item: unknown): string {
+  if (typeof item === 'string') return item;
+  const i = item as Record<string, unknown>;
+  const file = typeof i.source === 'string' ? i.source : typeof i.path === 'string' ? i.path : '';
+  const where = file && typeof i.line === 'number' ? `${file}:${i.line}` : file;
+  const what = typeof i.raw === 'string' ? i.raw : typeof i.message === 'string' ? i.message : Array.isArray(i.paths) ? (i.paths as string[]).join(' ~ ') : '';
+  const extra = Array.isArray(i.candidates) ? ` → one of ${(i.candidates as string[]).join(', ')}` : '';
+  return [where, what].filter(Boolean).join('  ') + extra || JSON.stringify(item);
+}
 
 export const filesOp = defineOperation({
   name: 'files',
