@@ -2,6 +2,7 @@ import type { Operation } from './operation.js';
 import { backlinksOp, checkOp, contextOp, filesOp, indexOp, linksOp, noteOp, resolveOp, searchOp } from './read-ops.js';
 import { consentListOp, relatePrepareOp, relateSendOp, relateValidateOp, verifyOp } from './evidence-ops.js';
 import { planOp } from './plan-ops.js';
+import { similarOp } from './similar-ops.js';
 import { checkpointOp, initOp, txApplyOp, txInspectOp, txRecoverOp, txResolveOp, txStatusOp, undoOp } from './tx-ops.js';
 
 /**
@@ -18,6 +19,7 @@ export const OPERATIONS: readonly Operation<any, any>[] = [
   linksOp,
   backlinksOp,
   checkOp,
+  similarOp,
   relatePrepareOp,
   relateValidateOp,
   relateSendOp,
