@@ -36,6 +36,8 @@ export interface RefreshOutcome {
 
 export interface LsaRefreshOptions {
   params?: LsaParams;
+  /** Below this many changed notes drift never retrains (default {@link RETRAIN_MIN_NOTES}). */
+  retrainMinNotes?: number;
   onProgress?: (p: { phase: string; done: number; total: number }) => void;
 }
 
@@ -56,7 +58,7 @@ export function refreshLsaVectors(index: Db, store: VectorDb, opts: LsaRefreshOp
   const dropped = [...stored.keys()].filter((p) => !live.has(p));
   const paramsChanged = modelRow !== undefined && JSON.stringify(decodeParams(modelRow.body)) !== JSON.stringify(params);
   const drift = modelRow ? modelRow.folded_notes + changed.length + dropped.length : Infinity;
-  const retrain = !modelRow || paramsChanged || (drift > RETRAIN_MIN_NOTES && drift > RETRAIN_SHARE * Math.max(modelRow.trained_notes, 1));
+  const retrain = !modelRow || paramsChanged || (drift > (opts.retrainMinNotes ?? RETRAIN_MIN_NOTES) && drift > RETRAIN_SHARE * Math.max(modelRow.trained_notes, 1));
 
   if (retrain) {
     const inputs = readNoteInputs(index, notes);

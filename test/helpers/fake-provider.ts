@@ -12,6 +12,8 @@ export interface ReceivedRequest {
 }
 
 export interface FakeReply {
+  /** Never answer (the connection stays open until the server closes). */
+  hang?: boolean;
   status?: number;
   /** An object is sent as JSON; a string as is. */
   body: unknown;
@@ -49,6 +51,7 @@ export async function startFakeProvider(host = '127.0.0.1'): Promise<FakeProvide
       requests.push(received);
       const next = queue.length > 1 ? queue.shift()! : queue[0]!;
       const reply = typeof next === 'function' ? next(received) : next;
+      if (reply.hang) return;
       const text = typeof reply.body === 'string' ? reply.body : JSON.stringify(reply.body);
       res.writeHead(reply.status ?? 200, { 'content-type': 'application/json' });
       res.end(text);
@@ -62,7 +65,11 @@ export async function startFakeProvider(host = '127.0.0.1'): Promise<FakeProvide
     reply: (...replies) => {
       queue = replies;
     },
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
   };
 }
 
