@@ -87,11 +87,16 @@ function openSession(vault: string | undefined, reporter: Reporter, onProgress: 
   return sessionModule.VaultSession.open({ vault, env: reporter.io.env, cwd: reporter.io.cwd, onProgress });
 }
 
+const PARENT_DESCRIPTIONS: Record<string, string> = {
+  tx: 'Recoverable multi-file transactions (docs/bundle.md)',
+  scenario: 'Scenarios: areas, context defaults, write rules and an instruction per task (docs/policy.md)',
+  state: "Agents' working state outside the vault, patched with revisions (docs/json.md)",
+  relate: 'Evidence catalogs for two notes and strict answers about them (docs/similar.md)',
+  consent: 'Consents given to send note text off this machine (docs/similar.md)',
+};
+
 function parentDescription(word: string): string {
-  if (word === 'tx') return 'Recoverable multi-file transactions (docs/bundle.md)';
-  if (word === 'relate') return 'Evidence catalogs for two notes and strict answers about them (docs/similar.md)';
-  if (word === 'consent') return 'Consents given to send note text off this machine (docs/similar.md)';
-  return `${word} commands`;
+  return PARENT_DESCRIPTIONS[word] ?? `${word} commands`;
 }
 
 function argumentSyntax(p: Param): string {

@@ -3,6 +3,8 @@ import { backlinksOp, checkOp, contextOp, filesOp, indexOp, linksOp, noteOp, res
 import { consentListOp, relatePrepareOp, relateSendOp, relateValidateOp, verifyOp } from './evidence-ops.js';
 import { planOp } from './plan-ops.js';
 import { similarOp } from './similar-ops.js';
+import { scenarioCheckOp, scenarioListOp, scenarioShowOp } from './scenario-ops.js';
+import { stateDeleteOp, stateGetOp, stateListOp, statePatchOp } from './state-ops.js';
 import { checkpointOp, initOp, txApplyOp, txInspectOp, txRecoverOp, txResolveOp, txStatusOp, undoOp } from './tx-ops.js';
 
 /**
@@ -24,12 +26,18 @@ export const OPERATIONS: readonly Operation<any, any>[] = [
   relateValidateOp,
   relateSendOp,
   verifyOp,
+  scenarioListOp,
+  scenarioShowOp,
+  stateGetOp,
+  stateListOp,
   // write
   planOp,
   txInspectOp,
   txApplyOp,
   undoOp,
   checkpointOp,
+  statePatchOp,
+  stateDeleteOp,
   // maintenance
   initOp,
   indexOp,
@@ -38,6 +46,7 @@ export const OPERATIONS: readonly Operation<any, any>[] = [
   txStatusOp,
   txResolveOp,
   consentListOp,
+  scenarioCheckOp,
 ];
 
 /** The operation a CLI command line or an MCP tool name names. */

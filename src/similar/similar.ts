@@ -1,6 +1,6 @@
 import { VaultgateError } from '../errors.js';
 import type { Db, IndexReader } from '../index/index.js';
-import { foldKey, readNoteArg } from '../links/index.js';
+import { linkFoldKey, readNoteArg } from '../links/index.js';
 import { modelFor, resolveProvider, type PlanSummary } from '../providers/index.js';
 import { refreshProviderVectors } from './embed-provider.js';
 import { loadNoteVectors } from './load-vectors.js';
@@ -198,7 +198,7 @@ export async function duplicateGroups(ctx: SimilarContext, opts: ProviderChoice 
   const { info, notes } = await vectorsFor(ctx, opts);
   const list = [...notes.values()].sort((x, y) => (x.path < y.path ? -1 : 1));
   const links = ctx.reader.read((h) => linkPairs(h.db)).result;
-  const name = (p: string) => foldKey(p.slice(p.lastIndexOf('/') + 1));
+  const name = (p: string) => linkFoldKey(p.slice(p.lastIndexOf('/') + 1));
   const floor = opts.threshold - SAME_NAME_MARGIN;
   // The note-level dense cosine is a loose pre-filter: a pair far below it cannot reach the bar.
   const prefilter = floor - 0.3;

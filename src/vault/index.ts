@@ -3,16 +3,20 @@
  * the transaction engine reuses for writing.
  *
  * - {@link selectVault}: which vault (option, env, machine config).
+ * - {@link filesystemFoldKey}: the key of names a case-insensitive disk stores as one.
  * - {@link normalizeVaultPath} / {@link locateOnDisk} / {@link assertNoSymlinkComponents}: confined paths.
  * - {@link scanVault}: the files Obsidian sees (no dot-folders, no symlinks).
  * - {@link readNoteFile}: safe, size-bounded, strict UTF-8 reads with the byte hash.
  * - {@link readVaultConfig}: per-vault settings (exclusions, captures folder).
  * - {@link vaultIdentity} / {@link predictVaultId}: the vault identity approvals and caches bind to.
+ * - {@link compilePathGlob}: globs over vault paths (`Books/**`), as config names parts of the vault.
  */
 export * from './dirs.js';
+export * from './case-fold.js';
 export * from './vault-path.js';
 export * from './scan.js';
 export * from './read-file.js';
 export * from './select-vault.js';
 export * from './vault-config.js';
 export * from './vault-id.js';
+export { compilePathGlob, matchesAnyGlob, type PathGlob } from './path-glob.js';
