@@ -57,13 +57,6 @@ function cases(bundle: string, opId: string): Case[] {
     { name: 'undo', op: 'undo', argv: ['undo', opId] },
     { name: 'tx-recover', op: 'tx_recover', argv: ['tx', 'recover'] },
     { name: 'tx-resolve-unknown', op: 'tx_resolve', argv: ['tx', 'resolve', 'no-such-op', '--keep-current'], exit: 2 },
-    { name: 'relate-prepare', op: 'relate_prepare', argv: ['relate', 'prepare', 'Work/Decisions.md', 'Projects/vaultgate/Decisions.md'] },
-    { name: 'relate-validate', op: 'relate_validate', argv: ['relate', 'validate', '<catalog>', '<answer>'] },
-    { name: 'plan', op: 'plan', argv: ['plan', '<catalog>', '--recommendation', '0'] },
-    { name: 'relate-validate-refused', op: 'relate_validate', argv: ['relate', 'validate', '<catalog>', '<bad-answer>'], exit: 2 },
-    { name: 'relate-send-unknown-provider', op: 'relate_send', argv: ['relate', 'send', '<catalog>', '--provider', 'nope'], exit: 2 },
-    { name: 'consent-list', op: 'consent_list', argv: ['consent', 'list'] },
-    { name: 'verify', op: 'verify', argv: ['verify', '<verify-answer>'] },
     { name: 'context-scenario', op: 'context', argv: ['context', 'feedback loops and leverage', '--scenario', 'books'] },
     { name: 'context-scenario-markdown', op: 'context', argv: ['context', 'pancakes', '--scenario', 'cooking', '--format', 'markdown', '--json'] },
     { name: 'scenario-list', op: 'scenario_list', argv: ['scenario', 'list'] },
@@ -76,6 +69,13 @@ function cases(bundle: string, opId: string): Case[] {
     { name: 'state-patch-stale', op: 'state_patch', argv: ['state', 'patch', 'golden', '--revision', '0', '--patch-file', '<patch>'], exit: 75 },
     { name: 'state-list', op: 'state_list', argv: ['state', 'list'] },
     { name: 'state-delete', op: 'state_delete', argv: ['state', 'delete', 'golden', '--revision', '1'] },
+    { name: 'relate-prepare', op: 'relate_prepare', argv: ['relate', 'prepare', 'Work/Decisions.md', 'Projects/vaultgate/Decisions.md'] },
+    { name: 'relate-validate', op: 'relate_validate', argv: ['relate', 'validate', '<catalog>', '<answer>'] },
+    { name: 'plan', op: 'plan', argv: ['plan', '<catalog>', '--recommendation', '0'] },
+    { name: 'relate-validate-refused', op: 'relate_validate', argv: ['relate', 'validate', '<catalog>', '<bad-answer>'], exit: 2 },
+    { name: 'relate-send-unknown-provider', op: 'relate_send', argv: ['relate', 'send', '<catalog>', '--provider', 'nope'], exit: 2 },
+    { name: 'consent-list', op: 'consent_list', argv: ['consent', 'list'] },
+    { name: 'verify', op: 'verify', argv: ['verify', '<verify-answer>'] },
   ];
 }
 
