@@ -30,3 +30,4 @@ export * from './load-vectors.js';
 export * from './score.js';
 export * from './embed-provider.js';
 export * from './similar.js';
+export * from './templates.js';

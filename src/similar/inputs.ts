@@ -8,7 +8,8 @@ import { bagOf, type TermBag } from './lsa.js';
  * index (its own statistics: the sections it stores, the links it resolved,
  * the tags it found). Besides its words, a section carries pseudo-terms for
  * the vault's graph: `@path` for each note it links to (the resolved target;
- * `?name` for an unresolved or ambiguous link), `#tag` for the note's tags and
+ * `?name` for an unresolved or ambiguous link; links to attachments and Bases
+ * views are left out), `#tag` for the note's tags and
  * `@self` (the note's own path) on its first section — so two notes that link
  * to the same notes, or one that links to the other, share terms even when
  * their words differ (a note about a city and one about a shrine `loc: [[Kyoto]]`).
@@ -32,7 +33,7 @@ export interface NoteInputs {
 
 /** Identity of what is embedded, per provider kind: the stored vector's key. */
 export function inputHash(kind: 'lsa' | 'embed', s: SectionInput): string {
-  const what = kind === 'lsa' ? { v: 1, h: s.heading_path, t: s.text, l: s.links, g: s.tags, s: s.self } : { v: 1, text: embedText(s) };
+  const what = kind === 'lsa' ? { v: 2, h: s.heading_path, t: s.text, l: s.links, g: s.tags, s: s.self } : { v: 1, text: embedText(s) };
   return crypto.createHash('sha256').update(JSON.stringify(what)).digest('hex').slice(0, 32);
 }
 
@@ -83,7 +84,9 @@ export function readNoteInputs(db: Db, notes: readonly { id: number; path: strin
     first.tags = tags;
     for (const l of links) {
       const name = l.target ?? `?${l.name_key}`;
-      if (name === n.path) continue;
+      // Links to notes (and unresolved names) say what a note is about; embedded images,
+      // PDFs and Bases views are furniture shared by every note of a template.
+      if (name === n.path || (l.target !== null && !/\.md$/i.test(l.target))) continue;
       // Links before the first section are frontmatter links: they go with the first section.
       const holder = sections.find((s) => l.start_offset >= s.start && l.start_offset < s.end) ?? first;
       holder.links.push(name);

@@ -8,6 +8,7 @@ import { DEFAULT_LSA_PARAMS } from './lsa.js';
 import { refreshLsaVectors, type RefreshOutcome } from './lsa-refresh.js';
 import { DEFAULT_WEIGHTS, pairScore, type NoteVectors, type PairScore } from './score.js';
 import { dot } from './sparse.js';
+import { templateNotes } from './templates.js';
 import { openVectorStore } from './vector-store.js';
 
 type Env = Record<string, string | undefined>;
@@ -127,15 +128,15 @@ export interface SimilarResult extends VectorsInfo {
   candidates: Candidate[];
 }
 
-/** `similar NOTE`: the notes most like NOTE, best first; already-linked notes left out unless asked for. */
+/** `similar NOTE`: the notes most like NOTE, best first; already-linked notes left out unless asked for, templates never offered (templates.ts). */
 export async function similarNotes(ctx: SimilarContext, note: string, opts: ProviderChoice & { limit?: number; includeLinked?: boolean; minScore?: number }): Promise<SimilarResult> {
   const path = noteArg(ctx, note);
   const { info, notes } = await vectorsFor(ctx, opts);
   const me = vectorsOf(notes, path);
-  const links = ctx.reader.read((h) => linkPairs(h.db, [path])).result;
+  const { links, templates } = ctx.reader.read((h) => ({ links: linkPairs(h.db, [path]), templates: templateNotes(h.db, ctx.root) })).result;
   const scored: Candidate[] = [];
   for (const other of notes.values()) {
-    if (other.path === path) continue;
+    if (other.path === path || templates.has(other.path)) continue;
     const linked = linkedOf(links, path, other.path);
     if (linked !== 'none' && !opts.includeLinked) continue;
     const s = pairScore(me, other, DEFAULT_WEIGHTS);
@@ -196,8 +197,8 @@ export const SAME_NAME_MARGIN = 0.15;
  */
 export async function duplicateGroups(ctx: SimilarContext, opts: ProviderChoice & { threshold: number }): Promise<DuplicatesResult> {
   const { info, notes } = await vectorsFor(ctx, opts);
-  const list = [...notes.values()].sort((x, y) => (x.path < y.path ? -1 : 1));
-  const links = ctx.reader.read((h) => linkPairs(h.db)).result;
+  const { links, templates } = ctx.reader.read((h) => ({ links: linkPairs(h.db), templates: templateNotes(h.db, ctx.root) })).result;
+  const list = [...notes.values()].filter((n) => !templates.has(n.path)).sort((x, y) => (x.path < y.path ? -1 : 1));
   const name = (p: string) => linkFoldKey(p.slice(p.lastIndexOf('/') + 1));
   const floor = opts.threshold - SAME_NAME_MARGIN;
   // The note-level dense cosine is a loose pre-filter: a pair far below it cannot reach the bar.
