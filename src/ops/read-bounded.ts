@@ -1,3 +1,5 @@
+import path from 'node:path';
+import { VaultgateError } from '../errors.js';
 import fs from 'node:fs';
 
 /**
@@ -30,4 +32,21 @@ export function readBounded(fd: number, limit: number): Buffer {
     if (total > limit) break;
   }
   return Buffer.concat(chunks);
+}
+
+/** A file named on the command line (relative to the working folder), read up to `limit + 1` bytes. */
+export function readBoundedFile(cwd: string, arg: string, limit: number, what: string): Buffer {
+  let fd: number;
+  try {
+    fd = fs.openSync(path.resolve(cwd, arg), 'r');
+  } catch (e) {
+    throw new VaultgateError('NOT_FOUND', `cannot read the ${what} file ${arg}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`, {
+      hint: `Pass the path of the ${what} file, or - to read it from stdin.`,
+    });
+  }
+  try {
+    return readBounded(fd, limit);
+  } finally {
+    fs.closeSync(fd);
+  }
 }

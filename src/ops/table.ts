@@ -1,6 +1,9 @@
 import type { Operation } from './operation.js';
 import { backlinksOp, checkOp, contextOp, filesOp, indexOp, linksOp, noteOp, resolveOp, searchOp } from './read-ops.js';
 import { applyOp, declineOp, logOp, proposalsOp, proposeOp, reopenOp, reviewOp, rollbackOp, showOp } from './proposal-ops.js';
+import { consentListOp, relatePrepareOp, relateSendOp, relateValidateOp, verifyOp } from './evidence-ops.js';
+import { planOp } from './plan-ops.js';
+import { similarOp } from './similar-ops.js';
 import { scenarioCheckOp, scenarioListOp, scenarioShowOp } from './scenario-ops.js';
 import { stateDeleteOp, stateGetOp, stateListOp, statePatchOp } from './state-ops.js';
 import { checkpointOp, initOp, txApplyOp, txInspectOp, txRecoverOp, txResolveOp, txStatusOp, undoOp } from './tx-ops.js';
@@ -19,6 +22,11 @@ export const OPERATIONS: readonly Operation<any, any>[] = [
   linksOp,
   backlinksOp,
   checkOp,
+  similarOp,
+  relatePrepareOp,
+  relateValidateOp,
+  relateSendOp,
+  verifyOp,
   scenarioListOp,
   scenarioShowOp,
   stateGetOp,
@@ -33,6 +41,7 @@ export const OPERATIONS: readonly Operation<any, any>[] = [
   rollbackOp,
   proposalsOp,
   logOp,
+  planOp,
   txInspectOp,
   txApplyOp,
   undoOp,
@@ -46,6 +55,7 @@ export const OPERATIONS: readonly Operation<any, any>[] = [
   txRecoverOp,
   txStatusOp,
   txResolveOp,
+  consentListOp,
   scenarioCheckOp,
 ];
 
