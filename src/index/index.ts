@@ -34,3 +34,4 @@ export { defaultParseWorkers } from './parse-pool.js';
 export * from './fresh-index.js';
 export * from './note-read.js';
 export * from './link-queries.js';
+export * from './link-snapshot.js';

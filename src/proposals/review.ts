@@ -18,7 +18,7 @@ import { readCurrent } from './vault-files.js';
  * blocks and the hash is the one the person approved.
  *
  * Checks, in order (docs/proposals.md): base, path, owner, managed_blocks,
- * frontmatter, links, shrink, and for a proposal made under a scenario its
+ * frontmatter, links, link_stability, shrink, and for a proposal made under a scenario its
  * `scenario` and `validator` checks (src/policy). Each name appears at least
  * once: one passing entry, or one failing entry per problem (with its path).
  */
@@ -26,7 +26,7 @@ import { readCurrent } from './vault-files.js';
 /** Above this share of a note's text removed, a change is a shrink. */
 export const SHRINK_LIMIT = 0.5;
 
-export type ReviewInput = Pick<ProposalRecord, 'operation_id' | 'changes' | 'allow_shrink' | 'scenario'> &
+export type ReviewInput = Pick<ProposalRecord, 'operation_id' | 'changes' | 'allow_shrink' | 'allow_relink' | 'allow_broken_links' | 'scenario'> &
   Partial<Pick<ProposalRecord, 'id' | 'title' | 'summary' | 'agent' | 'session'>>;
 
 const stripBom = (t: string) => (t.charCodeAt(0) === 0xfeff ? t.slice(1) : t);
@@ -108,10 +108,10 @@ export async function runReview(session: VaultSession, p: ReviewInput): Promise<
   };
   checks.push(...frontmatterChecks(p.changes, parse));
 
-  const links = session.read((h) => reviewLinks(h.db, config, p.changes, parse)).result;
+  const links = session.read((h) => reviewLinks(h.db, config, p.changes, parse, { allowRelink: p.allow_relink, allowBrokenLinks: p.allow_broken_links })).result;
   checks.push(...links.checks);
   const shrinks = p.changes.map((c) => shrinkOf(c));
-  checks.push(...shrinkChecks(p, shrinks, links.backlinks));
+  checks.push(...shrinkChecks(p, shrinks));
   checks.push(...(await scenarioChecks(session, p, files)));
 
   const reviewFiles: ReviewFile[] = p.changes.map((c, i) => reviewFile(c, links.files[i]!, shrinks[i]!));
@@ -121,6 +121,7 @@ export async function runReview(session: VaultSession, p: ReviewInput): Promise<
     checks,
     files: reviewFiles,
     diff: reviewFiles.map((f) => f.diff).join(''),
+    link_changes: links.changes,
     review_hash: reviewHash,
     reviewed_at: new Date().toISOString(),
   };
@@ -136,6 +137,7 @@ function reviewFile(c: StoredChange, links: FileLinks, shrink: number): ReviewFi
     diff: changeDiff(c),
     links_added: links.links_added,
     links_removed: links.links_removed,
+    links_rewritten: links.links_rewritten,
     links_broken: links.links_broken,
     shrink,
   };
@@ -162,15 +164,20 @@ function frontmatterChecks(changes: readonly StoredChange[], parse: (text: strin
 /** Share of the old text a change removes (0–1): 1 for a delete, 0 for a move or a note that grows. */
 function shrinkOf(c: StoredChange): number {
   if (c.action === 'delete') return 1;
-  if (c.action === 'move' || c.old_text === null || c.new_text === null) return 0;
+  if (c.old_text === null || c.new_text === null) return 0;
   const before = stripBom(c.old_text).length;
   const after = stripBom(c.new_text).length;
   if (before === 0 || after >= before) return 0;
   return Math.round(((before - after) / before) * 1000) / 1000;
 }
 
-/** shrink: more than half of a note removed, or a note with backlinks deleted, blocks unless the proposal allows it. */
-function shrinkChecks(p: ReviewInput, shrinks: number[], backlinks: Map<string, number>): ReviewCheck[] {
+/**
+ * shrink: a write that removes more than half of a note blocks unless the
+ * proposal allows it. A delete is not a shrink: a delete of a note other notes
+ * link to is the link_stability check's (`--allow-broken-links`), one flag per
+ * concern.
+ */
+function shrinkChecks(p: ReviewInput, shrinks: number[]): ReviewCheck[] {
   const out: ReviewCheck[] = [];
   const severity = p.allow_shrink ? 'warn' : 'block';
   const allowed = p.allow_shrink ? ' (allowed: the proposal says --allow-shrink)' : ' — if that is intended, propose again with --allow-shrink';
@@ -185,19 +192,8 @@ function shrinkChecks(p: ReviewInput, shrinks: number[], backlinks: Map<string, 
         details: { shrink: shrinks[i] },
       });
     }
-    const links = backlinks.get(c.path) ?? 0;
-    if (c.action === 'delete' && links > 0) {
-      out.push({
-        name: 'shrink',
-        ok: false,
-        severity,
-        path: c.path,
-        message: `${c.path} is linked from other notes (${links} link${links > 1 ? 's' : ''}); deleting it leaves them dangling${allowed}`,
-        details: { backlinks: links },
-      });
-    }
   });
-  return out.length ? out : [pass('shrink', 'no note loses more than half of its text, and no linked note is deleted')];
+  return out.length ? out : [pass('shrink', 'no note loses more than half of its text')];
 }
 
 /**
