@@ -5,6 +5,7 @@ import { loadScenario, type ReviewCheck } from '../policy/index.js';
 import type { VaultSession } from '../session/index.js';
 import { storeFile } from '../store/index.js';
 import { applyBundle, readDone, readLockOwner, realFsOps, txnLayout } from '../txn/index.js';
+import type { NoteModel } from '../markdown/index.js';
 import { sha256Hex } from '../vault/index.js';
 import { proposalBundle } from './bundle.js';
 import { defaultTitle, resolveChanges, type ChangeRequest } from './changes.js';
@@ -127,9 +128,9 @@ function reviewedEvent(p: ProposalRecord, review: StoredReview, actor: string, e
 }
 
 /** Store a new proposal and review it at once, so the agent learns immediately whether it is pending or blocked. */
-async function storeAndReview(session: VaultSession, store: ProposalStore, p: Parameters<ProposalStore['insert']>[0], actor: string, details: Record<string, unknown> = {}): Promise<ProposeResult> {
-  const rec = store.insert(p, actor, details);
-  const review = await runReview(session, rec);
+async function storeAndReview(session: VaultSession, store: ProposalStore, p: Parameters<ProposalStore['insert']>[0], actor: string, parsed?: Map<string, NoteModel>): Promise<ProposeResult> {
+  const rec = store.insert(p, actor);
+  const review = await runReview(session, rec, parsed);
   store.saveReview(rec.id, review, review.verdict, ['pending', 'blocked'], reviewedEvent(rec, review, actor, 'reviewed'));
   const saved = store.require(rec.id);
   return {
@@ -149,9 +150,10 @@ export async function propose(session: VaultSession, input: ProposeInput, actor:
   if (scenario !== null) loadScenario(scenario, { root: session.root, env: session.env });
   // moves and heading renames bring the link rewrites that keep every link where it pointed;
   // the index (refreshed first) says which links can be affected
+  const parsed = new Map<string, NoteModel>();
   const changes = session.read((h) => {
     const format = readLinkFormat(session.root).format;
-    const rewriter: LinkRewriter = opts.rewriter ?? ((cs, hs) => rewriteLinks({ root: session.root, db: h.db, config: session.config(), format }, cs, hs));
+    const rewriter: LinkRewriter = opts.rewriter ?? ((cs, hs) => rewriteLinks({ root: session.root, db: h.db, config: session.config(), format, parsed }, cs, hs));
     return resolveChanges(session.root, input.changes, rewriter);
   }).result;
   // The engine's own validation (paths, reserved folders, collisions, limits) before anything is stored.
@@ -174,6 +176,7 @@ export async function propose(session: VaultSession, input: ProposeInput, actor:
         changes,
       },
       actor,
+      parsed,
     ),
   );
 }

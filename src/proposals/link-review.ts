@@ -117,6 +117,20 @@ function tokens(text: string, links: readonly Link[]): { keys: string[]; links: 
   return { keys, links: at };
 }
 
+/** Whether two texts are the same around their links (the links may differ). */
+function sameAroundLinks(a: string, al: readonly Link[], b: string, bl: readonly Link[]): boolean {
+  let pa = 0;
+  let pb = 0;
+  for (let i = 0; i < al.length; i++) {
+    const x = al[i]!.range;
+    const y = bl[i]!.range;
+    if (x.start < pa || y.start < pb || x.start - pa !== y.start - pb || a.slice(pa, x.start) !== b.slice(pb, y.start)) return false;
+    pa = x.end;
+    pb = y.end;
+  }
+  return a.length - pa === b.length - pb && a.slice(pa) === b.slice(pb);
+}
+
 /**
  * Old and new links of a note paired by place: the note's text is aligned word
  * by word with its links as single tokens, so a link stays paired with the
@@ -129,8 +143,13 @@ function tokens(text: string, links: readonly Link[]): { keys: string[]; links: 
 function alignLinks(oldText: string, oldLinks: readonly Link[], newText: string, newLinks: readonly Link[]): { pairs: Array<[Link, Link]>; hunks: Array<{ lost: Link[]; gained: Link[] }> } {
   const pairs: Array<[Link, Link]> = [];
   const hunks: Array<{ lost: Link[]; gained: Link[] }> = [];
-  if (oldText === newText && oldLinks.length === newLinks.length) {
-    oldLinks.forEach((l, i) => pairs.push([l, newLinks[i]!]));
+  if (oldLinks.length === newLinks.length && sameAroundLinks(oldText, oldLinks, newText, newLinks)) {
+    // only links changed (a move's rewrite): each link pairs with the one in its place
+    oldLinks.forEach((l, i) => {
+      const n = newLinks[i]!;
+      if (linkKey(l) === linkKey(n)) pairs.push([l, n]);
+      else hunks.push({ lost: [l], gained: [n] });
+    });
     return { pairs, hunks };
   }
   const a = tokens(oldText, oldLinks);

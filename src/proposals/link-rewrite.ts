@@ -63,6 +63,8 @@ export interface RewriteContext {
   db: Db;
   config: VaultConfig;
   format: LinkFormat;
+  /** Notes parsed, by text (U+FEFF first for a BOM): shared with the review that follows. */
+  parsed?: Map<string, NoteModel>;
 }
 
 /** The changes with the rewrites folded in; the caller's function for resolveChanges. */
@@ -94,7 +96,7 @@ function rewriteFailed(path: string, raw: string, target: string): VaultgateErro
  * accepted, every other link unchanged, the frontmatter no more broken than it
  * was. A rejected edit moves on to its next candidate.
  */
-function applyEdits(path: string, text: string, model: NoteModel, edits: Edit[]): string {
+function applyEdits(path: string, text: string, model: NoteModel, edits: Edit[], parse: Parse): string {
   const { bom, body } = splitBom(text);
   const at = new Map<Link, number>(model.links.map((l, i) => [l, i]));
   const choice = edits.map(() => 0);
@@ -106,7 +108,7 @@ function applyEdits(path: string, text: string, model: NoteModel, edits: Edit[])
       const e = edits[k]!;
       out = out.slice(0, e.link.range.start) + e.candidates[choice[k]!]! + out.slice(e.link.range.end);
     }
-    const parsed = parseNote(out);
+    const parsed = parse(bom + out);
     // frontmatter that parsed must still parse (a link inside a YAML string must not end the string)
     const frontmatterKept = (model.frontmatter?.error ?? null) !== null || (parsed.frontmatter?.error ?? null) === null;
     let retry = false;
@@ -138,7 +140,12 @@ function sameButPath(a: Link, b: Link): boolean {
 
 export function rewriteLinks(ctx: RewriteContext, input: StoredChange[], headings: readonly HeadingRename[]): StoredChange[] {
   const changes = input.slice();
-  const parse = (text: string) => parseNote(splitBom(text).body);
+  const memo = ctx.parsed ?? new Map<string, NoteModel>();
+  const parse = (text: string) => {
+    let m = memo.get(text);
+    if (!m) memo.set(text, (m = parseNote(splitBom(text).body)));
+    return m;
+  };
   // The text each note has once the proposal's own edits are in, and where it lives after.
   const indexOf = new Map<string, number>(changes.map((c, i) => [c.path, i]));
   const textOf = (path: string): string | null => {
@@ -237,12 +244,12 @@ function rewriteForMoves(ctx: RewriteContext, changes: readonly StoredChange[], 
     if (text === null) continue;
     const model = parse(text);
     const edits = model.links.filter((l) => !isExternalLink(l) && names.has(nameKey(l.path))).map((l) => editFor(l, source, source)).filter((e): e is Edit => e !== null);
-    if (edits.length > 0) setText(source, applyEdits(source, text, model, edits));
+    if (edits.length > 0) setText(source, applyEdits(source, text, model, edits, parse));
   }
   // Links inside each moved note, read from its new folder.
   for (const { change, model } of movedNotes) {
     const edits = model.links.map((l) => editFor(l, change.path, change.to!)).filter((e): e is Edit => e !== null);
-    if (edits.length > 0) setText(change.path, applyEdits(change.to!, textOf(change.path)!, model, edits));
+    if (edits.length > 0) setText(change.path, applyEdits(change.to!, textOf(change.path)!, model, edits, parse));
   }
 }
 
@@ -292,6 +299,6 @@ function rewriteForHeading(ctx: RewriteContext, h: HeadingRename, parse: Parse, 
     if (t === null) continue;
     const model = source === h.path ? after : parse(t);
     const edits = model.links.map((l) => editFor(l, source)).filter((e): e is Edit => e !== null);
-    if (edits.length > 0) setText(source, applyEdits(source, t, model, edits));
+    if (edits.length > 0) setText(source, applyEdits(source, t, model, edits, parse));
   }
 }

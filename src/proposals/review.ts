@@ -39,7 +39,12 @@ function engineCheck(code: string): 'base' | 'path' | 'transaction' {
   return 'path';
 }
 
-export async function runReview(session: VaultSession, p: ReviewInput): Promise<StoredReview> {
+/**
+ * `parsed`: notes already parsed, by their text (a leading U+FEFF for a BOM):
+ * propose hands over the ones its link rewriter parsed, so a 500-note move is
+ * not parsed twice.
+ */
+export async function runReview(session: VaultSession, p: ReviewInput, parsed: Map<string, NoteModel> = new Map()): Promise<StoredReview> {
   const root = session.root;
   const config = session.config();
   const checks: ReviewCheck[] = [];
@@ -100,7 +105,6 @@ export async function runReview(session: VaultSession, p: ReviewInput): Promise<
   checks.push(...checkOwners(files, config));
   checks.push(...checkManagedBlocks(files, config));
   // every check reads the same few texts: parse each once
-  const parsed = new Map<string, NoteModel>();
   const parse = (text: string): NoteModel => {
     let m = parsed.get(text);
     if (!m) parsed.set(text, (m = parseNote(stripBom(text))));
@@ -110,7 +114,7 @@ export async function runReview(session: VaultSession, p: ReviewInput): Promise<
 
   const links = session.read((h) => reviewLinks(h.db, config, p.changes, parse, { allowRelink: p.allow_relink, allowBrokenLinks: p.allow_broken_links })).result;
   checks.push(...links.checks);
-  const shrinks = p.changes.map((c) => shrinkOf(c));
+  const shrinks = p.changes.map((c) => shrinkOf(c, parse));
   checks.push(...shrinkChecks(p, shrinks));
   checks.push(...(await scenarioChecks(session, p, files)));
 
@@ -161,10 +165,34 @@ function frontmatterChecks(changes: readonly StoredChange[], parse: (text: strin
   return out.length ? out : [pass('frontmatter', 'every new frontmatter block parses')];
 }
 
-/** Share of the old text a change removes (0–1): 1 for a delete, 0 for a move or a note that grows. */
-function shrinkOf(c: StoredChange): number {
+/** The text of a note around its links: what a change that only rewrites links leaves exactly as it was. */
+function aroundLinks(text: string, model: NoteModel): string[] {
+  const body = stripBom(text);
+  const out: string[] = [];
+  let at = 0;
+  for (const l of model.links) {
+    if (l.range.start < at) return [body];
+    out.push(body.slice(at, l.range.start));
+    at = l.range.end;
+  }
+  out.push(body.slice(at));
+  return out;
+}
+
+/**
+ * Share of the old text a change removes (0–1): 1 for a delete, 0 for a move or
+ * a note that grows. A change that only rewrites links (a move's, a heading
+ * rename's: the text around every link unchanged) removes nothing, however much
+ * shorter a link's path gets.
+ */
+function shrinkOf(c: StoredChange, parse: (text: string) => NoteModel): number {
   if (c.action === 'delete') return 1;
   if (c.old_text === null || c.new_text === null) return 0;
+  if (isMarkdownPath(c.to ?? c.path)) {
+    const a = parse(c.old_text);
+    const b = parse(c.new_text);
+    if (a.links.length === b.links.length && aroundLinks(c.old_text, a).join('\0') === aroundLinks(c.new_text, b).join('\0')) return 0;
+  }
   const before = stripBom(c.old_text).length;
   const after = stripBom(c.new_text).length;
   if (before === 0 || after >= before) return 0;
