@@ -90,6 +90,15 @@ function cases(bundle: string, opId: string): Case[] {
     { name: 'relate-send-unknown-provider', op: 'relate_send', argv: ['relate', 'send', '<catalog>', '--provider', 'nope'], exit: 2 },
     { name: 'consent-list', op: 'consent_list', argv: ['consent', 'list'] },
     { name: 'verify', op: 'verify', argv: ['verify', '<verify-answer>'] },
+    // links survive every write (issue #12): a snapshot, a rename whose links follow it, a heading
+    // rename, a note that would steal links (blocked), and the baseline after the rename
+    { name: 'links-snapshot', op: 'links', argv: ['links', '--snapshot', 'links.json'] },
+    { name: 'propose-rename', op: 'propose', argv: ['propose', '--rename', 'Wiki/Cooking/Pancakes.md', 'Crêpes', '--base', '<sha:Wiki/Cooking/Pancakes.md>'] },
+    { name: 'apply-rename', op: 'apply', argv: ['apply', '<rename-id>', '--review-hash', '<rename-hash>'] },
+    { name: 'propose-rename-heading', op: 'propose', argv: ['propose', '--rename-heading', 'Games/Catan/Rules.md', 'The robber on a 7', 'Rolling a seven', '--base', '<sha:Games/Catan/Rules.md>'] },
+    { name: 'propose-move-folder', op: 'propose', argv: ['propose', '--move', 'Games/Catan/', 'Boardgames/Catan/'] },
+    { name: 'propose-steals-links', op: 'propose', argv: ['propose', 'Rules.md', '--content', '# House rules\n', '--base', 'none'] },
+    { name: 'check-links-baseline', op: 'check', argv: ['check', '--links-baseline', 'links.json'] },
   ];
 }
 
@@ -152,6 +161,8 @@ test('golden: every operation’s JSON output on the demo vault matches its gold
   let approval = '';
   let reviewHash = '';
   let catalog = '';
+  let renameId = '';
+  let renameHash = '';
   const answer = path.join(base, 'answer.json');
   const badAnswer = path.join(base, 'bad-answer.json');
   const verifyAnswer = path.join(base, 'verify-answer.json');
@@ -167,15 +178,17 @@ test('golden: every operation’s JSON output on the demo vault matches its gold
   fs.mkdirSync(GOLDEN_DIR, { recursive: true });
   const mismatches: string[] = [];
   for (const c of cases(bundle, opId)) {
-    const argv = c.argv.map(
-      (a) =>
-        ({ '<approval>': approval, '<patch>': patch, '<base>': crypto.createHash('sha256').update(old).digest('hex'), '<review_hash>': reviewHash, '<catalog>': catalog, '<answer>': answer, '<bad-answer>': badAnswer, '<verify-answer>': verifyAnswer })[a] ?? a,
+    const argv = c.argv.map((a) =>
+      a.startsWith('<sha:')
+        ? crypto.createHash('sha256').update(fs.readFileSync(path.join(vault, a.slice(5, -1)))).digest('hex')
+        : (({ '<approval>': approval, '<patch>': patch, '<base>': crypto.createHash('sha256').update(old).digest('hex'), '<review_hash>': reviewHash, '<catalog>': catalog, '<answer>': answer, '<bad-answer>': badAnswer, '<verify-answer>': verifyAnswer, '<rename-id>': renameId, '<rename-hash>': renameHash } as Record<string, string>)[a] ?? a),
     );
     const r = await runCli(['--vault', vault, ...argv], { home, env, cwd: base });
     assert.equal(r.exitCode, c.exit ?? 0, `${c.name}: ${r.stdout}${r.stderr}`);
     assert.ok(r.json, `${c.name}: stdout is one JSON document`);
     if (c.name === 'tx-inspect') approval = r.json.approval_sha256;
     if (c.name === 'review') reviewHash = r.json.review_hash;
+    if (c.name === 'propose-rename') [renameId, renameHash] = [r.json.proposal.id, r.json.review.review_hash];
     if (c.name === 'relate-prepare') {
       catalog = r.json.catalog_id;
       const id = (side: string, n: number) => r.json.fragments.filter((f: { side: string }) => f.side === side)[n].id;
