@@ -85,7 +85,10 @@ function usage(message: string, hint = 'See `vaultgate propose --help`.'): Vault
 
 function reviewText(r: ReviewView & { proposal: { id: string; state: string } }): string {
   const marks = r.checks.map((c) => `${(c.ok ? 'ok' : c.severity === 'block' ? 'BLOCK' : 'warn').padEnd(5)} ${c.name.padEnd(14)} ${c.message}`);
-  return [`${r.proposal.id}: ${r.proposal.state}${r.review_hash ? `  review_hash ${r.review_hash}` : ''}`, ...marks, '', r.diff].join('\n');
+  // every link a move or heading rename rewrites, where and how (the diff shows them in context)
+  const rewritten = r.files.flatMap((f) => (f.links_rewritten ?? []).map((l) => `  ${f.to ?? f.path}:${l.line}  ${l.before} → ${l.after}`));
+  const links = rewritten.length > 0 ? ['', `links rewritten (${rewritten.length}):`, ...rewritten] : [];
+  return [`${r.proposal.id}: ${r.proposal.state}${r.review_hash ? `  review_hash ${r.review_hash}` : ''}`, ...marks, ...links, '', r.diff].join('\n');
 }
 
 export const proposeOp = defineOperation({
