@@ -16,6 +16,7 @@ import {
   type PathResolution,
 } from '../links/index.js';
 import { parseNote, type Link, type NoteModel } from '../markdown/index.js';
+import { areaOf } from '../policy/index.js';
 import { isExcluded, isMarkdownPath, sha256Hex, type VaultConfig } from '../vault/index.js';
 import type { StoredChange } from './types.js';
 import { readCurrent } from './vault-files.js';
@@ -36,8 +37,9 @@ import { readCurrent } from './vault-files.js';
  *   in the link's own syntax with everything else kept as written
  *   (links/retarget-link.ts). A link that still opens the right file is left
  *   alone, so a bare `[[Name]]` stays bare when the name is unique;
- * - links inside `%%comments%%` are not rewritten (the issue's rule); review
- *   lists them. Code is not a link at all.
+ * - links inside `%%comments%%` are not rewritten (the issue's rule), nor links
+ *   in notes of areas proposals may not write; review lists them. Code is not a
+ *   link at all.
  * For a heading rename: every link whose heading path goes through the renamed
  * heading (in other notes and the note itself) gets the new heading text.
  *
@@ -178,6 +180,16 @@ export function rewriteLinks(ctx: RewriteContext, input: StoredChange[], heading
 
 type Parse = (text: string) => NoteModel;
 
+/**
+ * Notes in an area proposals may not write (an import, a mirror) are left as
+ * they are: rewriting them would make the whole move unappliable. Their links
+ * then change target, and review's link_stability lists them (`--allow-relink`
+ * accepts it).
+ */
+function writable(ctx: RewriteContext, path: string): boolean {
+  return areaOf(ctx.config, path).owner === 'human';
+}
+
 function rewriteForMoves(ctx: RewriteContext, changes: readonly StoredChange[], moves: readonly StoredChange[], parse: Parse, textOf: (p: string) => string | null, setText: (p: string, t: string) => void): void {
   const movedTo = new Map(moves.map((c) => [c.path, c.to!]));
   const mapped = (p: string) => movedTo.get(p) ?? p;
@@ -238,7 +250,7 @@ function rewriteForMoves(ctx: RewriteContext, changes: readonly StoredChange[], 
       )
       .pluck()
       .all(JSON.stringify([...names])) as string[]
-  ).filter((p) => !movedFrom.has(p) && !deleted.has(p));
+  ).filter((p) => !movedFrom.has(p) && !deleted.has(p) && writable(ctx, p));
   for (const source of holders) {
     const text = textOf(source);
     if (text === null) continue;
@@ -295,6 +307,7 @@ function rewriteForHeading(ctx: RewriteContext, h: HeadingRename, parse: Parse, 
     sources.add(p);
   }
   for (const source of sources) {
+    if (source !== h.path && !writable(ctx, source)) continue;
     const t = source === h.path ? noteText : textOf(source);
     if (t === null) continue;
     const model = source === h.path ? after : parse(t);

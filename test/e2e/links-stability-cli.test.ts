@@ -294,3 +294,22 @@ test('links --snapshot and check --links-baseline: every link whose target chang
   const both = await vg(v, ['links', 'Games/Plan.md', '--snapshot', 'x.json'], dir);
   assert.deepEqual([both.exitCode, both.json.error.code], [2, 'USAGE']);
 });
+
+test('a note in an area proposals may not write is not rewritten: its links are listed, and --allow-relink accepts them', async () => {
+  const v = tempVault({
+    '.vaultgate/config.yaml': 'areas:\n  - glob: "Imported/**"\n    owner: imported\n',
+    'N.md': '# N\n',
+    'Imported/Feed.md': 'From the feed: [[N]]\n',
+    'Mine.md': 'Mine: [[N]]\n',
+  });
+  const p = await proposeOk(v, ['--rename', 'N.md', 'M', '--base', sha('# N\n')]);
+  assert.deepEqual(p.proposal.files.map((f: any) => f.to ?? f.path), ['M.md', 'Mine.md'], 'the imported note is left alone');
+  assert.deepEqual(failing(p), ['block:link_stability']);
+  assert.deepEqual(
+    p.review.link_changes.filter((c: any) => !c.intended).map((c: any) => [c.source, c.raw, c.before.target, c.after.status]),
+    [['Imported/Feed.md', '[[N]]', 'N.md', 'unresolved']],
+  );
+  const ok = await proposeOk(v, ['--rename', 'N.md', 'M', '--base', sha('# N\n'), '--allow-relink']);
+  await applyOk(v, ok);
+  assert.deepEqual([read(v, 'Mine.md'), read(v, 'Imported/Feed.md')], ['Mine: [[M]]\n', 'From the feed: [[N]]\n']);
+});
