@@ -7,11 +7,12 @@ import {
   type ScanWarning,
   type VaultFile,
 } from '../vault/index.js';
-import type { Db, IndexHandle } from './db.js';
+import { linkTargetsOf, rebuildAnchors } from './anchors.js';
+import { ensureIndexes, type Db, type IndexHandle } from './db.js';
 import { relinkIndex, type RelinkScope } from './relink.js';
 import { SCHEMA_VERSION } from './schema.js';
 import { nameKey } from './note-rows.js';
-import { insertNote } from './write-note.js';
+import { deleteFile, insertNote } from './write-note.js';
 import { prepareNote, prepareText, readNoteText, type Prepared } from './prepare-note.js';
 import { defaultParseWorkers, prepareInOrder } from './parse-pool.js';
 
@@ -24,7 +25,11 @@ import { defaultParseWorkers, prepareInOrder } from './parse-pool.js';
  *    readers keep reading the last committed state under WAL), compare again —
  *    another process may have done the work while we waited — and apply:
  *    changed notes are hashed, and re-parsed only when the bytes differ.
- * 3. Re-resolve the links whose answer can have changed (relink.ts).
+ * 3. Re-resolve the links whose answer can have changed (relink.ts), then
+ *    rebuild the anchor text of the notes whose incoming links changed (anchors.ts).
+ *
+ * A brand-new index is loaded without its secondary indexes, which are built
+ * once the rows are in (before links are resolved, which reads through them).
  */
 
 export interface RefreshProgress {
@@ -68,6 +73,8 @@ export interface RefreshResult {
 }
 
 type Kind = 'note' | 'attachment' | 'excluded';
+
+const FTS_TABLES = ['sections_fts', 'anchors_fts', 'bigrams_fts'] as const;
 
 /** Above this many files to (re)index in one refresh, FTS segments are merged once at the end. */
 const BULK_FILES = 500;
@@ -157,12 +164,17 @@ export function refreshIndex(handle: IndexHandle, opts: RefreshOptions = {}): Re
       // Link resolution holds the vault's file list in its own form: let go of the
       // scan's (100k records for 100k notes) so the two are never live together.
       scan.files = [];
+      ensureIndexes(db);
       if (work) {
-        result.relinked = relinkIndex(db, work.scope, (d, t) => opts.onProgress?.({ phase: 'links', done: d, total: t }));
+        const everything = work.scope.all;
+        result.relinked = relinkIndex(db, work.scope, (d, t) => opts.onProgress?.({ phase: 'links', done: d, total: t }), everything ? undefined : work.anchored);
+        rebuildAnchors(db, everything ? 'all' : work.anchored);
         if (work.bulk) {
           // Many small FTS segments slow every query; merging after a big batch pays back at once.
-          db.prepare(`INSERT INTO sections_fts(sections_fts) VALUES ('optimize')`).run();
-          db.prepare(`INSERT INTO sections_fts(sections_fts, rank) VALUES ('automerge', 4)`).run();
+          for (const t of FTS_TABLES) {
+            db.prepare(`INSERT INTO ${t}(${t}) VALUES ('optimize')`).run();
+            db.prepare(`INSERT INTO ${t}(${t}, rank) VALUES ('automerge', 4)`).run();
+          }
         }
       }
       putMeta(db, 'scan_digest', digest);
@@ -186,19 +198,30 @@ function apply(
   excludeChanged: boolean,
   result: RefreshResult,
   opts: RefreshOptions,
-): { scope: RelinkScope; bulk: boolean } | null {
+): { scope: RelinkScope; bulk: boolean; anchored: Set<string> } | null {
   const plan = diff(db, files, kindOf);
   if (isEmpty(plan) && !excludeChanged) return null;
   result.refreshed = true;
   // A first build resolves every link anyway: no need to collect 100k names and paths to say so.
   const scope: RelinkScope = { all: excludeChanged || plan.storedFiles === 0, nameKeys: new Set(), targets: new Set() };
-  const deleteFile = db.prepare('DELETE FROM files WHERE id = ?');
+  // Notes whose anchor rows must be rebuilt: the targets of every link that goes
+  // away with a deleted or replaced note, and every note (re)inserted.
+  const anchored = new Set<string>();
+  // Sections in the index after this refresh (meta.sections: the N of idf weights in rank.ts).
+  let sections = plan.storedFiles === 0 ? 0 : Number(storedMeta(db, 'sections') ?? 0);
+  const remove = (row: FileRow) => {
+    if (!scope.all) for (const t of linkTargetsOf(db, row.id)) anchored.add(t);
+    sections -= deleteFile(db, row.id);
+  };
+  const insert = (w: Parameters<typeof insertNote>[1]) => {
+    sections += insertNote(db, w);
+  };
   const touch = db.prepare('UPDATE files SET size = ?, mtime_ms = ? WHERE id = ?');
   const removedHashes = new Map<string, number>();
   const addedHashes: string[] = [];
 
   for (const row of plan.remove) {
-    deleteFile.run(row.id);
+    remove(row);
     scope.nameKeys.add(row.name_key);
     scope.targets.add(row.path);
     if (row.sha256) removedHashes.set(row.sha256, (removedHashes.get(row.sha256) ?? 0) + 1);
@@ -208,7 +231,7 @@ function apply(
   const total = plan.add.length + plan.stale.length;
   // A big batch: skip FTS5's incremental merging while inserting and merge once at the end.
   const bulk = total > BULK_FILES;
-  if (bulk) db.prepare(`INSERT INTO sections_fts(sections_fts, rank) VALUES ('automerge', 0)`).run();
+  if (bulk) for (const t of FTS_TABLES) db.prepare(`INSERT INTO ${t}(${t}, rank) VALUES ('automerge', 0)`).run();
   let done = 0;
   const progress = () => opts.onProgress?.({ phase: 'index', done: ++done, total });
 
@@ -221,25 +244,27 @@ function apply(
         progress();
         continue;
       }
-      deleteFile.run(row.id);
-      insertNote(db, { file, kind, prepared: 'warning' in read ? read : prepareText(file.path, read.text, read.sha256) });
+      remove(row);
+      insert({ file, kind, prepared: 'warning' in read ? read : prepareText(file.path, read.text, read.sha256) });
     } else {
-      deleteFile.run(row.id);
-      insertNote(db, { file, kind, prepared: kind === 'note' ? prepareNote(root, file.path) : null });
+      remove(row);
+      insert({ file, kind, prepared: kind === 'note' ? prepareNote(root, file.path) : null });
       scope.nameKeys.add(row.name_key);
     }
     scope.targets.add(file.path);
+    anchored.add(file.path);
     result.changed++;
     progress();
   }
 
   const added = (item: Plan['add'][number], prepared: Prepared | null) => {
-    insertNote(db, { file: item.file, kind: item.kind, prepared });
+    insert({ file: item.file, kind: item.kind, prepared });
     // Only a removed note can make an added one a rename; and a full relink needs no names.
     if (prepared && 'note' in prepared && removedHashes.has(prepared.note.sha256)) addedHashes.push(prepared.note.sha256);
     if (!scope.all) {
       scope.nameKeys.add(nameKey(item.file.path));
       scope.targets.add(item.file.path);
+      anchored.add(item.file.path);
     }
     result.added++;
     progress();
@@ -271,8 +296,9 @@ function apply(
   }
 
   putMeta(db, 'exclude', excludeKey);
+  putMeta(db, 'sections', String(sections));
   putMeta(db, 'refreshed_at', new Date().toISOString());
-  return { scope, bulk };
+  return { scope, bulk, anchored };
 }
 
 /** The stat walk, one record per canonical path; `files` is dropped once applied. */
