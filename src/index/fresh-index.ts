@@ -47,9 +47,15 @@ export function withFreshIndex<T>(
       }
     }
     try {
-      // VAULTGATE_PARSE_WORKERS=0 turns the parse pool off (debugging, benchmarks).
+      // VAULTGATE_PARSE_WORKERS=0 turns the parse pool off (debugging, benchmarks);
+      // VAULTGATE_SCAN_TRUST_DIR_MTIME=0 reads every folder on every refresh (filesystems
+      // that do not keep folder mtimes: some network and FUSE mounts, see statWalk).
       const workers = env.VAULTGATE_PARSE_WORKERS;
-      const refresh = refreshIndex(handle, workers && /^\d+$/.test(workers) && opts.parseWorkers === undefined ? { ...opts, parseWorkers: Number(workers) } : opts);
+      const refresh = refreshIndex(handle, {
+        ...opts,
+        ...(workers && /^\d+$/.test(workers) && opts.parseWorkers === undefined ? { parseWorkers: Number(workers) } : {}),
+        ...(env.VAULTGATE_SCAN_TRUST_DIR_MTIME === '0' ? { trustDirMtime: false } : {}),
+      });
       const result = read(handle, refresh);
       const { db: _db, ...info } = handle;
       return { result, refresh, handle: info, integrity };

@@ -1,12 +1,4 @@
-import crypto from 'node:crypto';
-import {
-  isExcluded,
-  isMarkdownPath,
-  readVaultConfig,
-  scanVault,
-  type ScanWarning,
-  type VaultFile,
-} from '../vault/index.js';
+import { isExcluded, isMarkdownPath, readVaultConfig, statWalk, type ScanTree, type ScanWarning, type VaultFile } from '../vault/index.js';
 import { linkTargetsOf, rebuildAnchors } from './anchors.js';
 import { ensureIndexes, type Db, type IndexHandle } from './db.js';
 import { relinkIndex, type RelinkScope } from './relink.js';
@@ -42,6 +34,8 @@ export interface RefreshOptions {
   onProgress?: (p: RefreshProgress) => void;
   /** Worker threads for parsing a big batch of notes; 0 parses on this thread. Default: {@link defaultParseWorkers}. */
   parseWorkers?: number;
+  /** Skip reading folders whose mtime is unchanged (default true; see statWalk in src/vault/scan.ts for where that is unsound). */
+  trustDirMtime?: boolean;
 }
 
 export interface IndexWarning {
@@ -138,12 +132,13 @@ export function refreshIndex(handle: IndexHandle, opts: RefreshOptions = {}): Re
   const config = readVaultConfig(root);
   const excludeKey = JSON.stringify(config.index.exclude);
   const kindOf = (f: VaultFile): Kind => (isExcluded(config, f.path) ? 'excluded' : isMarkdownPath(f.path) ? 'note' : 'attachment');
-  const scan = scanFiles(root);
+  const stored = storedMetas(db, ['scan_digest', 'scan_tree', 'collisions', 'notes', 'files']);
+  const walk = statWalk(root, parseTree(stored.scan_tree), { trustDirMtime: opts.trustDirMtime });
 
   const result: RefreshResult = {
     refreshed: false,
-    files: scan.files.length,
-    notes: 0,
+    files: Number(stored.files ?? 0),
+    notes: Number(stored.notes ?? 0),
     added: 0,
     changed: 0,
     deleted: 0,
@@ -155,10 +150,15 @@ export function refreshIndex(handle: IndexHandle, opts: RefreshOptions = {}): Re
   };
 
   // The fast path: the stat walk hashes to what the last refresh stored, so the
-  // index already describes these exact files (no rows loaded, nothing written).
-  const digest = scanDigest(scan.files, kindOf, excludeKey);
-  if (storedMeta(db, 'scan_digest') !== digest) {
+  // index already describes these exact files (no rows loaded, no file record
+  // built, nothing written).
+  const digest = `${SCHEMA_VERSION}:${excludeKey}:${walk.digest}`;
+  let collisions = stored.collisions ? (JSON.parse(stored.collisions) as IndexWarning[]) : [];
+  if (stored.scan_digest !== digest) {
     db.transaction(() => {
+      const scan = dedupeByPath(walk.files());
+      collisions = scan.collisions;
+      result.files = scan.files.length;
       const excludeChanged = storedMeta(db, 'exclude') !== excludeKey;
       const work = apply(db, root, scan.files, kindOf, excludeKey, excludeChanged, result, opts);
       // Link resolution holds the vault's file list in its own form: let go of the
@@ -178,15 +178,29 @@ export function refreshIndex(handle: IndexHandle, opts: RefreshOptions = {}): Re
         }
       }
       putMeta(db, 'scan_digest', digest);
+      putMeta(db, 'scan_tree', JSON.stringify(walk.tree));
+      putMeta(db, 'collisions', JSON.stringify(collisions));
+      putMeta(db, 'files', String(result.files));
       // Counted once per change and kept: counting on every read scans the files
       // table (~15 ms at 10k notes), as there is no index on kind (schema.ts).
-      putMeta(db, 'notes', String(db.prepare(`SELECT count(*) FROM files WHERE kind = 'note'`).pluck().get()));
+      result.notes = db.prepare(`SELECT count(*) FROM files WHERE kind = 'note'`).pluck().get() as number;
+      putMeta(db, 'notes', String(result.notes));
     }).immediate();
   }
-  result.notes = Number(storedMeta(db, 'notes') ?? 0);
-  result.warnings = [...scan.collisions, ...collectWarnings(db, scan.warnings)];
+  result.warnings = [...collisions, ...collectWarnings(db, walk.warnings)];
   result.took_ms = Math.round(performance.now() - started);
   return result;
+}
+
+/** The folder tree the last refresh stored, or null (then every folder is read). */
+function parseTree(json: string | undefined): ScanTree | null {
+  if (!json) return null;
+  try {
+    const tree = JSON.parse(json) as ScanTree;
+    return tree?.v === 1 && typeof tree.dirs === 'object' ? tree : null;
+  } catch {
+    return null;
+  }
 }
 
 function apply(
@@ -301,12 +315,6 @@ function apply(
   return { scope, bulk, anchored };
 }
 
-/** The stat walk, one record per canonical path; `files` is dropped once applied. */
-function scanFiles(root: string): { files: VaultFile[]; collisions: IndexWarning[]; warnings: ScanWarning[] } {
-  const scan = scanVault(root);
-  return { ...dedupeByPath(scan.files), warnings: scan.warnings };
-}
-
 /**
  * Two files on disk whose names differ only by Unicode normalisation (NFC vs NFD)
  * are one path for Obsidian and for vaultgate. The first (in scan order) is
@@ -336,16 +344,10 @@ function dedupeByPath(scanned: VaultFile[]): { files: VaultFile[]; collisions: I
   return { files: [...groups.values()].map((g) => g[0]!), collisions };
 }
 
-/**
- * One hash over everything the stat walk saw (path, size, mtime, kind) and the
- * exclusion settings. Equal to the stored one ⇔ nothing to do. Costs ~2 ms for
- * 10k files, where loading and comparing 10k rows cost ~50 ms.
- */
-function scanDigest(files: VaultFile[], kindOf: (f: VaultFile) => Kind, excludeKey: string): string {
-  const h = crypto.createHash('sha256');
-  h.update(`${SCHEMA_VERSION}\0${excludeKey}\n`);
-  for (const f of files) h.update(`${f.path}\0${f.size}\0${f.mtimeMs}\0${kindOf(f)}\n`);
-  return h.digest('hex');
+/** Several meta values in one query. */
+function storedMetas<K extends string>(db: Db, keys: K[]): Partial<Record<K, string>> {
+  const rows = db.prepare('SELECT key, value FROM meta WHERE key IN (SELECT value FROM json_each(?))').raw().all(JSON.stringify(keys)) as [K, string][];
+  return Object.fromEntries(rows) as Partial<Record<K, string>>;
 }
 
 function storedMeta(db: Db, key: string): string | undefined {
