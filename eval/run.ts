@@ -132,14 +132,15 @@ function vaultOf(corpus: string, corpora: string | null): string | null {
 /**
  * `--param name=value` (repeatable): try a ranking or context parameter in-process
  * (RANK_PARAMS in src/index/rank.ts, `weights.body=1.5` for a column weight,
- * CONTEXT_PARAMS in src/context/gather.ts). For tuning on `--split dev` only.
+ * QUERY_PARAMS in src/index/query.ts, CONTEXT_PARAMS in src/context/gather.ts).
+ * For tuning on `--split dev` only.
  */
-function applyParams(rank: Record<string, unknown> | undefined, context: Record<string, unknown> | undefined): void {
+function applyParams(rank: Record<string, unknown> | undefined, context: Record<string, unknown> | undefined, query?: Record<string, unknown>): void {
   for (const item of args.param ?? []) {
     const [name, raw] = item.split('=') as [string, string];
     const value = raw !== undefined && /^-?[\d.]+$/.test(raw) ? Number(raw) : raw;
     const [head, sub] = name.split('.') as [string, string | undefined];
-    const target = rank && head in rank ? rank : context && head in context ? context : null;
+    const target = [rank, context, query].find((t) => t && head in t) ?? null;
     if (!target) throw new Error(`unknown --param ${name}`);
     if (sub !== undefined) (target[head] as Record<string, unknown>)[sub] = value;
     else target[head] = value;
@@ -161,7 +162,7 @@ async function coreEngine(): Promise<Engine | null> {
     | (<T>(root: string, env: Record<string, string | undefined>, read: (h: { db: unknown }) => T) => { result: T })
     | undefined;
   const searchIndex = mod.searchIndex as ((db: unknown, q: string, o: { limit: number; allSections?: boolean }) => { total: number; hits: unknown[] }) | undefined;
-  applyParams(mod.RANK_PARAMS as Record<string, unknown> | undefined, ctx.CONTEXT_PARAMS as Record<string, unknown> | undefined);
+  applyParams(mod.RANK_PARAMS as Record<string, unknown> | undefined, ctx.CONTEXT_PARAMS as Record<string, unknown> | undefined, mod.QUERY_PARAMS as Record<string, unknown> | undefined);
   const buildContext = ctx.buildContext as ((root: string, env: Record<string, string | undefined>, o: { question: string }) => { evidence: unknown[] }) | undefined;
   if (typeof withFreshIndex !== 'function' || typeof searchIndex !== 'function' || typeof buildContext !== 'function') return null;
   const env = (home: string) => ({ ...process.env, VAULTGATE_HOME: home });
