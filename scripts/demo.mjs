@@ -15,8 +15,15 @@ fs.cpSync(path.join(repo, 'examples/demo-vault'), vault, { recursive: true });
 const env = { ...process.env, VAULTGATE_HOME: path.join(base, 'home') };
 delete env.VAULTGATE_VAULT;
 
+// The CLI's own terminal renderers (the operation table's `text`), so what the demo shows cannot drift from what people see.
+const { OPERATIONS } = await import(path.join(repo, 'dist/ops/index.js'));
+function render(args, json) {
+  const op = OPERATIONS.find((o) => o.command === args.slice(0, o.command.split(' ').length).join(' '));
+  return op?.text && json?.ok ? op.text(json, {}) : JSON.stringify(json, null, 2);
+}
+
 let failures = 0;
-function vg(args, { input, show = (j) => JSON.stringify(j, null, 2), expectExit = 0 } = {}) {
+function vg(args, { input, show = (j) => render(args, j), expectExit = 0 } = {}) {
   console.log(`\n$ vaultgate ${args.map((a) => (/[\s'"|#[\]!*?]/.test(a) ? `'${a}'` : a)).join(' ')}`);
   const r = spawnSync(process.execPath, [cli, '--vault', vault, ...args], { env, input, encoding: 'utf8' });
   let json;
@@ -39,15 +46,7 @@ const title = (t) => console.log(`\n\n## ${t}`);
 console.log(`vaultgate demo on a copy of examples/demo-vault at ${vault}`);
 
 title('Vault health: broken links, ambiguous links, broken anchors, orphans, bad frontmatter');
-vg(['check'], {
-  show: (j) =>
-    [
-      `counts: ${JSON.stringify(j.counts)}`,
-      ...Object.entries(j.items ?? {}).flatMap(([k, v]) =>
-        (Array.isArray(v) ? v : []).slice(0, 4).map((i) => `${k}: ${JSON.stringify(i)}`),
-      ),
-    ].join('\n'),
-});
+vg(['check']);
 
 title('Links resolve exactly as Obsidian resolves them');
 vg(['resolve', '[[Rules]]', '--from', 'Games/Catan/Strategy.md']);
@@ -57,24 +56,17 @@ vg(['resolve', '[[Leaven]]', '--from', 'Home.md']);
 vg(['resolve', '[[2019 goals]]', '--from', 'People/Anna.md']);
 
 title('Every link of a note, and every link into a note');
-vg(['links', 'Journal/2026-11-28.md'], {
-  show: (j) => j.links.map((l) => `line ${l.line}  ${l.raw}  → ${l.status} ${l.target ?? ''}${l.subpath ? ` (${l.subpath.kind} ${l.subpath.exists ? 'found' : 'MISSING'})` : ''}`).join('\n'),
-});
-vg(['backlinks', 'Wiki/Cooking/Sourdough.md'], {
-  show: (j) => j.backlinks.map((b) => `${b.source}:${b.line}  ${b.raw}${b.subpath && !b.subpath.exists ? '  (anchor MISSING)' : ''}`).join('\n'),
-});
+vg(['links', 'Journal/2026-11-28.md']);
+vg(['backlinks', 'Wiki/Cooking/Sourdough.md']);
 
 title('Cited search over sections (SQLite FTS5, BM25): English, Russian (ё = е, stems), Chinese');
-const hits = (j) => [`total: ${j.total}`, ...j.hits.map((h) => `${h.path} › ${h.heading_path.join(' › ')}  lines ${h.lines.join('-')}  sha256 ${h.sha256.slice(0, 12)}…\n    ${h.snippet}`)].join('\n');
-vg(['search', 'what happens to my cards when the robber comes', '--limit', '3'], { show: hits });
-vg(['search', 'елка', '--limit', '3'], { show: hits });
-vg(['search', '搜索', '--limit', '3'], { show: hits });
-vg(['search', 'cake recipe chocolate frosting', '--limit', '3'], { show: hits });
+vg(['search', 'what happens to my cards when the robber comes', '--limit', '3']);
+vg(['search', 'елка', '--limit', '3']);
+vg(['search', '搜索', '--limit', '3']);
+vg(['search', 'cake recipe chocolate frosting', '--limit', '3']);
 
 title('A context packet an agent answers from (cited evidence, one hop of links, budget)');
-vg(['context', 'How many cards do I discard on a 7 in Catan?', '--limit', '2', '--max-linked', '1', '--budget-chars', '1500'], {
-  show: (j) => j.evidence.map((e) => `[${e.id}] ${e.path} › ${e.heading_path.join(' › ')} lines ${e.lines.join('-')} (${e.reason})`).join('\n'),
-});
+vg(['context', 'How many cards do I discard on a 7 in Catan?', '--limit', '2', '--max-linked', '1', '--budget-chars', '1500']);
 
 title('A write is a transaction: inspect the exact plan, apply it by its hash, undo it');
 const sourdough = fs.readFileSync(path.join(vault, 'Wiki/Cooking/Sourdough.md'));

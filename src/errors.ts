@@ -17,6 +17,7 @@ export const EXIT_CODES = {
   PATH_RESERVED: 2,
   NOT_FOUND: 2,
   NOT_A_FILE: 2,
+  NOTE_AMBIGUOUS: 2,
   NOT_UTF8: 2,
   FILE_TOO_LARGE: 2,
   LINK_EMPTY: 2,
@@ -29,14 +30,19 @@ export const EXIT_CODES = {
   PATH_CASE_ALIAS: 2,
   UNDO_UNAVAILABLE: 2,
   GIT_FAILED: 2,
+  SCENARIO_INVALID: 2,
+  SCENARIO_NOT_FOUND: 2,
+  STATE_PATCH_INVALID: 2,
+  STATE_LIMIT: 2,
   // 3: integrity
   INTEGRITY: 3,
   RECOVERY_NEEDED: 3,
   RECOVERY_FAILED: 3,
   STATE_CORRUPT: 3,
   WRITE_FAILED: 3,
-  // 69: provider unavailable (reserved: thrown once an embedding/LLM provider is called)
-  PROVIDER_UNAVAILABLE: 69,
+  // 69: something vaultgate needs is unavailable
+  PROVIDER_UNAVAILABLE: 69, // reserved: thrown once an embedding/LLM provider is called
+  NATIVE_MODULE_MISMATCH: 69,
   // 75: conflict, retry after re-reading
   STALE_HASH: 75,
   APPROVAL_MISMATCH: 75,
@@ -45,6 +51,7 @@ export const EXIT_CODES = {
   UNDO_CONFLICT: 75,
   CONTEXT_UNSTABLE: 75,
   GIT_INDEX_DIRTY: 75,
+  STATE_STALE: 75,
   // 77: not permitted
   OUT_OF_SCOPE: 77,
   AREA_PROTECTED: 77, // reserved: thrown once vault policy (protected areas) lands

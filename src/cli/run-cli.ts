@@ -1,7 +1,9 @@
 import { Command, CommanderError } from 'commander';
+import { typedEnvironmentError } from '../environment-error.js';
 import { exitCodeOf, isVaultgateError, VaultgateError } from '../errors.js';
 import type { CliIO, CommandResult, Reporter } from './command-kit.js';
-import { loadCommands } from './commands/index.js';
+import { OPERATIONS, flagName, type Param } from '../ops/index.js';
+import { preloadSession, registerOperations } from './register-ops.js';
 
 export const VERSION = '0.1.0';
 
@@ -14,7 +16,9 @@ export const VERSION = '0.1.0';
 export async function runCli(argv: string[], io: CliIO): Promise<number> {
   let exitCode = 0;
   const explicitJson = () => argv.includes('--json');
-  const wantsJson = () => !io.isTTY || explicitJson();
+  // --text: the terminal rendering even when piped (the demo, people who pipe into less).
+  const explicitText = () => argv.includes('--text') && !explicitJson();
+  const wantsJson = () => (!io.isTTY && !explicitText()) || explicitJson();
   const writeJson = (body: unknown) => io.stdout(JSON.stringify(body, null, wantsJson() && io.isTTY ? 2 : 0) + '\n');
 
   const reporter: Reporter = {
@@ -25,7 +29,8 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
       else if (wantsJson()) writeJson({ ok: true, ...result.json });
       else io.stdout((result.text ?? JSON.stringify(result.json, null, 2)) + '\n');
     },
-    fail(error: unknown) {
+    fail(raised: unknown) {
+      const error = typedEnvironmentError(raised);
       exitCode = exitCodeOf(error);
       const body = isVaultgateError(error)
         ? error.toJSON()
@@ -36,11 +41,13 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
     },
   };
 
+  argv = textArgsLast(argv);
   const program = new Command('vaultgate')
     .description('The one door between AI agents and an Obsidian vault: cited reads, reviewed writes, recoverable transactions.')
     .version(VERSION)
     .option('--vault <path|name>', 'the vault (else VAULTGATE_VAULT, else default_vault in the machine config)')
     .option('--json', 'print JSON even on a terminal')
+    .option('--text', 'print the terminal rendering even when piped')
     .showHelpAfterError(false)
     .exitOverride()
     .configureOutput({
@@ -49,13 +56,18 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
       writeErr: () => {},
     });
   program.enablePositionalOptions(false);
+  program.configureHelp({ showGlobalOptions: true, sortSubcommands: false });
+  program.addHelpText('after', '\nExit codes: 0 ok, 1 bug, 2 usage or invalid input, 3 integrity, 69 provider unavailable, 75 conflict (re-read and retry), 77 not permitted.\nRun `vaultgate <command> --help` for its options and examples.');
 
-  for (const register of await loadCommands()) register(program, reporter);
-  // Every subcommand reports usage errors the same way and exits through us.
-  for (const cmd of program.commands) {
+  registerOperations(program, reporter);
+  // Every subcommand reports usage errors the same way, shows global options in its help, and exits through us.
+  const configure = (cmd: Command) => {
     cmd.exitOverride().configureOutput({ writeOut: (s) => io.stdout(s), writeErr: () => {} });
-    for (const sub of cmd.commands) sub.exitOverride().configureOutput({ writeOut: (s) => io.stdout(s), writeErr: () => {} });
-  }
+    cmd.configureHelp({ showGlobalOptions: true });
+    cmd.commands.forEach(configure);
+  };
+  program.commands.forEach(configure);
+  if (!argv.includes('--help') && !argv.includes('-h') && !argv.includes('--version') && !argv.includes('-V')) await preloadSession();
 
   try {
     await program.parseAsync(argv, { from: 'user' });
@@ -63,12 +75,49 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
     if (e instanceof CommanderError) {
       if (e.code === 'commander.helpDisplayed' || e.code === 'commander.version' || e.code === 'commander.help') return 0;
       const message = e.message.replace(/^error: /, '');
-      reporter.fail(
-        new VaultgateError('USAGE', message, { hint: 'Run `vaultgate --help` or `vaultgate <command> --help`.' }),
-      );
+      reporter.fail(new VaultgateError('USAGE', message, { hint: 'Run `vaultgate --help` or `vaultgate <command> --help`.' }));
       return exitCode;
     }
     reporter.fail(e);
   }
   return exitCode;
+}
+
+/** Global flags and whether they take a value. */
+const GLOBAL_FLAGS = new Map([
+  ['--vault', true],
+  ['--json', false],
+  ['--text', false],
+  ['--help', false],
+  ['-h', false],
+]);
+
+/**
+ * For the verbs whose last argument is free text (`search`, `context`): a word
+ * like `-draft` is the query language's exclusion, not an unknown option, and
+ * `search -- -draft --vault V` still means `--vault V`. So the verb's own flags
+ * (and the global ones) are taken out wherever they stand, and every other word
+ * goes after a `--`, where commander reads it as text.
+ */
+export function textArgsLast(argv: string[]): string[] {
+  let i = 0;
+  while (i < argv.length && argv[i]!.startsWith('-')) i += GLOBAL_FLAGS.get(argv[i]!.split('=')[0]!) ? 2 : 1;
+  const op = OPERATIONS.find((o) => o.command === argv[i] && (o.params as readonly Param[]).some((p) => p.positional === 'variadic' && p.type === 'string'));
+  if (!op) return argv;
+  const flags = new Map(GLOBAL_FLAGS);
+  for (const p of op.params as readonly Param[]) if (!p.positional && !p.mcpOnly) flags.set(`--${flagName(p)}`, p.type !== 'boolean');
+  const options: string[] = [];
+  const words: string[] = [];
+  for (let j = i + 1; j < argv.length; j++) {
+    const token = argv[j]!;
+    if (token === '--') continue;
+    const name = token.split('=')[0]!;
+    if (flags.has(name)) {
+      options.push(token);
+      if (flags.get(name) && !token.includes('=') && j + 1 < argv.length) options.push(argv[++j]!);
+    } else {
+      words.push(token);
+    }
+  }
+  return [...argv.slice(0, i + 1), ...options, '--', ...words];
 }

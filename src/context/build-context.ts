@@ -1,8 +1,9 @@
 import { VaultgateError, isVaultgateError } from '../errors.js';
-import { withFreshIndex } from '../index/index.js';
+import { oneShotReader, type IndexReader } from '../index/index.js';
 import { readVaultBytes, sha256Hex } from '../vault/index.js';
 import { fitBudget, interleave, type Candidate } from './fit-budget.js';
 import { linkedCandidates, queryCandidates } from './gather.js';
+import { notesInAreas } from './scope.js';
 import {
   CONTEXT_SCHEMA,
   DEFAULT_BUDGET_CHARS,
@@ -30,8 +31,9 @@ interface Selection {
  * hash with the index. A note that changed in between makes the whole selection
  * suspect (its sections may have moved), so the round is redone on a refreshed
  * index, at most {@link MAX_CONTEXT_ATTEMPTS} times; then CONTEXT_UNSTABLE.
+ * `reader` is how the index is reached: a long-lived session keeps it open.
  */
-export function buildContext(root: string, env: Env, opts: ContextOptions): ContextPacket {
+export function buildContext(root: string, env: Env, opts: ContextOptions, reader: IndexReader = oneShotReader(root, env)): ContextPacket {
   const question = opts.question.trim();
   const queries = (opts.queries ?? []).map((q) => q.trim()).filter((q) => q !== '');
   if (question === '' && queries.length === 0) {
@@ -39,7 +41,7 @@ export function buildContext(root: string, env: Env, opts: ContextOptions): Cont
   }
   let changed: string[] = [];
   for (let attempt = 1; attempt <= MAX_CONTEXT_ATTEMPTS; attempt++) {
-    const { result: selection, refresh } = withFreshIndex(root, env, (h) => select(h.db, question, queries, opts));
+    const { result: selection, refresh } = reader.read((h) => select(h.db, question, queries, opts));
     opts.beforeVerify?.(attempt);
     changed = staleFiles(root, selection.evidence);
     if (changed.length === 0) {
@@ -56,7 +58,7 @@ function select(db: Parameters<typeof linkedCandidates>[0], question: string, qu
   const limit = opts.limit ?? DEFAULT_CONTEXT_LIMIT;
   const budget = opts.budgetChars ?? DEFAULT_BUDGET_CHARS;
   const maxLinked = opts.maxLinked ?? DEFAULT_MAX_LINKED;
-  const scope = opts.scenario?.scope?.paths;
+  const scope = opts.scenario ? notesInAreas(db, opts.scenario.areas) : undefined;
   const warnings: string[] = [];
   const lists: Candidate[][] = [];
   const asks = [...(question ? [{ q: question, label: 'the question' }] : []), ...queries.map((q) => ({ q, label: `query ${JSON.stringify(q)}` }))];
@@ -125,9 +127,10 @@ function packet(
   }));
   return {
     schema: CONTEXT_SCHEMA,
+    // the scenario's instruction comes before anything else the agent reads
+    scenario: opts.scenario ?? null,
     question,
     queries,
-    scenario: opts.scenario ?? null,
     total: evidence.length + truncated.length,
     evidence,
     truncated,

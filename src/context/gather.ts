@@ -45,6 +45,8 @@ export const CONTEXT_PARAMS = {
  * several sections in a row, and the note's next-best section can come before
  * another note's best one (issue 9: "all best sections, then all next-best" put
  * the answering section at positions 6–11). Exact title and alias matches lead.
+ * `scope`: the only notes that may be evidence (a scenario's areas, as exact
+ * paths); undefined = the whole vault.
  */
 export function queryCandidates(
   db: Db,
@@ -53,7 +55,7 @@ export function queryCandidates(
   limit: number,
   scope: string[] | undefined,
 ): { candidates: Candidate[]; searchable: boolean } {
-  const r = rankedNotes(db, query, { limit, pathPrefixes: scope }, CONTEXT_PARAMS.sectionsPerNote);
+  const r = rankedNotes(db, query, { limit, paths: scope }, CONTEXT_PARAMS.sectionsPerNote);
   const ranked: { c: Candidate; lead: boolean; next: boolean }[] = [];
   r.notes.forEach((n, i) => {
     const [best, ...rest] = n.sections;
@@ -94,7 +96,8 @@ export function linkedCandidates(db: Db, sources: Candidate[], question: string,
   const firstSection = db.prepare(
     `SELECT ${SECTION_COLUMNS} FROM sections s JOIN files f ON f.id = s.file_id WHERE f.path = ? AND f.kind = 'note' ORDER BY s.empty, s.id LIMIT 1`,
   );
-  const inScope = (p: string) => scope === undefined || scope.some((prefix) => p.startsWith(prefix));
+  const allowed = scope && new Set(scope);
+  const inScope = (p: string) => allowed === undefined || allowed.has(p);
   const out: Candidate[] = [];
   const seen = new Set(exclude);
   for (const source of sources) {

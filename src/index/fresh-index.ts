@@ -20,54 +20,114 @@ export interface FreshIndexOptions extends RefreshOptions {
 /** `ok`: checked and sound; `rebuilt`: the check failed and the index was rebuilt; null: not checked. */
 export type IntegrityOutcome = 'ok' | 'rebuilt' | null;
 
+export interface FreshRead<T> {
+  result: T;
+  refresh: RefreshResult;
+  handle: Omit<IndexHandle, 'db'>;
+  integrity: IntegrityOutcome;
+}
+
+/** Anything that can run a read on a fresh index of one vault: a one-shot process or a long-lived session. */
+export interface IndexReader {
+  readonly root: string;
+  read<T>(read: (handle: IndexHandle, refresh: RefreshResult) => T, opts?: FreshIndexOptions): FreshRead<T>;
+}
+
 /**
- * Open the vault's index, bring it up to date, run `read` on it, close it.
- * Every read command goes through here, so "refresh before every read" holds.
+ * The index of one vault held open across reads (a long-lived server: MCP,
+ * `serve`, `daemon`). Every read still refreshes first, so "refresh before every
+ * read" holds; what a session saves is opening SQLite and preparing statements.
  *
  * The index is a cache: when SQLite reports corruption anywhere on the way (a
  * damaged page is only found when it is read), the file is discarded and the
- * whole thing runs once more on a fresh index. A second failure is a real error.
+ * read runs once more on a fresh index. A second failure is a real error.
+ */
+export class IndexSession implements IndexReader {
+  #handle: IndexHandle | null = null;
+
+  constructor(
+    readonly root: string,
+    private readonly env: Env,
+  ) {}
+
+  read<T>(read: (handle: IndexHandle, refresh: RefreshResult) => T, opts: FreshIndexOptions = {}): FreshRead<T> {
+    let integrity: IntegrityOutcome = null;
+    for (let attempt = 0; ; attempt++) {
+      const rebuild = opts.rebuild === true && attempt === 0;
+      if (rebuild) this.close();
+      let handle = this.#open(rebuild, opts.busyTimeoutMs);
+      if (attempt > 0) handle.created = 'corrupt';
+      if (opts.check && attempt === 0) {
+        integrity = checkIntegrity(handle.db) ? 'ok' : 'rebuilt';
+        if (integrity === 'rebuilt') {
+          this.close();
+          handle = this.#open(true, opts.busyTimeoutMs);
+          handle.created = 'corrupt';
+        }
+      }
+      try {
+        const refresh = refreshIndex(handle, withWorkerSetting(this.env, opts));
+        const result = read(handle, refresh);
+        const { db: _db, ...info } = handle;
+        // `created` describes this open, not later reads of the same handle.
+        handle.created = null;
+        return { result, refresh, handle: info, integrity };
+      } catch (e) {
+        // Another refresher held the write lock longer than the busy timeout: a conflict, retry later (exit 75).
+        if (isBusyError(e)) throw lockBusy(handle.file, e);
+        if (attempt > 0 || !isCorruptionError(e)) throw e;
+        this.close();
+        discardIndexFile(handle.file);
+      }
+    }
+  }
+
+  close(): void {
+    if (this.#handle?.db.open) this.#handle.db.close();
+    this.#handle = null;
+  }
+
+  #open(rebuild: boolean, busyTimeoutMs: number | undefined): IndexHandle {
+    if (!this.#handle || !this.#handle.db.open) this.#handle = openIndex(this.root, this.env, { rebuild, busyTimeoutMs });
+    return this.#handle;
+  }
+}
+
+/**
+ * VAULTGATE_PARSE_WORKERS=N sets the parse pool's size (0 turns it off: debugging,
+ * benchmarks); VAULTGATE_SCAN_TRUST_DIR_MTIME=0 reads every folder on every refresh
+ * (filesystems that do not keep folder mtimes: some network and FUSE mounts, see
+ * statWalk in src/vault/scan.ts).
+ */
+function withWorkerSetting(env: Env, opts: FreshIndexOptions): RefreshOptions {
+  const workers = env.VAULTGATE_PARSE_WORKERS;
+  return {
+    ...opts,
+    ...(workers && /^\d+$/.test(workers) && opts.parseWorkers === undefined ? { parseWorkers: Number(workers) } : {}),
+    ...(env.VAULTGATE_SCAN_TRUST_DIR_MTIME === '0' ? { trustDirMtime: false } : {}),
+  };
+}
+
+/**
+ * Open the vault's index, bring it up to date, run `read` on it, close it: what a
+ * one-shot process does. Every read command goes through an {@link IndexReader},
+ * so "refresh before every read" holds.
  */
 export function withFreshIndex<T>(
   root: string,
   env: Env,
   read: (handle: IndexHandle, refresh: RefreshResult) => T,
   opts: FreshIndexOptions = {},
-): { result: T; refresh: RefreshResult; handle: Omit<IndexHandle, 'db'>; integrity: IntegrityOutcome } {
-  let integrity: IntegrityOutcome = null;
-  for (let attempt = 0; ; attempt++) {
-    let handle = openIndex(root, env, { rebuild: opts.rebuild === true && attempt === 0, busyTimeoutMs: opts.busyTimeoutMs });
-    if (attempt > 0) handle.created = 'corrupt';
-    if (opts.check && attempt === 0) {
-      integrity = checkIntegrity(handle.db) ? 'ok' : 'rebuilt';
-      if (integrity === 'rebuilt') {
-        handle.db.close();
-        handle = openIndex(root, env, { rebuild: true, busyTimeoutMs: opts.busyTimeoutMs });
-        handle.created = 'corrupt';
-      }
-    }
-    try {
-      // VAULTGATE_PARSE_WORKERS=0 turns the parse pool off (debugging, benchmarks);
-      // VAULTGATE_SCAN_TRUST_DIR_MTIME=0 reads every folder on every refresh (filesystems
-      // that do not keep folder mtimes: some network and FUSE mounts, see statWalk).
-      const workers = env.VAULTGATE_PARSE_WORKERS;
-      const refresh = refreshIndex(handle, {
-        ...opts,
-        ...(workers && /^\d+$/.test(workers) && opts.parseWorkers === undefined ? { parseWorkers: Number(workers) } : {}),
-        ...(env.VAULTGATE_SCAN_TRUST_DIR_MTIME === '0' ? { trustDirMtime: false } : {}),
-      });
-      const result = read(handle, refresh);
-      const { db: _db, ...info } = handle;
-      return { result, refresh, handle: info, integrity };
-    } catch (e) {
-      // Another refresher held the write lock longer than the busy timeout: a conflict, retry later (exit 75).
-      if (isBusyError(e)) throw lockBusy(handle.file, e);
-      if (attempt > 0 || !isCorruptionError(e)) throw e;
-      handle.db.close();
-      discardIndexFile(handle.file);
-      continue;
-    } finally {
-      if (handle.db.open) handle.db.close();
-    }
+): FreshRead<T> {
+  const session = new IndexSession(root, env);
+  try {
+    return session.read(read, opts);
+  } finally {
+    session.close();
   }
+}
+
+/** An {@link IndexReader} that opens and closes the index for each read (one-shot processes). */
+export function oneShotReader(root: string, env: Env): IndexReader {
+  return { root, read: (read, opts) => withFreshIndex(root, env, read, opts) };
 }

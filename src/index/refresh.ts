@@ -1,4 +1,14 @@
-import { isExcluded, isMarkdownPath, readVaultConfig, statWalk, type ScanTree, type ScanWarning, type VaultFile } from '../vault/index.js';
+import {
+  isExcluded,
+  isMarkdownPath,
+  readVaultConfig,
+  statWalk,
+  type ScanTree,
+  type ScanWarning,
+  type VaultConfig,
+  type VaultConfigCache,
+  type VaultFile,
+} from '../vault/index.js';
 import { linkTargetsOf, rebuildAnchors } from './anchors.js';
 import { ensureIndexes, type Db, type IndexHandle } from './db.js';
 import { relinkIndex, type RelinkScope } from './relink.js';
@@ -126,10 +136,25 @@ function diff(db: Db, files: VaultFile[], kindOf: (f: VaultFile) => Kind): Plan 
 
 const isEmpty = (p: Plan) => p.add.length === 0 && p.stale.length === 0 && p.remove.length === 0;
 
+/** The vault config as last validated, kept in the index's meta table (see VaultConfigCache). */
+function configCache(db: IndexHandle['db']): VaultConfigCache {
+  return {
+    get(sha256) {
+      const value = db.prepare(`SELECT value FROM meta WHERE key = 'vault_config'`).pluck().get() as string | undefined;
+      if (!value) return undefined;
+      const stored = JSON.parse(value) as { sha256: string; config: VaultConfig };
+      return stored.sha256 === sha256 ? stored.config : undefined;
+    },
+    set(sha256, config) {
+      db.prepare(`INSERT OR REPLACE INTO meta(key, value) VALUES ('vault_config', ?)`).run(JSON.stringify({ sha256, config }));
+    },
+  };
+}
+
 export function refreshIndex(handle: IndexHandle, opts: RefreshOptions = {}): RefreshResult {
   const started = performance.now();
   const { db, root } = handle;
-  const config = readVaultConfig(root);
+  const config = readVaultConfig(root, configCache(db));
   const excludeKey = JSON.stringify(config.index.exclude);
   const kindOf = (f: VaultFile): Kind => (isExcluded(config, f.path) ? 'excluded' : isMarkdownPath(f.path) ? 'note' : 'attachment');
   const stored = storedMetas(db, ['scan_digest', 'scan_tree', 'collisions', 'notes', 'files']);

@@ -3,7 +3,7 @@ import { isBrokenAnchor, isExternalLink, resolveLink } from './resolve-link.js';
 import type { SubpathResult } from './resolve-subpath.js';
 import { openVaultView, type LinkWarning, type VaultView } from './vault-view.js';
 
-interface LinkAt {
+export interface LinkAt {
   source: string;
   line: number;
   raw: string;

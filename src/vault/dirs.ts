@@ -1,4 +1,6 @@
+import fs from 'node:fs';
 import os from 'node:os';
+import { VaultgateError } from '../errors.js';
 import path from 'node:path';
 
 /** Where vaultgate keeps things outside the vault (DESIGN §3). */
@@ -21,6 +23,11 @@ export function dataRoots(env: Env = process.env): DataRoots {
   const home = env.VAULTGATE_HOME;
   if (home) {
     const base = path.resolve(home);
+    if (fs.statSync(base, { throwIfNoEntry: false })?.isDirectory() === false) {
+      throw new VaultgateError('CONFIG_INVALID', `VAULTGATE_HOME=${home} is not a folder`, {
+        hint: 'Point VAULTGATE_HOME at a folder (it is created if missing), or unset it to use the XDG folders.',
+      });
+    }
     return { config: path.join(base, 'config'), cache: path.join(base, 'cache'), data: path.join(base, 'data') };
   }
   const userHome = env.HOME || os.homedir();

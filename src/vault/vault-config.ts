@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { VaultgateError } from '../errors.js';
@@ -39,15 +40,35 @@ export function vaultConfigPath(root: string): string {
   return path.join(root, '.vaultgate', 'config.yaml');
 }
 
-export function readVaultConfig(root: string): VaultConfig {
+/**
+ * Where a reader may keep configs it already validated, keyed by the SHA-256 of
+ * the file's bytes. Parsing means loading yaml and zod (~50 ms of module loading):
+ * a read command in a vault with a config file would pay that every time, so
+ * the index keeps the validated result and only a changed file is parsed again.
+ */
+export interface VaultConfigCache {
+  get(sha256: string): VaultConfig | undefined;
+  set(sha256: string, config: VaultConfig): void;
+}
+
+export function readVaultConfig(root: string, cache?: VaultConfigCache): VaultConfig {
   const file = vaultConfigPath(root);
-  let text: string;
+  let bytes: Buffer;
   try {
-    text = fs.readFileSync(file, 'utf8');
+    bytes = fs.readFileSync(file);
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return defaultVaultConfig();
     throw e;
   }
+  const sha256 = cache ? crypto.createHash('sha256').update(bytes).digest('hex') : '';
+  const cached = cache?.get(sha256);
+  if (cached) return cached;
+  const config = parseVaultConfig(bytes.toString('utf8'));
+  cache?.set(sha256, config);
+  return config;
+}
+
+function parseVaultConfig(text: string): VaultConfig {
   let raw: unknown;
   try {
     raw = loadYaml().parse(text) ?? {};

@@ -9,7 +9,7 @@ import { test } from 'node:test';
 import { buildContext } from '../../src/context/index.js';
 import { checkFromIndex, searchIndex, withFreshIndex } from '../../src/index/index.js';
 import { checkVault, isExternalLink, openVaultView, resolveLink } from '../../src/links/index.js';
-import { corpora } from '../helpers/corpora.js';
+import { eachCorpus } from '../helpers/corpora.js';
 import { tempDir } from '../helpers/temp-vault.js';
 
 const QUERIES: Record<string, string[]> = {
@@ -20,7 +20,7 @@ const QUERIES: Record<string, string[]> = {
 };
 const CROSS_CHECK = new Set(['kepano-obsidian', 'vaultofknowledge']);
 
-for (const corpus of corpora()) {
+eachCorpus('index corpora', (corpus) => {
   test(`index corpus ${corpus.name}: indexes in place, searches find notes, links match the resolver`, () => {
     const env = { VAULTGATE_HOME: tempDir() };
     const first = withFreshIndex(corpus.vault, env, (h) => h.db.prepare(`SELECT count(*) FROM files WHERE kind = 'note'`).pluck().get() as number);
@@ -60,4 +60,4 @@ for (const corpus of corpora()) {
     const health = withFreshIndex(corpus.vault, env, (h, refresh) => checkFromIndex(h.db, refresh.warnings)).result;
     assert.deepEqual(health, checkVault(corpus.vault, view));
   });
-}
+});

@@ -8,7 +8,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { checkVault, isExternalLink, openVaultView, resolveLink, type LinkStatus, type VaultView } from '../../src/links/index.js';
-import { corpora } from '../helpers/corpora.js';
+import { eachCorpus } from '../helpers/corpora.js';
 
 /**
  * README figures per corpus: the resolution rate and how far from it we accept
@@ -38,7 +38,7 @@ export function bodyWikilinkFigures(view: VaultView) {
   return { total, ...counts, brokenAnchors, rate: total === 0 ? 0 : counts.resolved / total, warnings: view.warnings.length };
 }
 
-for (const corpus of corpora()) {
+eachCorpus('links corpora', (corpus) => {
   test(`links: ${corpus.name}: body wikilinks resolve at the README's rate, and check's counts add up`, () => {
     const view = openVaultView(corpus.vault);
     const f = bodyWikilinkFigures(view);
@@ -58,4 +58,4 @@ for (const corpus of corpora()) {
     if (want?.invalidFrontmatter !== undefined) assert.equal(c.invalid_frontmatter, want.invalidFrontmatter);
     assert.equal(c.warnings, 0, JSON.stringify(h.warnings.slice(0, 3)));
   });
-}
+});

@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { parseNote, type NoteModel } from '../../src/markdown/index.js';
 import { readNoteFile, scanVault } from '../../src/vault/index.js';
-import { corpora } from '../helpers/corpora.js';
+import { eachCorpus } from '../helpers/corpora.js';
 import { rangedElements } from '../unit/markdown/marks.js';
 
 interface Totals {
@@ -116,11 +116,11 @@ const EXPECT: Record<string, (t: Totals) => void> = {
   },
 };
 
-for (const corpus of corpora()) {
+eachCorpus('markdown corpora', (corpus) => {
   test(`markdown: ${corpus.name}: every note parses, every element slices to its text, totals match the README`, () => {
     const t = parseCorpus(corpus.vault);
     if (process.env.VAULTGATE_CORPUS_REPORT) console.log(corpus.name, JSON.stringify(t));
     assert.ok(t.notes > 0);
     EXPECT[corpus.name]?.(t);
   });
-}
+});

@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { test } from 'node:test';
 import { REPO_ROOT } from './run-cli.js';
 
 /**
@@ -24,4 +25,17 @@ export function corpora(): Corpus[] {
     .filter((e) => e.isDirectory() && fs.existsSync(path.join(root, e.name, 'vault')))
     .map((e) => ({ name: e.name, vault: path.join(root, e.name, 'vault') }))
     .sort((a, b) => a.name.localeCompare(b.name));
+}
+
+/**
+ * Register a corpus suite's tests once per corpus; when the corpora are absent,
+ * register one skipped test that says so, so a run never silently drops a suite.
+ */
+export function eachCorpus(suite: string, register: (corpus: Corpus) => void): void {
+  const found = corpora();
+  if (found.length === 0) {
+    test(`${suite}: corpora`, { skip: `corpora absent (looked in VAULTGATE_CORPORA and ${path.resolve(REPO_ROOT, '../shared/corpora')})` }, () => {});
+    return;
+  }
+  for (const corpus of found) register(corpus);
 }

@@ -1,0 +1,141 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Command, Option } from 'commander';
+import { OPERATIONS, flagName, isRequired, runOperation, type Operation, type OpContext, type Param } from '../ops/index.js';
+import type { VaultSession } from '../session/index.js';
+import type { Reporter } from './command-kit.js';
+import { progressPrinter } from './progress.js';
+import { readStdinBounded } from './stdin.js';
+
+/** Where the docs the help text points at live (shipped in the package). */
+const PACKAGE_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+const GROUP_HEADINGS: Record<Operation['group'], string> = {
+  read: 'Read (never writes the vault):',
+  write: 'Write (proposals and transactions):',
+  admin: 'Maintenance:',
+};
+
+/**
+ * Register every operation of the table as a commander command: arguments and
+ * flags from its params, help from its summary, examples and param descriptions.
+ * The action validates through the same `runOperation` every face uses.
+ */
+export function registerOperations(program: Command, reporter: Reporter): void {
+  const parents = new Map<string, Command>();
+  for (const op of OPERATIONS) {
+    const words = op.command.split(' ');
+    let parent = program;
+    for (const word of words.slice(0, -1)) {
+      let sub = parents.get(word);
+      if (!sub) {
+        sub = program.command(word).description(parentDescription(word)).helpGroup(GROUP_HEADINGS[op.group]);
+        parents.set(word, sub);
+      }
+      parent = sub;
+    }
+    const cmd = parent
+      .command(words[words.length - 1]!)
+      .summary(op.summary)
+      .description(op.summary + (op.description ? `\n\n${op.description}` : ''));
+    if (parent === program) cmd.helpGroup(GROUP_HEADINGS[op.group]);
+    for (const alias of op.aliases ?? []) cmd.alias(alias);
+    for (const p of op.params as readonly Param[]) {
+      if (p.mcpOnly) continue;
+      if (p.positional) cmd.argument(argumentSyntax(p), p.description);
+      else cmd.addOption(optionOf(p));
+    }
+    cmd.addHelpText('after', helpFooter(op));
+    cmd.action(async (...params: unknown[]) => {
+      const self = params[params.length - 1] as Command;
+      const globals = self.optsWithGlobals() as { vault?: string };
+      const raw = rawInput(op, self);
+      const progress = reporter.io.stderrIsTTY ? progressPrinter(reporter.io.stderr) : undefined;
+      let session: VaultSession | undefined;
+      const ctx: OpContext = {
+        face: 'cli',
+        env: reporter.io.env,
+        cwd: reporter.io.cwd,
+        progress: progress?.update,
+        readStdin: readStdinBounded,
+        session() {
+          session ??= openSession(globals.vault, reporter, progress?.update);
+          return session;
+        },
+      };
+      try {
+        const r = await runOperation(op, raw, 'cli', ctx);
+        progress?.done();
+        reporter.report({ json: r.output, text: r.text, document: r.document, exitCode: r.exitCode });
+      } catch (e) {
+        progress?.done();
+        reporter.fail(e);
+      } finally {
+        session?.close();
+      }
+    });
+  }
+}
+
+/** Imported lazily: `--help` and `--version` never load the index or SQLite. */
+let sessionModule: typeof import('../session/index.js') | undefined;
+export async function preloadSession(): Promise<void> {
+  sessionModule ??= await import('../session/index.js');
+}
+function openSession(vault: string | undefined, reporter: Reporter, onProgress: ((p: { phase: string; done: number; total: number }) => void) | undefined): VaultSession {
+  if (!sessionModule) throw new Error('session module not loaded');
+  return sessionModule.VaultSession.open({ vault, env: reporter.io.env, cwd: reporter.io.cwd, onProgress });
+}
+
+const PARENT_DESCRIPTIONS: Record<string, string> = {
+  tx: 'Recoverable multi-file transactions (docs/bundle.md)',
+  scenario: 'Scenarios: areas, context defaults, write rules and an instruction per task (docs/policy.md)',
+  state: "Agents' working state outside the vault, patched with revisions (docs/json.md)",
+};
+
+function parentDescription(word: string): string {
+  return PARENT_DESCRIPTIONS[word] ?? `${word} commands`;
+}
+
+function argumentSyntax(p: Param): string {
+  const name = p.name.toUpperCase();
+  const inner = p.positional === 'variadic' ? `${name}...` : name;
+  return isRequired(p) ? `<${inner}>` : `[${inner}]`;
+}
+
+function optionOf(p: Param): Option {
+  const flag = `--${flagName(p)}`;
+  const placeholder = p.placeholder ?? p.name;
+  const repeat = p.type === 'strings';
+  const syntax = p.type === 'boolean' ? flag : `${flag} <${placeholder}>`;
+  const extra = p.type === 'enum' ? ` (${p.values.join('|')})` : '';
+  const dflt = 'default' in p && p.default !== undefined ? ` (default ${String(p.default)})` : '';
+  const opt = new Option(syntax, p.description + extra + (repeat ? '' : dflt) + (isRequired(p) ? ' (required)' : ''));
+  if (repeat) opt.argParser((value: string, previous: string[] | undefined) => [...(previous ?? []), value]);
+  return opt;
+}
+
+/** The values the user typed, keyed by param name; absent ones stay absent so the params' defaults apply. */
+function rawInput(op: Operation, cmd: Command): Record<string, unknown> {
+  const raw: Record<string, unknown> = {};
+  const opts = cmd.opts() as Record<string, unknown>;
+  let position = 0;
+  for (const p of op.params as readonly Param[]) {
+    if (p.mcpOnly) continue;
+    if (p.positional) {
+      const value = cmd.processedArgs[position++];
+      if (value !== undefined) raw[p.name] = value;
+      continue;
+    }
+    const value = opts[new Option(`--${flagName(p)}`).attributeName()];
+    if (value !== undefined) raw[p.name] = value;
+  }
+  return raw;
+}
+
+function helpFooter(op: Operation): string {
+  const lines = ['', 'Examples:', ...op.examples.map((e) => `  $ ${e}`), ''];
+  lines.push(`JSON fields: ${path.join(PACKAGE_ROOT, 'docs/json.md')}`);
+  lines.push(`Exit codes and errors: ${path.join(PACKAGE_ROOT, 'docs/errors.md')}`);
+  return lines.join('\n');
+}

@@ -1,0 +1,81 @@
+import type { VaultSession } from '../session/index.js';
+import type { InputOf, Param } from './params.js';
+
+type Env = Record<string, string | undefined>;
+
+/** Progress of a long step (indexing), for a face to show on a terminal. */
+export interface Progress {
+  phase: string;
+  done: number;
+  total: number;
+}
+
+/**
+ * What an operation may use besides its input. Faces build it: the CLI per
+ * process, the MCP server and web inbox once (with a long-lived session).
+ */
+export interface OpContext {
+  /** The vault session; selected on first call, so an operation that needs no vault never selects one. */
+  session(): VaultSession;
+  env: Env;
+  /** Where relative file arguments (`--content-file`, a bundle path) are resolved. */
+  cwd: string;
+  /** The standard input, read whole up to `limit` bytes (CLI `-`/`--stdin`); faces without one throw USAGE. */
+  readStdin(limit: number): Buffer;
+  /** Reports progress of long steps when the face can show it (a terminal's stderr), else undefined. */
+  progress?: (p: Progress) => void;
+  /** Which face runs the operation. */
+  face: 'cli' | 'mcp' | 'web';
+}
+
+/** MCP tool annotations (hints to clients; the server enforces nothing by them). */
+export interface OpAnnotations {
+  readOnly: boolean;
+  destructive: boolean;
+  idempotent: boolean;
+  openWorld: boolean;
+}
+
+/** The JSON body an operation returns: the documented output (docs/json.md), without the `ok` envelope. */
+export type OpOutput = Record<string, unknown>;
+
+/**
+ * One operation of vaultgate, as a value: the single definition every face
+ * registers (DESIGN §2: faces hold no logic). `params` is the input schema;
+ * `run` calls the core and returns the documented JSON; `text` renders it for
+ * a terminal; `document` is a requested document printed as is (push mode).
+ */
+export interface Operation<Ps extends readonly Param[] = readonly Param[], Out extends OpOutput = OpOutput> {
+  /** Stable snake_case id (`search`, `tx_inspect`). */
+  readonly name: string;
+  /** CLI words (`search`, `tx inspect`). */
+  readonly command: string;
+  /** MCP tool name, when the operation is offered to MCP clients. */
+  readonly tool?: string;
+  /** Help ordering: reads first, then writes, then maintenance. */
+  readonly group: 'read' | 'write' | 'admin';
+  /** One line. */
+  readonly summary: string;
+  /** More help: what it does, what it never does. */
+  readonly description?: string;
+  /** Two or three command lines people can copy. */
+  readonly examples: readonly string[];
+  readonly params: Ps;
+  readonly annotations: OpAnnotations;
+  /** Alternative CLI names. */
+  readonly aliases?: readonly string[];
+  run(input: InputOf<Ps>, ctx: OpContext): Promise<Out> | Out;
+  text?(out: Out, input: InputOf<Ps>): string;
+  /** A document the user asked for by format: printed as is even when piped; `--json` wraps it. */
+  document?(out: Out, input: InputOf<Ps>): string | undefined;
+  /** A non-zero exit for a successful-but-not-clean outcome. */
+  exitCode?(out: Out, input: InputOf<Ps>): number;
+}
+
+/** Type helper: infers the input type from the params list (write `params: [...] as const`). */
+export function defineOperation<const Ps extends readonly Param[], Out extends OpOutput>(op: Operation<Ps, Out>): Operation<Ps, Out> {
+  return op;
+}
+
+/** Annotations of a read that never changes anything. */
+export const READ_ONLY: OpAnnotations = { readOnly: true, destructive: false, idempotent: true, openWorld: false };

@@ -1,0 +1,313 @@
+import { VaultgateError } from '../errors.js';
+import { CONTEXT_BOUNDS, DEFAULT_BUDGET_CHARS, DEFAULT_CONTEXT_LIMIT, DEFAULT_MAX_LINKED, type ScenarioSlot } from '../context/types.js';
+import { defineOperation, READ_ONLY } from './operation.js';
+
+/**
+ * The read operations: index, search, note, context, and the link verbs. Each
+ * refreshes the index first (through the session) and never writes inside the
+ * vault. Core modules are imported on first use so `--help` stays fast.
+ */
+
+const vaultPath = <N extends string>(name: N, description: string) => ({ name, type: 'string', positional: true, description, nonEmpty: true }) as const;
+
+export const indexOp = defineOperation({
+  name: 'index',
+  command: 'index',
+  group: 'admin',
+  summary: 'Bring the search index up to date (incremental), or rebuild it from scratch',
+  description: 'Every read refreshes the index itself; run this to build it ahead of time, to rebuild it, or to check it.',
+  examples: ['vaultgate index', 'vaultgate index --rebuild', 'vaultgate index --check --json'],
+  params: [
+    { name: 'rebuild', type: 'boolean', description: 'discard the index file and index the whole vault again' },
+    { name: 'check', type: 'boolean', description: 'verify the index file first (SQLite quick_check, FTS5 integrity-check); rebuild it if damaged' },
+  ] as const,
+  annotations: { readOnly: true, destructive: false, idempotent: true, openWorld: false },
+  run(input, ctx) {
+    const session = ctx.session();
+    const { refresh, handle, integrity } = session.read(() => null, { rebuild: input.rebuild, check: input.check });
+    return { vault: session.root, file: handle.file, created: handle.created, integrity, ...refresh };
+  },
+  text: (r) =>
+    `${r.notes} notes indexed (${r.files} files) in ${r.took_ms} ms: ` +
+    `${r.added} added, ${r.changed} changed, ${r.deleted} deleted, ${r.renamed} renamed` +
+    (r.warnings.length ? `\n${r.warnings.length} warnings:\n` + r.warnings.map((w) => `  ${w.path}: ${w.message}`).join('\n') : ''),
+});
+
+export const searchOp = defineOperation({
+  name: 'search',
+  command: 'search',
+  tool: 'search',
+  group: 'read',
+  summary: 'Search sections of notes: words (OR, ranked by BM25), "phrases", -excluded, prefix*',
+  description:
+    'Returns cited sections (path, heading path, lines, file hash), best first, one per note. ' +
+    'Say a thing is not in the vault only when `total` is 0.',
+  examples: ["vaultgate search 'how does the robber work' --limit 3", 'vaultgate search sourdough --path Wiki/ --json', "vaultgate search '\"exact phrase\"' -draft"],
+  params: [
+    { name: 'query', type: 'string', positional: 'variadic', description: 'the query; several words are joined with spaces', nonEmpty: true },
+    { name: 'limit', type: 'int', min: 1, max: 1000, default: 10, placeholder: 'n', description: 'most hits to return' },
+    { name: 'path', type: 'string', placeholder: 'prefix', description: 'only notes whose vault path starts with PREFIX' },
+    { name: 'tag', type: 'string', placeholder: 'tag', description: 'only notes with this tag (nested tags included)' },
+    { name: 'where', type: 'strings', placeholder: 'key=value', description: 'only notes whose property KEY equals VALUE (repeatable; all must hold)' },
+    { name: 'all_sections', type: 'boolean', description: 'return every matching section, not only the best one per note' },
+  ] as const,
+  annotations: READ_ONLY,
+  async run(input, ctx) {
+    const { searchIndex } = await import('../index/index.js');
+    const where = parseWhere(input.where);
+    const { result, refresh } = ctx.session().read(
+      (h) => searchIndex(h.db, input.query, { limit: input.limit, pathPrefix: input.path, tag: input.tag, where, allSections: input.all_sections }),
+    );
+    const hits = result.hits.map(({ section_id: _id, text: _text, ...hit }) => hit);
+    return { query: input.query, total: result.total, hits, index: { notes: refresh.notes, refreshed: refresh.refreshed, took_ms: refresh.took_ms } };
+  },
+  text: (r) =>
+    r.hits.length === 0
+      ? `no matches for ${JSON.stringify(r.query)} (total 0)`
+      : [`${r.total} matching note${r.total === 1 ? '' : 's'}${r.hits.length < r.total ? `, best ${r.hits.length}` : ''}:`, ...r.hits.map((h) => `${h.path}${h.heading_path.length ? ' › ' + h.heading_path.join(' › ') : ''}  lines ${h.lines[0]}-${h.lines[1]}  (${h.score})\n    ${h.snippet}`)].join('\n'),
+});
+
+/** A note printed on a terminal stops here unless `--all`: a 5 MB note is not something to scroll past. */
+const NOTE_TEXT_SHOWN = { lines: 300, chars: 30_000 };
+
+export const noteOp = defineOperation({
+  name: 'note',
+  command: 'note',
+  tool: 'note',
+  group: 'read',
+  summary: 'Print a note, or one section of it, with its SHA-256, sections and lines',
+  description:
+    'Read straight from disk: `text` and `sha256` are one read of the same bytes, so `sha256` is the base to propose an edit against. ' +
+    'A name that is not a path is resolved as Obsidian resolves `[[name]]` (an ambiguous name is an error listing the candidates).',
+  examples: ['vaultgate note Home.md', "vaultgate note 'Rules' --heading 'The robber on a 7'", 'vaultgate note Journal/2026-11-28.md --heading ^summary --json'],
+  params: [
+    vaultPath('path', 'vault-relative path of the note (.md optional), or its name as in [[name]]'),
+    { name: 'heading', type: 'string', placeholder: 'heading', description: 'only this section: a heading (`Setup`), nested (`Install#Linux`), or a block (`^id`)' },
+    { name: 'all', type: 'boolean', cliOnly: true, description: `on a terminal, print the whole text (default: the first ${NOTE_TEXT_SHOWN.lines} lines)` },
+  ] as const,
+  annotations: READ_ONLY,
+  async run(input, ctx) {
+    const { readNoteSection, fileIndexFromDb } = await import('../index/index.js');
+    const session = ctx.session();
+    try {
+      return { ...readNoteSection(session.root, input.path, input.heading) };
+    } catch (e) {
+      if (!(e instanceof VaultgateError && e.code === 'NOT_FOUND')) throw e;
+      // Not a path: the name people type, resolved as Obsidian resolves [[name]] from the vault root.
+      const { resolveLinkPath } = await import('../links/index.js');
+      const name = input.path.replace(/\.md$/i, '');
+      const r = session.read((h) => resolveLinkPath(fileIndexFromDb(h.db), name, '')).result;
+      if (r.status === 'ambiguous' && r.candidates) {
+        throw new VaultgateError('NOTE_AMBIGUOUS', `${JSON.stringify(input.path)} names ${r.candidates.length} notes: ${r.candidates.join(', ')}`, {
+          details: { candidates: r.candidates },
+          hint: 'Give the path of the one you mean.',
+        });
+      }
+      if (r.status !== 'resolved' || !r.target || !/\.md$/i.test(r.target)) throw e;
+      return { ...readNoteSection(session.root, r.target, input.heading), resolved_from: input.path };
+    }
+  },
+  text: (r, input) => {
+    if (input.all) return r.text;
+    const lines = r.text.split('\n');
+    let shown = lines.slice(0, NOTE_TEXT_SHOWN.lines).join('\n');
+    if (shown.length > NOTE_TEXT_SHOWN.chars) shown = shown.slice(0, NOTE_TEXT_SHOWN.chars);
+    return shown.length < r.text.length ? `${shown}\n… ${r.text.length - shown.length} more characters of ${r.path} (--all prints everything; --json gives text, sha256, sections)` : r.text;
+  },
+});
+
+export const contextOp = defineOperation({
+  name: 'context',
+  command: 'context',
+  tool: 'context',
+  group: 'read',
+  summary: 'Build a cited context packet for a question: best sections, one hop of links, within a budget',
+  description:
+    '`--format markdown` prints the packet as a document for push mode (a file handed to a local model with tools off), even when piped. ' +
+    "`--scenario NAME` searches only the scenario's areas, takes its context defaults (flags given here still win) and puts its AGENT.md first.",
+  examples: [
+    "vaultgate context 'How many cards do I discard on a 7?'",
+    "vaultgate context 'sourdough starter feeding' --format markdown > packet.md",
+    "vaultgate context 'deploy steps' --query 'rollback' --budget-chars 6000",
+    "vaultgate context 'what did Meadows say about leverage?' --scenario books",
+  ],
+  params: [
+    { name: 'question', type: 'string', positional: 'variadic', description: 'the question, in plain language', nonEmpty: true },
+    { name: 'query', type: 'strings', placeholder: 'q', description: 'an extra search query whose best sections are also included (repeatable)' },
+    // No `default` on these three: a scenario's defaults apply when the flag is absent, so absence must stay visible.
+    { name: 'limit', type: 'int', ...CONTEXT_BOUNDS.limit, placeholder: 'n', description: `best sections per query (default ${DEFAULT_CONTEXT_LIMIT}, or the scenario's)` },
+    { name: 'budget_chars', type: 'int', ...CONTEXT_BOUNDS.budget_chars, placeholder: 'n', description: `most characters of evidence text (default ${DEFAULT_BUDGET_CHARS}, or the scenario's)` },
+    { name: 'max_linked', type: 'int', ...CONTEXT_BOUNDS.max_linked, placeholder: 'n', description: `most sections added by following links one hop (default ${DEFAULT_MAX_LINKED}, or the scenario's)` },
+    { name: 'scenario', type: 'string', placeholder: 'name', description: "a scenario: search only its areas, use its context defaults, put its AGENT.md first", nonEmpty: true },
+    { name: 'format', type: 'enum', values: ['json', 'markdown'] as const, default: 'json', placeholder: 'format', description: 'json, or markdown (push mode)' },
+  ] as const,
+  annotations: READ_ONLY,
+  async run(input, ctx) {
+    const { buildContext, renderContextMarkdown } = await import('../context/index.js');
+    const session = ctx.session();
+    let scenario: ScenarioSlot | null = null;
+    let defaults: { limit?: number; budget_chars?: number; max_linked?: number } = {};
+    if (input.scenario !== undefined) {
+      const { loadScenario } = await import('../policy/index.js');
+      const s = loadScenario(input.scenario, { root: session.root, env: session.env });
+      scenario = { name: s.name, description: s.description, instruction: s.instruction, areas: s.areas };
+      defaults = s.context;
+    }
+    const packet = buildContext(
+      session.root,
+      session.env,
+      {
+        question: input.question,
+        queries: input.query,
+        limit: input.limit ?? defaults.limit ?? DEFAULT_CONTEXT_LIMIT,
+        budgetChars: input.budget_chars ?? defaults.budget_chars ?? DEFAULT_BUDGET_CHARS,
+        maxLinked: input.max_linked ?? defaults.max_linked ?? DEFAULT_MAX_LINKED,
+        scenario,
+      },
+      session,
+    );
+    if (input.format === 'markdown') return { format: 'markdown', markdown: renderContextMarkdown(packet), total: packet.total };
+    return { ...packet } as Record<string, unknown>;
+  },
+  text: (r) => {
+    if (typeof r.markdown === 'string') return r.markdown;
+    const p = r as { scenario: { name: string } | null; total: number; evidence: { id: string; path: string; heading_path: string[]; lines: number[]; reason: string; text: string }[]; truncated?: unknown[] };
+    return [
+      ...(p.scenario ? [`scenario ${p.scenario.name}: evidence from its areas only; its AGENT.md comes first in --json and --format markdown`] : []),
+      `${p.evidence.length} evidence item${p.evidence.length === 1 ? '' : 's'} (${p.total} matching notes)${p.truncated?.length ? `, ${p.truncated.length} left out by the budget` : ''}`,
+      ...p.evidence.map((e) => `[${e.id}] ${e.path}${e.heading_path.length ? ' › ' + e.heading_path.join(' › ') : ''}  lines ${e.lines.join('-')}  (${e.reason})\n    ${e.text.replace(/\s+/g, ' ').slice(0, 160)}`),
+      '(--json for the whole packet with hashes; --format markdown for push mode)',
+    ].join('\n');
+  },
+  document: (r) => (typeof r.markdown === 'string' ? r.markdown : undefined),
+});
+
+export const resolveOp = defineOperation({
+  name: 'resolve',
+  command: 'resolve',
+  tool: 'resolve_link',
+  group: 'read',
+  summary: 'Resolve a link exactly as Obsidian would, from a given note',
+  examples: ["vaultgate resolve '[[Rules]]' --from Games/Catan/Strategy.md", "vaultgate resolve '[[Sourdough#Feeding|feed it]]' --from Home.md --json"],
+  params: [
+    { name: 'link', type: 'string', positional: true, description: 'the link as written: [[A#B|c]], ![[x.png|100]], [t](a%20b.md), or a bare target' },
+    { name: 'from', type: 'string', required: true, placeholder: 'note', description: 'the note the link is written in (vault-relative path)', nonEmpty: true },
+  ] as const,
+  annotations: READ_ONLY,
+  async run(input, ctx) {
+    const { resolveFromIndex } = await import('../index/index.js');
+    const session = ctx.session();
+    return { ...session.read((h, fresh) => resolveFromIndex(h.db, session.root, input.link, input.from, fresh.warnings)).result };
+  },
+  text: (r) => {
+    const sub = r.subpath ? ` #${r.subpath.value} (${r.subpath.exists === null ? 'not checked' : r.subpath.exists ? 'found' : 'missing'})` : '';
+    return r.status === 'resolved' || r.status === 'unindexed'
+      ? `${r.status}: ${r.target}${sub}${r.candidates ? `\n  candidates: ${r.candidates.join(', ')}` : ''}`
+      : `${r.status}${r.candidates ? `: ${r.candidates.join(', ')}` : ''}`;
+  },
+});
+
+export const linksOp = defineOperation({
+  name: 'links',
+  command: 'links',
+  tool: 'links',
+  group: 'read',
+  summary: 'List every link in a note with its resolution',
+  examples: ['vaultgate links Journal/2026-11-28.md', 'vaultgate links Home.md --json'],
+  params: [vaultPath('note', 'vault-relative path of the note')] as const,
+  annotations: READ_ONLY,
+  async run(input, ctx) {
+    const { noteLinksFromIndex } = await import('../index/index.js');
+    const session = ctx.session();
+    const r = session.read((h, fresh) => noteLinksFromIndex(h.db, session.root, input.note, fresh.warnings)).result;
+    return { note: r.note, total: r.links.length, links: r.links, warnings: r.warnings };
+  },
+  text: (r) => r.links.map((l) => `${l.line}\t${l.status}\t${l.raw}${l.target ? `\t→ ${l.target}` : ''}`).join('\n'),
+});
+
+export const backlinksOp = defineOperation({
+  name: 'backlinks',
+  command: 'backlinks',
+  tool: 'backlinks',
+  group: 'read',
+  summary: 'List every link in the vault that resolves to a note (or any vault file)',
+  examples: ['vaultgate backlinks Wiki/Cooking/Sourdough.md', 'vaultgate backlinks Attachments/board.png --json'],
+  params: [vaultPath('note', 'vault-relative path of the note or file')] as const,
+  annotations: READ_ONLY,
+  async run(input, ctx) {
+    const { backlinksFromIndex } = await import('../index/index.js');
+    const session = ctx.session();
+    const r = session.read((h, fresh) => backlinksFromIndex(h.db, session.root, input.note, fresh.warnings)).result;
+    return { note: r.note, total: r.backlinks.length, backlinks: r.backlinks, ambiguous: r.ambiguous, warnings: r.warnings };
+  },
+  text: (r) =>
+    [
+      `${r.total} link${r.total === 1 ? '' : 's'} into ${r.note}` + (r.ambiguous.length ? `, ${r.ambiguous.length} ambiguous` : ''),
+      ...r.backlinks.map((b) => `  ${b.source}:${b.line}\t${b.raw}${b.subpath?.exists === false ? `\t(broken anchor: no ${b.subpath.kind} ${JSON.stringify(b.subpath.value)})` : ''}`),
+      ...r.ambiguous.map((b) => `  ${b.source}:${b.line}\t${b.raw}\t(ambiguous)`),
+    ].join('\n'),
+});
+
+const CHECK_ITEMS_SHOWN = 10;
+
+export const checkOp = defineOperation({
+  name: 'check',
+  command: 'check',
+  tool: 'check_vault',
+  group: 'read',
+  summary: 'Vault health: unresolved and ambiguous links, broken anchors, orphans, invalid frontmatter, path collisions',
+  examples: ['vaultgate check', 'vaultgate check --all', 'vaultgate check --json'],
+  params: [{ name: 'all', type: 'boolean', cliOnly: true, description: `on a terminal, list every problem (default: the first ${CHECK_ITEMS_SHOWN} of each kind)` }] as const,
+  annotations: READ_ONLY,
+  async run(_input, ctx) {
+    const { checkFromIndex } = await import('../index/index.js');
+    return { ...ctx.session().read((h, fresh) => checkFromIndex(h.db, fresh.warnings)).result };
+  },
+  text: (r, input) => {
+    const lines = [Object.entries(r.counts).map(([k, v]) => `${k}: ${v}`).join(', ')];
+    for (const [kind, items] of Object.entries(r.items as Record<string, unknown[]>)) {
+      if (!Array.isArray(items) || items.length === 0) continue;
+      lines.push('', `${kind.replace(/_/g, ' ')} (${items.length}):`);
+      const shown = input.all ? items : items.slice(0, CHECK_ITEMS_SHOWN);
+      for (const item of shown) lines.push(`  ${describeCheckItem(item)}`);
+      if (shown.length < items.length) lines.push(`  … ${items.length - shown.length} more (--all lists them, --json gives every field)`);
+    }
+    return lines.join('\n');
+  },
+});
+
+/** One line for an item of `check`: where it is and what it says. */
+function describeCheckItem(item: unknown): string {
+  if (typeof item === 'string') return item;
+  const i = item as Record<string, unknown>;
+  const file = typeof i.source === 'string' ? i.source : typeof i.path === 'string' ? i.path : '';
+  const where = file && typeof i.line === 'number' ? `${file}:${i.line}` : file;
+  const what = typeof i.raw === 'string' ? i.raw : typeof i.message === 'string' ? i.message : Array.isArray(i.paths) ? (i.paths as string[]).join(' ~ ') : '';
+  const extra = Array.isArray(i.candidates) ? ` → one of ${(i.candidates as string[]).join(', ')}` : '';
+  return [where, what].filter(Boolean).join('  ') + extra || JSON.stringify(item);
+}
+
+export const filesOp = defineOperation({
+  name: 'files',
+  command: 'files',
+  group: 'admin',
+  summary: 'List the files of the vault as Obsidian sees them (no dot-folders, no symlinks)',
+  examples: ['vaultgate files', 'vaultgate files --json'],
+  params: [] as const,
+  annotations: READ_ONLY,
+  async run(_input, ctx) {
+    const { scanVault } = await import('../vault/index.js');
+    const root = ctx.session().root;
+    const { files, warnings } = scanVault(root);
+    return { vault: root, total: files.length, files: files.map((f) => ({ path: f.path, size: f.size })), warnings };
+  },
+  text: (r) => r.files.map((f) => f.path).join('\n'),
+});
+
+function parseWhere(items: string[]): { key: string; value: string }[] {
+  return items.map((item) => {
+    const eq = item.indexOf('=');
+    if (eq <= 0) throw new VaultgateError('USAGE', `--where ${JSON.stringify(item)} is not KEY=VALUE`, { hint: 'Write e.g. --where status=done' });
+    return { key: item.slice(0, eq).trim(), value: item.slice(eq + 1).trim() };
+  });
+}

@@ -1,0 +1,45 @@
+import type { Operation } from './operation.js';
+import { backlinksOp, checkOp, contextOp, filesOp, indexOp, linksOp, noteOp, resolveOp, searchOp } from './read-ops.js';
+import { scenarioCheckOp, scenarioListOp, scenarioShowOp } from './scenario-ops.js';
+import { stateDeleteOp, stateGetOp, stateListOp, statePatchOp } from './state-ops.js';
+import { checkpointOp, initOp, txApplyOp, txInspectOp, txRecoverOp, txResolveOp, txStatusOp, undoOp } from './tx-ops.js';
+
+/**
+ * Every operation, in the order help lists them: reads first, then writes, then
+ * maintenance. The CLI registers its verbs from this table, the MCP server its
+ * tools, the inboxes their actions: a new operation is one entry here.
+ */
+export const OPERATIONS: readonly Operation<any, any>[] = [
+  // read
+  searchOp,
+  contextOp,
+  noteOp,
+  resolveOp,
+  linksOp,
+  backlinksOp,
+  checkOp,
+  scenarioListOp,
+  scenarioShowOp,
+  stateGetOp,
+  stateListOp,
+  // write
+  txInspectOp,
+  txApplyOp,
+  undoOp,
+  checkpointOp,
+  statePatchOp,
+  stateDeleteOp,
+  // maintenance
+  initOp,
+  indexOp,
+  filesOp,
+  txRecoverOp,
+  txStatusOp,
+  txResolveOp,
+  scenarioCheckOp,
+];
+
+/** The operation a CLI command line or an MCP tool name names. */
+export function findOperation(by: { command?: string; tool?: string; name?: string }): Operation<any, any> | undefined {
+  return OPERATIONS.find((op) => (by.command !== undefined && op.command === by.command) || (by.tool !== undefined && op.tool === by.tool) || (by.name !== undefined && op.name === by.name));
+}

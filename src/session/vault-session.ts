@@ -1,0 +1,81 @@
+import fs from 'node:fs';
+import { IndexSession, oneShotReader, type FreshIndexOptions, type FreshRead, type IndexReader } from '../index/index.js';
+import type { IndexHandle, RefreshResult } from '../index/index.js';
+import { readVaultConfig, selectVault, vaultConfigPath, vaultIdentity, type VaultConfig, type VaultSelection } from '../vault/index.js';
+
+type Env = Record<string, string | undefined>;
+
+export interface VaultSessionOptions {
+  /** `--vault PATH|NAME`; else VAULTGATE_VAULT, else the machine config's default_vault. */
+  vault?: string;
+  env: Env;
+  cwd: string;
+  /**
+   * Keep the index open between reads (long-lived servers). A one-shot CLI
+   * process opens it per read and closes it, so nothing lingers on exit.
+   */
+  keepIndexOpen?: boolean;
+  /** Progress of a cold index or a large refresh, for a face that can show it. */
+  onProgress?: (p: { phase: string; done: number; total: number }) => void;
+}
+
+/**
+ * One vault as every face sees it: its root, identity, config and index. A
+ * one-shot CLI process makes one per command; the MCP server, `serve` and the
+ * daemon make one at start and keep it, so the index stays open and the config
+ * is re-read only when its file changes. Operations get everything they need
+ * about the vault from here, never from a face.
+ */
+export class VaultSession implements IndexReader {
+  readonly root: string;
+  readonly env: Env;
+  readonly selection: VaultSelection;
+  #reader: IndexReader & { close?: () => void };
+  #config: { key: string; value: VaultConfig } | null = null;
+  #onProgress: VaultSessionOptions['onProgress'];
+
+  private constructor(selection: VaultSelection, opts: VaultSessionOptions) {
+    this.selection = selection;
+    this.root = selection.root;
+    this.env = opts.env;
+    this.#reader = opts.keepIndexOpen ? new IndexSession(this.root, opts.env) : oneShotReader(this.root, opts.env);
+    this.#onProgress = opts.onProgress;
+  }
+
+  /** Select the vault (typed error when there is none) and open a session on it. */
+  static open(opts: VaultSessionOptions): VaultSession {
+    return new VaultSession(selectVault(opts.vault, opts.env, opts.cwd), opts);
+  }
+
+  /** The vault id approvals and caches bind to (predicted when the vault is not initialised). */
+  identity(): { vault_id: string; initialised: boolean } {
+    return vaultIdentity(this.root);
+  }
+
+  /**
+   * `<vault>/.vaultgate/config.yaml`, parsed strictly. Cached by the file's size,
+   * mtime and inode, so a long-lived session sees an edit at its next call.
+   */
+  config(): VaultConfig {
+    const key = statKey(vaultConfigPath(this.root));
+    if (this.#config?.key !== key) this.#config = { key, value: readVaultConfig(this.root) };
+    return this.#config.value;
+  }
+
+  read<T>(read: (handle: IndexHandle, refresh: RefreshResult) => T, opts?: FreshIndexOptions): FreshRead<T> {
+    return this.#reader.read(read, this.#onProgress && !opts?.onProgress ? { ...opts, onProgress: this.#onProgress } : opts);
+  }
+
+  close(): void {
+    this.#reader.close?.();
+  }
+}
+
+function statKey(file: string): string {
+  try {
+    const st = fs.statSync(file);
+    return `${st.ino}:${st.size}:${st.mtimeMs}`;
+  } catch {
+    return 'absent';
+  }
+}

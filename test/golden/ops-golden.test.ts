@@ -1,0 +1,138 @@
+/**
+ * Every operation's JSON output on the demo vault, pinned as a golden file
+ * (test/golden/ops/<case>.json), so no face and no refactor changes the
+ * documented output without a reviewed diff. Regenerate after an intended
+ * change with `UPDATE_GOLDEN=1 VAULTGATE_TEST_FILTER=golden npm test` and read
+ * the diff.
+ *
+ * Outputs are normalised where they cannot be stable: temporary paths, times,
+ * the vault id (it depends on the inode of the copy) and what is derived from
+ * it (approval hashes), git commit ids.
+ */
+import assert from 'node:assert/strict';
+import crypto from 'node:crypto';
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { test } from 'node:test';
+import { OPERATIONS } from '../../src/ops/index.js';
+import { REPO_ROOT, runCli } from '../helpers/run-cli.js';
+import { tempDir } from '../helpers/temp-vault.js';
+
+const GOLDEN_DIR = path.join(REPO_ROOT, 'test/golden/ops');
+const UPDATE = process.env.UPDATE_GOLDEN === '1';
+
+interface Case {
+  /** Golden file name. */
+  name: string;
+  /** The operation it pins (every operation must have at least one case). */
+  op: string;
+  argv: string[];
+  exit?: number;
+}
+
+function cases(bundle: string, opId: string): Case[] {
+  return [
+    { name: 'search', op: 'search', argv: ['search', 'how does the robber work', '--limit', '3'] },
+    { name: 'search-filters', op: 'search', argv: ['search', 'sourdough', '--path', 'Wiki/', '--limit', '2'] },
+    { name: 'context', op: 'context', argv: ['context', 'How many cards do I discard on a 7?', '--budget-chars', '3000'] },
+    { name: 'context-markdown', op: 'context', argv: ['context', 'sourdough starter', '--format', 'markdown', '--json', '--budget-chars', '2000'] },
+    { name: 'note', op: 'note', argv: ['note', 'Home.md'] },
+    { name: 'note-heading', op: 'note', argv: ['note', 'Games/Catan/Rules.md', '--heading', 'The robber on a 7'] },
+    { name: 'resolve', op: 'resolve', argv: ['resolve', '[[Rules]]', '--from', 'Games/Catan/Strategy.md'] },
+    { name: 'links', op: 'links', argv: ['links', 'Journal/2026-11-28.md'] },
+    { name: 'backlinks', op: 'backlinks', argv: ['backlinks', 'Wiki/Cooking/Sourdough.md'] },
+    { name: 'check', op: 'check', argv: ['check'] },
+    { name: 'files', op: 'files', argv: ['files'] },
+    { name: 'index', op: 'index', argv: ['index'] },
+    { name: 'error-usage', op: 'search', argv: ['search', '   '], exit: 2 },
+    { name: 'tx-inspect', op: 'tx_inspect', argv: ['tx', 'inspect', bundle] },
+    { name: 'tx-status', op: 'tx_status', argv: ['tx', 'status'] },
+    { name: 'init', op: 'init', argv: ['init'] },
+    { name: 'tx-apply', op: 'tx_apply', argv: ['tx', 'apply', bundle, '--approval', '<approval>'] },
+    { name: 'checkpoint', op: 'checkpoint', argv: ['checkpoint', opId, '--message', 'golden'] },
+    { name: 'undo', op: 'undo', argv: ['undo', opId] },
+    { name: 'tx-recover', op: 'tx_recover', argv: ['tx', 'recover'] },
+    { name: 'tx-resolve-unknown', op: 'tx_resolve', argv: ['tx', 'resolve', 'no-such-op', '--keep-current'], exit: 2 },
+    { name: 'context-scenario', op: 'context', argv: ['context', 'feedback loops and leverage', '--scenario', 'books'] },
+    { name: 'context-scenario-markdown', op: 'context', argv: ['context', 'pancakes', '--scenario', 'cooking', '--format', 'markdown', '--json'] },
+    { name: 'scenario-list', op: 'scenario_list', argv: ['scenario', 'list'] },
+    { name: 'scenario-show', op: 'scenario_show', argv: ['scenario', 'show', 'books'] },
+    { name: 'scenario-check', op: 'scenario_check', argv: ['scenario', 'check', 'books'] },
+    { name: 'scenario-unknown', op: 'scenario_show', argv: ['scenario', 'show', 'nope'], exit: 2 },
+    { name: 'state-get-new', op: 'state_get', argv: ['state', 'get', 'golden'] },
+    { name: 'state-patch', op: 'state_patch', argv: ['state', 'patch', 'golden', '--revision', '0', '--patch-file', '<patch>'] },
+    { name: 'state-get', op: 'state_get', argv: ['state', 'get', 'golden'] },
+    { name: 'state-patch-stale', op: 'state_patch', argv: ['state', 'patch', 'golden', '--revision', '0', '--patch-file', '<patch>'], exit: 75 },
+    { name: 'state-list', op: 'state_list', argv: ['state', 'list'] },
+    { name: 'state-delete', op: 'state_delete', argv: ['state', 'delete', 'golden', '--revision', '1'] },
+  ];
+}
+
+/** Replace what differs from run to run with stable placeholders. */
+function normalise(value: unknown, base: string, key = ''): unknown {
+  if (Array.isArray(value)) return value.map((v) => normalise(v, base));
+  if (value && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, normalise(v, base, k)]));
+  }
+  if (typeof value === 'number' && key.endsWith('_ms')) return 0;
+  if (typeof value !== 'string') return value;
+  if (key === 'vault_id') return '<vault-id>';
+  if (key === 'approval_sha256') return '<approval>';
+  if (key === 'commit') return '<commit>';
+  if (/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d/.test(value)) return '<time>';
+  return value.split(base).join('<tmp>').replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, '<vault-id>');
+}
+
+test('golden: every operation has a golden case', () => {
+  const covered = new Set(cases('', '').map((c) => c.op));
+  const missing = OPERATIONS.map((op) => op.name).filter((name) => !covered.has(name));
+  assert.deepEqual(missing, [], 'add a case for each new operation');
+});
+
+test('golden: every operation’s JSON output on the demo vault matches its golden file', async () => {
+  const base = tempDir();
+  const vault = path.join(base, 'vault');
+  const home = path.join(base, 'home');
+  fs.cpSync(path.join(REPO_ROOT, 'examples/demo-vault'), vault, { recursive: true });
+  fs.cpSync(path.join(REPO_ROOT, 'examples/scenarios'), path.join(home, 'config', 'scenarios'), { recursive: true });
+  const patch = path.join(base, 'patch.json');
+  fs.writeFileSync(patch, JSON.stringify({ step: 1, seen: ['Books/Thinking in Systems.md'], draft: { title: 'Quotes' } }));
+  execFileSync('git', ['init', '-q', vault]);
+  execFileSync('git', ['-C', vault, '-c', 'user.name=t', '-c', 'user.email=t@t', 'add', '-A']);
+  execFileSync('git', ['-C', vault, '-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-qm', 'base']);
+  const target = 'Wiki/Cooking/Sourdough.md';
+  const old = fs.readFileSync(path.join(vault, target));
+  const opId = 'golden-1';
+  const bundle = path.join(base, 'bundle.json');
+  fs.writeFileSync(
+    bundle,
+    JSON.stringify({
+      schema: 'vaultgate.transaction.v1',
+      operation_id: opId,
+      operation_type: 'note',
+      writes: [{ path: target, mode: 'replace', content: `${old.toString('utf8')}\nA line added by the golden test.\n` }],
+      expected_hashes: { [target]: crypto.createHash('sha256').update(old).digest('hex') },
+    }),
+  );
+  const env = { GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t' };
+  let approval = '';
+  fs.mkdirSync(GOLDEN_DIR, { recursive: true });
+  const mismatches: string[] = [];
+  for (const c of cases(bundle, opId)) {
+    const argv = c.argv.map((a) => (a === '<approval>' ? approval : a === '<patch>' ? patch : a));
+    const r = await runCli(['--vault', vault, ...argv], { home, env, cwd: base });
+    assert.equal(r.exitCode, c.exit ?? 0, `${c.name}: ${r.stdout}${r.stderr}`);
+    assert.ok(r.json, `${c.name}: stdout is one JSON document`);
+    if (c.name === 'tx-inspect') approval = r.json.approval_sha256;
+    const actual = JSON.stringify(normalise(r.json, base), null, 2) + '\n';
+    const file = path.join(GOLDEN_DIR, `${c.name}.json`);
+    if (UPDATE) {
+      fs.writeFileSync(file, actual);
+      continue;
+    }
+    if (!fs.existsSync(file)) mismatches.push(`${c.name} (no golden file)`);
+    else if (fs.readFileSync(file, 'utf8') !== actual) mismatches.push(c.name);
+  }
+  assert.deepEqual(mismatches, [], 'JSON output changed; if intended, regenerate with UPDATE_GOLDEN=1 and review the diff');
+});
