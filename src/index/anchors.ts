@@ -8,7 +8,7 @@ import { NoteTokenizer } from './text-pipeline.js';
  * (`[[Catan rules#The robber|what a 7 does]]`, `[rolling a seven](Catan%20rules.md#the-robber)`)
  * is indexed in `anchors_fts` — at the section the link names, or at the note's
  * own row ({@link NOTE_SLOT}) when it names the whole note, which also holds the
- * note's description-like properties. Web search engines have ranked pages by
+ * string values of the note's frontmatter (description, aliases, tags…). Web search engines have ranked pages by
  * the text of links into them since the 1990s; a note is the same.
  *
  * Anchor rows depend on other notes, so a refresh rebuilds the rows of every

@@ -60,18 +60,10 @@ export interface NoteRows {
   tags: { tag: string; name: string; line: number; source: string }[];
   properties: PropertyRow[];
   anchors: string;
-  /** Pipeline tokens of the description-like properties (note-level anchor text), or ''. */
+  /** Pipeline tokens of the frontmatter's string values (note-level anchor text, anchors.ts), or ''. */
   description: string;
 }
 
-/**
- * Frontmatter properties that describe the note in other words, indexed with the
- * text of links into it (anchors_fts): how the note is described, not what it says.
- */
-export const DESCRIPTION_KEYS: ReadonlySet<string> = new Set([
-  'description', 'desc', 'summary', 'abstract', 'excerpt', 'subtitle', 'tldr', 'about', 'synopsis',
-  'описание', 'аннотация', '摘要', '描述', '简介', '概要', '説明',
-]);
 
 /** `notes/My Note.md` → `My Note`. */
 export function noteTitle(path: string): string {
@@ -101,10 +93,15 @@ function propertyRows(data: unknown): PropertyRow[] {
   return out;
 }
 
-/** Plain string values of the frontmatter: searchable with the note's first section. */
-function propertyText(rows: PropertyRow[], keys?: ReadonlySet<string>): string {
+/**
+ * Plain string values of the frontmatter (description, summary, aliases, tags,
+ * status…): how the note describes itself, searchable as note-level anchor text
+ * (anchors.ts) rather than as words of one section, which would make a heading
+ * with nothing under it look like it had words.
+ */
+function propertyText(rows: PropertyRow[]): string {
   return rows
-    .filter((r) => r.raw.startsWith('"') && (!keys || keys.has(r.key)))
+    .filter((r) => r.raw.startsWith('"'))
     .map((r) => JSON.parse(r.raw) as string)
     .join('\n');
 }
@@ -117,7 +114,6 @@ export function noteRows(path: string, text: string, model: NoteModel): NoteRows
   const tok = new NoteTokenizer();
   const ftsTitle = tok.indexText(title);
   const ftsAliases = tok.indexText(model.aliases.join('\n'));
-  const extra = propertyText(properties);
   const titleCjk = hasCjk(title) ? normalizeText(title) : '';
   const sections: SectionRow[] = [];
   const headingOnly = new Set<number>();
@@ -135,7 +131,6 @@ export function noteRows(path: string, text: string, model: NoteModel): NoteRows
       let body = text.slice(bodyStart, range.end);
       const bodyCapped = body.length > MAX_INDEXED_BODY_CHARS;
       if (bodyCapped) body = body.slice(0, MAX_INDEXED_BODY_CHARS);
-      if (sections.length === 0 && extra) body = `${extra}\n${body}`;
       const lines = parts.length === 1 ? s : linesOf(model.lineStarts, range);
       const bodyTokens = tok.indexText(body);
       const empty = bodyTokens === '';
@@ -180,7 +175,7 @@ export function noteRows(path: string, text: string, model: NoteModel): NoteRows
     lastLineStart: model.lineStarts[model.lineStarts.length - 1] ?? 0,
     length: model.length,
   });
-  return { title, sections, aliases, tags, properties, anchors, description: tok.indexText(propertyText(properties, DESCRIPTION_KEYS)) };
+  return { title, sections, aliases, tags, properties, anchors, description: tok.indexText(propertyText(properties)) };
 }
 
 /**

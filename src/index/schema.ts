@@ -11,7 +11,7 @@
  * - `sections_fts`: what a section says (title, aliases, own heading, the
  *   headings above it, body), one row per section that has words of its own;
  * - `anchors_fts`: what other notes say about a section or a note (the text and
- *   target of the links into it) and the note's description-like properties;
+ *   target of the links into it) and the string values of the note's frontmatter;
  * - `bigrams_fts`: character bigrams of a section's CJK text, searched only when
  *   the words of a question find nothing (query.ts).
  *
@@ -76,7 +76,7 @@ CREATE TABLE files (
   title     TEXT,                         -- notes: basename without .md
   title_key TEXT,                         -- notes: normalized words of the title, for exact matches
   anchors   TEXT,                         -- notes: JSON {headings, blockIds, lineCount} for subpath checks
-  description TEXT,                       -- notes: pipeline tokens of description-like properties (anchors.ts), or null
+  description TEXT,                       -- notes: pipeline tokens of the frontmatter's string values (anchors.ts), or null
   frontmatter_error TEXT,                 -- JSON YamlError, or null
   warning   TEXT                          -- why an unreadable note is not indexed
 ) STRICT;

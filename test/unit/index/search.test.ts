@@ -151,3 +151,15 @@ test('search: a section is found by the words links into it use (anchor text), a
   // A note's links into itself are not anchors: the journal's own text still finds the journal.
   assert.ok(run('tonight').hits.every((h) => h.path === 'Journal.md'));
 });
+
+test('search: frontmatter values lift their note, never make a bare heading a hit', () => {
+  const { root, home } = tempVault(
+    withFiller({ 'Sourdough.md': '---\naliases: [Leaven]\ntags: [bread]\n---\n# Sourdough\n\n## Starter\nFeed it daily.\n## Bake\nHot oven.\n' }),
+  );
+  const run = (q: string) => withFreshIndex(root, { VAULTGATE_HOME: home }, (h) => searchIndex(h.db, q)).result;
+  for (const q of ['leaven', 'bread', 'sourdough']) {
+    const hit = run(q).hits[0];
+    assert.equal(hit?.path, 'Sourdough.md', q);
+    assert.notDeepEqual(hit?.heading_path, ['Sourdough'], `${q}: the heading-only section is not a hit`);
+  }
+});
