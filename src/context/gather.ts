@@ -1,4 +1,4 @@
-import { SECTION_COLUMNS, bestSectionInNote, locateSection, parseQuery, rankedNotes, sectionAtLine, type Db, type LocatedSection, type SectionRow } from '../index/index.js';
+import { SECTION_BITS, SECTION_COLUMNS, bestSectionInNote, locateSection, parseQuery, rankedNotes, sectionAtLine, type Db, type LocatedSection, type SectionRow } from '../index/index.js';
 import type { LinkResolution } from '../links/index.js';
 import type { Candidate } from './fit-budget.js';
 
@@ -84,17 +84,21 @@ interface LinkRow {
  * order. A link naming a heading or block leads to the section holding it; a link to
  * a whole note leads to that note's best section for the question, else its first.
  * Only resolved links into indexed notes are followed; attachments are not evidence.
+ * At most `want` candidates are built (each costs a query).
  */
-export function linkedCandidates(db: Db, sources: Candidate[], question: string, exclude: Set<number>, scope: string[] | undefined): Candidate[] {
+export function linkedCandidates(db: Db, sources: Candidate[], question: string, exclude: Set<number>, scope: string[] | undefined, want = Infinity): Candidate[] {
   const linksOf = db.prepare(
     `SELECT l.raw, l.target, l.resolution FROM links l JOIN sections s ON s.file_id = l.file_id
      WHERE s.id = ? AND l.start_line BETWEEN s.start_line AND s.end_line
        AND l.status = 'resolved' AND l.external = 0 AND l.target LIKE '%.md'
      ORDER BY l.ord`,
   );
-  // A note's first section with words of its own (else its first): what a link to the whole note shows.
+  // A note's first section with words of its own (else its first): what a link to the
+  // whole note shows. Sections are found by the note's id range (schema.ts): there is
+  // no index on sections.file_id.
   const firstSection = db.prepare(
-    `SELECT ${SECTION_COLUMNS} FROM sections s JOIN files f ON f.id = s.file_id WHERE f.path = ? AND f.kind = 'note' ORDER BY s.empty, s.id LIMIT 1`,
+    `SELECT ${SECTION_COLUMNS} FROM files f JOIN sections s ON s.id BETWEEN f.id * ${2 ** SECTION_BITS} AND f.id * ${2 ** SECTION_BITS} + ${2 ** SECTION_BITS - 1}
+     WHERE f.path = ? AND f.kind = 'note' ORDER BY s.empty, s.id LIMIT 1`,
   );
   const allowed = scope && new Set(scope);
   const inScope = (p: string) => allowed === undefined || allowed.has(p);
@@ -102,6 +106,8 @@ export function linkedCandidates(db: Db, sources: Candidate[], question: string,
   const seen = new Set(exclude);
   for (const source of sources) {
     for (const link of linksOf.all(source.sectionId) as LinkRow[]) {
+      // Each candidate costs a query: stop once there are enough to fill the packet's links.
+      if (out.length >= want) return out;
       if (!inScope(link.target)) continue;
       const r = JSON.parse(link.resolution) as LinkResolution;
       const via = `linked from ${source.path}${source.anchor ?? ''} via ${link.raw}`;
