@@ -94,12 +94,15 @@ const INCOMING = `SELECT l.target, l.display, l.subpath, json_extract(l.resoluti
  * skipped: their rows went with their sections.
  */
 export function rebuildAnchors(db: Db, paths: Set<string> | 'all'): number {
-  const insert = db.prepare('INSERT INTO anchors_fts(rowid, text) VALUES (?, ?)');
+  const ftsInsert = db.prepare('INSERT INTO anchors_fts(rowid, text) VALUES (?, ?)');
+  const rowInsert = db.prepare('INSERT INTO anchor_rows(id) VALUES (?)');
+  const insert = { run: (id: number, text: string) => (ftsInsert.run(id, text), rowInsert.run(id)) };
   const spansOf = db.prepare('SELECT id, start_line, end_line, level, empty FROM sections WHERE id BETWEEN ? AND ? ORDER BY id');
   let targets: { id: number; path: string; description: string | null }[];
   let links: IncomingLink[];
   if (paths === 'all') {
     db.prepare(`INSERT INTO anchors_fts(anchors_fts) VALUES ('delete-all')`).run();
+    db.prepare('DELETE FROM anchor_rows').run();
     links = db.prepare(`${INCOMING} ORDER BY l.target, s.path, l.ord`).all() as IncomingLink[];
     const linked = new Set(links.map((l) => l.target));
     targets = (db.prepare(`SELECT id, path, description FROM files WHERE kind = 'note'`).all() as typeof targets).filter(
@@ -108,8 +111,10 @@ export function rebuildAnchors(db: Db, paths: Set<string> | 'all'): number {
   } else {
     const byPath = db.prepare(`SELECT id, path, description FROM files WHERE path = ? AND kind = 'note'`);
     targets = [...paths].sort().flatMap((p) => (byPath.get(p) as (typeof targets)[number] | undefined) ?? []);
-    const clear = db.prepare('DELETE FROM anchors_fts WHERE rowid BETWEEN ? AND ?');
-    for (const t of targets) clear.run(...sectionRange(t.id));
+    // Exact rowids (anchor_rows): a rowid range in a contentless FTS5 table is slow.
+    const rows = db.prepare('DELETE FROM anchor_rows WHERE id BETWEEN ? AND ? RETURNING id').pluck();
+    const clear = db.prepare('DELETE FROM anchors_fts WHERE rowid = ?');
+    for (const t of targets) for (const id of rows.all(...sectionRange(t.id)) as number[]) clear.run(id);
     links = db
       .prepare(`${INCOMING} AND l.target IN (SELECT value FROM json_each(?)) ORDER BY l.target, s.path, l.ord`)
       .all(JSON.stringify(targets.map((t) => t.path))) as IncomingLink[];

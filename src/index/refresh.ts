@@ -203,7 +203,8 @@ export function refreshIndex(handle: IndexHandle, opts: RefreshOptions = {}): Re
         }
       }
       putMeta(db, 'scan_digest', digest);
-      putMeta(db, 'scan_tree', JSON.stringify(walk.tree));
+      // The folder tree is written only when a folder was read again (~300 KB at 10k notes).
+      if (walk.treeChanged || stored.scan_tree === undefined) putMeta(db, 'scan_tree', JSON.stringify(walk.tree));
       putMeta(db, 'collisions', JSON.stringify(collisions));
       putMeta(db, 'files', String(result.files));
       // Counted once per change and kept: counting on every read scans the files

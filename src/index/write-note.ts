@@ -5,7 +5,7 @@ import type { Db } from './db.js';
 import { nameKey, noteTitle } from './note-rows.js';
 import type { Prepared } from './prepare-note.js';
 import { exactKeyOf } from './query.js';
-import { sectionId, sectionRange } from './schema.js';
+import { FTS_BIGRAMS, FTS_WORDS, sectionId, sectionRange } from './schema.js';
 
 /** One file to (re)insert: a note (prepared, or with the warning why it could not be), or an attachment. */
 export interface NoteWrite {
@@ -30,8 +30,8 @@ function prepare(db: Db) {
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ),
     section: db.prepare(
-      `INSERT INTO sections(id, file_id, idx, heading_path, level, start_line, end_line, start_offset, end_offset, text, part, parts, body_capped, empty)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO sections(id, file_id, idx, heading_path, level, start_line, end_line, start_offset, end_offset, text, part, parts, body_capped, empty, fts)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ),
     fts: db.prepare('INSERT INTO sections_fts(rowid, title, aliases, heading, path, body) VALUES (?, ?, ?, ?, ?, ?)'),
     bigrams: db.prepare('INSERT INTO bigrams_fts(rowid, grams) VALUES (?, ?)'),
@@ -78,7 +78,8 @@ export function insertNote(db: Db, w: NoteWrite): number {
   for (const s of rows.sections) {
     const id = sectionId(fileId, s.idx);
     const path = JSON.stringify(s.headingPath);
-    st.section.run(id, fileId, s.idx, path, s.level, s.startLine, s.endLine, s.startOffset, s.endOffset, s.text, s.part, s.parts, s.bodyCapped ? 1 : 0, s.empty ? 1 : 0);
+    const fts = (s.fts ? FTS_WORDS : 0) | (s.bigrams ? FTS_BIGRAMS : 0);
+    st.section.run(id, fileId, s.idx, path, s.level, s.startLine, s.endLine, s.startOffset, s.endOffset, s.text, s.part, s.parts, s.bodyCapped ? 1 : 0, s.empty ? 1 : 0, fts);
     if (s.fts) st.fts.run(id, s.fts.title, s.fts.aliases, s.fts.heading, s.fts.path, s.fts.body);
     if (s.bigrams) st.bigrams.run(id, s.bigrams);
   }
@@ -118,18 +119,29 @@ export function deleteFile(db: Db, fileId: number): number {
   let st = deletes.get(db);
   if (!st) {
     st = {
-      fts: ['sections_fts', 'anchors_fts', 'bigrams_fts'].map((t) => db.prepare(`DELETE FROM ${t} WHERE rowid BETWEEN ? AND ?`)),
+      rows: db.prepare('SELECT id, fts FROM sections WHERE id BETWEEN ? AND ?'),
+      anchors: db.prepare('SELECT id FROM anchor_rows WHERE id BETWEEN ? AND ?'),
+      words: db.prepare('DELETE FROM sections_fts WHERE rowid = ?'),
+      bigrams: db.prepare('DELETE FROM bigrams_fts WHERE rowid = ?'),
+      anchor: db.prepare('DELETE FROM anchors_fts WHERE rowid = ?'),
+      anchorRows: db.prepare('DELETE FROM anchor_rows WHERE id BETWEEN ? AND ?'),
       sections: db.prepare('DELETE FROM sections WHERE id BETWEEN ? AND ?'),
       file: db.prepare('DELETE FROM files WHERE id = ?'),
     };
     deletes.set(db, st);
   }
   const [lo, hi] = sectionRange(fileId);
-  for (const del of st.fts) del.run(lo, hi);
+  // Exact rowids: a rowid range in a contentless FTS5 table walks far more than the range.
+  for (const [id, fts] of st.rows.raw().all(lo, hi) as [number, number][]) {
+    if (fts & FTS_WORDS) st.words.run(id);
+    if (fts & FTS_BIGRAMS) st.bigrams.run(id);
+  }
+  for (const id of st.anchors.pluck().all(lo, hi) as number[]) st.anchor.run(id);
+  st.anchorRows.run(lo, hi);
   const sections = st.sections.run(lo, hi).changes;
   st.file.run(fileId);
   return sections;
 }
 
 type Statement = Database.Statement<unknown[]>;
-const deletes = new WeakMap<Db, { fts: Statement[]; sections: Statement; file: Statement }>();
+const deletes = new WeakMap<Db, Record<'rows' | 'anchors' | 'words' | 'bigrams' | 'anchor' | 'anchorRows' | 'sections' | 'file', Statement>>();
