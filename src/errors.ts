@@ -47,9 +47,11 @@ export const EXIT_CODES = {
   UNDO_CONFLICT: 75,
   CONTEXT_UNSTABLE: 75,
   GIT_INDEX_DIRTY: 75,
+  FOREIGN_FILE: 75,
   // 77: not permitted
   OUT_OF_SCOPE: 77,
   AREA_PROTECTED: 77, // reserved: thrown once vault policy (protected areas) lands
+  FORBIDDEN: 77,
   // 1: a bug
   INTERNAL: 1,
 } as const;

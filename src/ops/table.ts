@@ -1,5 +1,6 @@
 import type { Operation } from './operation.js';
 import { backlinksOp, checkOp, contextOp, filesOp, indexOp, linksOp, noteOp, resolveOp, searchOp } from './read-ops.js';
+import { skillInstallOp, skillUninstallOp } from './setup-ops.js';
 import { checkpointOp, initOp, txApplyOp, txInspectOp, txRecoverOp, txResolveOp, txStatusOp, undoOp } from './tx-ops.js';
 
 /**
@@ -28,6 +29,8 @@ export const OPERATIONS: readonly Operation<any, any>[] = [
   txRecoverOp,
   txStatusOp,
   txResolveOp,
+  skillInstallOp,
+  skillUninstallOp,
 ];
 
 /** The operation a CLI command line or an MCP tool name names. */
