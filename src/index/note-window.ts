@@ -4,7 +4,8 @@ import type { NoteReadResult } from './note-read.js';
 
 /**
  * A window of a long note: `note --max-chars N` returns at most N characters of
- * the text, cut at the end of a line, and a cursor that continues after it.
+ * the text, cut at the end of a line, and a cursor that continues after it (a
+ * note that fits is returned whole, with no `window`).
  * Agents' tool results are capped by their clients (an MCP client typically at
  * ~25k tokens), so a 300 KB note must come in pieces that say where they are.
  *
@@ -51,6 +52,8 @@ function countNewlines(s: string): number {
 export function windowNote(read: NoteReadResult, opts: { maxChars?: number | undefined; cursor?: string | undefined; heading?: string | undefined }): NoteReadResult & { window?: NoteWindow } {
   if (opts.maxChars === undefined && opts.cursor === undefined) return read;
   const text = read.text;
+  // A text that fits is returned whole, without a window: `window` means "this is part of it".
+  if (opts.cursor === undefined && text.length <= opts.maxChars!) return read;
   let from = 0;
   if (opts.cursor !== undefined) {
     const m = CURSOR.exec(opts.cursor);
