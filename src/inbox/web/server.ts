@@ -218,10 +218,10 @@ export async function startWebInbox(opts: WebInboxOptions): Promise<WebInbox> {
       return;
     }
 
+    const data = changes ? await readBody(req) : Object.fromEntries(url.searchParams);
     const found = matchRoute(method, url.pathname);
     if (!found) throw new HttpError(404, new VaultgateError('NOT_FOUND', `no API ${method} ${url.pathname}`));
     if ('error' in found) throw new HttpError(found.status, found.error);
-    const data = changes ? await readBody(req) : Object.fromEntries(url.searchParams);
     const raw = found.route.input(found.match, data);
     const r = await runOperation(found.op, raw, found.route.from, ctx);
     sendJson(res, 200, { ok: true, ...r.output });
