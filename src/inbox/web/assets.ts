@@ -69,6 +69,7 @@ const FAVICON_SVG = String.raw`<svg xmlns="http://www.w3.org/2000/svg" viewBox="
 const APP_CSS = String.raw`:root { --bg: #f7f7f5; --panel: #fff; --ink: #1f2328; --mute: #6a737d; --line: #d8dadf; --accent: #3b4a6b;
   --add: #e6ffec; --add-ink: #116329; --del: #ffebe9; --del-ink: #a40e26; --warn: #9a6700; --block: #cf222e; --ok: #1a7f37; }
 * { box-sizing: border-box; }
+[hidden] { display: none !important; }
 body { margin: 0; font: 14px/1.45 system-ui, -apple-system, "Segoe UI", sans-serif; color: var(--ink); background: var(--bg); }
 header { display: flex; align-items: center; gap: 16px; padding: 8px 16px; background: var(--accent); color: #fff; }
 header h1 { font-size: 16px; margin: 0; font-weight: 600; }
@@ -128,11 +129,13 @@ button.act:disabled { opacity: .5; cursor: default; }
 .modes button.on { background: var(--accent); color: #fff; }
 table.diff { border-collapse: collapse; width: 100%; font: 12px/1.5 ui-monospace, SFMono-Regular, Menlo, monospace; table-layout: fixed; }
 table.diff td { padding: 0 6px; vertical-align: top; white-space: pre-wrap; overflow-wrap: anywhere; }
-table.diff td.n { width: 44px; color: var(--mute); text-align: right; user-select: none; background: #fafbfc; }
-table.diff td.s { width: 14px; color: var(--mute); user-select: none; }
+table.diff col.c-n { width: 44px; }
+table.diff col.c-s { width: 16px; }
+table.diff td.n { color: var(--mute); text-align: right; user-select: none; background: #fafbfc; }
+table.diff td.s { color: var(--mute); user-select: none; }
 table.diff tr.hunk td { background: #ddf4ff; color: #57606a; }
-table.diff td.add { background: var(--add); }
-table.diff td.del { background: var(--del); }
+table.diff td.add, table.diff td.add-sign { background: var(--add); }
+table.diff td.del, table.diff td.del-sign { background: var(--del); }
 table.diff td.gap { background: #f6f8fa; }
 table.diff td.meta { color: var(--mute); }
 .md-h { color: #0550ae; font-weight: 700; }
@@ -147,6 +150,7 @@ table.diff td.meta { color: var(--mute); }
 .md-fm { color: #6639ba; }
 table.log { border-collapse: collapse; width: 100%; background: var(--panel); border: 1px solid var(--line); font-size: 13px; }
 table.log th, table.log td { text-align: left; padding: 4px 8px; border-bottom: 1px solid var(--line); vertical-align: top; }
+table.log td.nowrap { white-space: nowrap; }
 table.log td.details { font: 12px ui-monospace, monospace; color: var(--mute); overflow-wrap: anywhere; }
 code { font-family: ui-monospace, monospace; }
 `;
@@ -284,19 +288,24 @@ const APP_JS = String.raw`'use strict';
     else td.appendChild(content);
     return td;
   }
+  function cols(t, kinds) {
+    t.appendChild(el('colgroup', null, kinds.map(function (k) { return el('col', { 'class': 'c-' + k }); })));
+  }
   function unified(rows) {
     var t = el('table', { 'class': 'diff unified' });
+    cols(t, ['n', 'n', 's', 'text']);
     var ctx = { fence: false };
     rows.forEach(function (r) {
       if (r.t === 'meta') { t.appendChild(el('tr', null, [cell('n'), cell('n'), cell('s'), cell('meta', r.text)])); return; }
       if (r.t === 'hunk') { t.appendChild(el('tr', { 'class': 'hunk' }, [cell('n'), cell('n'), cell('s'), cell('', r.text)])); return; }
       var cls = r.t === 'add' ? 'add' : r.t === 'del' ? 'del' : '';
-      t.appendChild(el('tr', null, [cell('n', r.o), cell('n', r.n), cell('s ' + cls, r.t === 'add' ? '+' : r.t === 'del' ? '-' : ' '), cell(cls, markdownLine(r.text, ctx))]));
+      t.appendChild(el('tr', null, [cell('n', r.o), cell('n', r.n), cell('s' + (cls ? ' ' + cls + '-sign' : ''), r.t === 'add' ? '+' : r.t === 'del' ? '-' : ' '), cell(cls, markdownLine(r.text, ctx))]));
     });
     return t;
   }
   function split(rows) {
     var t = el('table', { 'class': 'diff split' });
+    cols(t, ['n', 'text', 'n', 'text']);
     var lctx = { fence: false }, rctx = { fence: false };
     var i = 0;
     while (i < rows.length) {
@@ -479,11 +488,18 @@ const APP_JS = String.raw`'use strict';
       clear(tb);
       j.events.forEach(function (e) {
         tb.appendChild(el('tr', null, [
-          el('td', { text: e.at }), el('td', { text: e.event }), el('td', { text: e.proposal || '' }), el('td', { text: e.actor }),
+          el('td', { 'class': 'nowrap', text: e.at.replace('T', ' ').replace(/\.\d+Z$/, 'Z') }), el('td', { 'class': 'nowrap', text: e.event }),
+          el('td', null, [e.proposal ? el('a', { href: '#', text: e.proposal, onclick: function (ev) { ev.preventDefault(); openFromLog(e.proposal); } }) : '']), el('td', { text: e.actor }),
           el('td', { text: e.operation_id || '' }), el('td', { 'class': 'details', text: Object.keys(e.details || {}).length ? JSON.stringify(e.details) : '' }),
         ]));
       });
     }).catch(function (e) { notice(describe(e), 'error'); });
+  }
+
+  function openFromLog(id) {
+    $('f-state').value = '';
+    showTab('queue');
+    loadList().then(function () { return select(id); });
   }
 
   function showTab(tab) {
@@ -497,6 +513,7 @@ const APP_JS = String.raw`'use strict';
 
   function live() {
     var es = new EventSource('/api/events');
+    S.events = es;
     es.addEventListener('open', function () { $('live').className = 'live'; });
     es.addEventListener('error', function () { $('live').className = 'live off'; });
     es.addEventListener('queue', function () {
@@ -504,6 +521,21 @@ const APP_JS = String.raw`'use strict';
       if (S.selected && !S.confirm) loadDetail();
       if (S.tab === 'history') loadLog();
     });
+    return es;
+  }
+
+  var events = null;
+  function start() {
+    document.body.removeAttribute('data-ready');
+    login().then(function () {
+      notice('');
+      if (!events) events = live();
+      return loadList();
+    }).then(function () { document.body.setAttribute('data-ready', '1'); })
+      .catch(function (e) {
+        notice(e && e.status === 401 || (e && e.doc && e.doc.code === 'FORBIDDEN') ? 'Not signed in: open the URL that vaultgate serve printed (it carries the token).' : describe(e), 'error');
+        document.body.setAttribute('data-ready', '0');
+      });
   }
 
   document.addEventListener('DOMContentLoaded', function () {
@@ -511,11 +543,9 @@ const APP_JS = String.raw`'use strict';
     $('f-agent').addEventListener('change', loadList);
     $('tab-queue').addEventListener('click', function () { showTab('queue'); });
     $('tab-history').addEventListener('click', function () { showTab('history'); });
-    login().then(function () { live(); return loadList(); }).then(function () { document.body.setAttribute('data-ready', '1'); })
-      .catch(function (e) {
-        notice(e && e.status === 401 || (e && e.doc && e.doc.code === 'FORBIDDEN') ? 'Not signed in: open the URL that vaultgate serve printed (it carries the token).' : describe(e), 'error');
-        document.body.setAttribute('data-ready', '0');
-      });
+    /* The printed URL pasted into a tab that already shows the page changes only the fragment. */
+    window.addEventListener('hashchange', function () { if (/token=/.test(location.hash)) start(); });
+    start();
   });
 })();
 `;
