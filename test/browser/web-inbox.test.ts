@@ -59,7 +59,8 @@ test('web inbox in a real browser', { skip, timeout: 240_000 }, async (t) => {
   const p2 = await propose(root, home, ['Ideas/Clip.md', '--content', `# Clip\n\n${HOSTILE}\n`, '--base', 'none', '--title', 'Save a web clip <b>bold</b>'], 'codex');
   const p3 = await propose(root, home, ['Recipes/Soup.md', '--append', '--content', '\nAdd salt at the end.\n', '--base', await sha(root, home, 'Recipes/Soup.md'), '--title', 'Salt the soup'], 'pi');
 
-  const served: Served = await serve(root, home);
+  // Started from a shell where an agent's name is set: what the page does is still the operator's.
+  const served: Served = await serve(root, home, [], { VAULTGATE_AGENT: 'claude' });
   const userData = tempDir('vaultgate-chromium-');
   const browser = await chromium.launchPersistentContext(userData, {
     executablePath: CHROMIUM,

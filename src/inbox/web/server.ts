@@ -81,9 +81,12 @@ export async function startWebInbox(opts: WebInboxOptions): Promise<WebInbox> {
   const token = randomToken();
   const csrf = randomToken();
   const sessions = new Set<string>();
+  // The person at the page is the operator: the audit log must not name an agent whose
+  // VAULTGATE_AGENT happened to be set in the shell that started the server.
+  const { VAULTGATE_AGENT: _agent, ...env } = opts.env;
   const ctx: OpContext = {
     face: 'web',
-    env: { ...opts.env },
+    env,
     cwd: opts.cwd,
     session: () => session,
     readStdin() {
