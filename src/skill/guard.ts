@@ -70,6 +70,8 @@ function detectIndent(text: string): string | number {
 interface Settings {
   doc: Record<string, unknown>;
   deny: string[];
+  /** Keys the merge had to create (`permissions`, `permissions.deny`): removed again when left empty. */
+  created: string[];
 }
 
 function parseSettings(file: string, text: string, rules: readonly string[]): Settings {
@@ -83,13 +85,20 @@ function parseSettings(file: string, text: string, rules: readonly string[]): Se
   const unsafe = unsafeToRewrite(text, doc);
   if (unsafe) refuse(file, unsafe, rules);
   const root = doc as Record<string, unknown>;
-  if (root.permissions === undefined) root.permissions = {};
+  const created: string[] = [];
+  if (root.permissions === undefined) {
+    root.permissions = {};
+    created.push('permissions');
+  }
   const permissions = root.permissions;
   if (!permissions || typeof permissions !== 'object' || Array.isArray(permissions)) refuse(file, '"permissions" is not an object', rules);
   const perms = permissions as Record<string, unknown>;
-  if (perms.deny === undefined) perms.deny = [];
+  if (perms.deny === undefined) {
+    perms.deny = [];
+    created.push('permissions.deny');
+  }
   if (!Array.isArray(perms.deny) || !perms.deny.every((r) => typeof r === 'string')) refuse(file, '"permissions.deny" is not a list of strings', rules);
-  return { doc: root, deny: perms.deny as string[] };
+  return { doc: root, deny: perms.deny as string[], created };
 }
 
 function serialize(original: string | null, doc: unknown): string {
@@ -99,26 +108,36 @@ function serialize(original: string | null, doc: unknown): string {
   return bom + JSON.stringify(doc, null, indent) + newline;
 }
 
-/** Claude Code's settings with `rules` added to `permissions.deny` (those already there are not repeated). */
-export function addDenyRules(file: string, original: string | null, rules: readonly string[]): { text: string; added: string[] } {
+/**
+ * Claude Code's settings with `rules` added to `permissions.deny` (those
+ * already there are not repeated); `created` names the keys the merge added.
+ */
+export function addDenyRules(file: string, original: string | null, rules: readonly string[]): { text: string; added: string[]; created: string[] } {
   let settings: Settings;
   if (original === null) {
     const deny: string[] = [];
-    settings = { doc: { permissions: { deny } }, deny };
+    settings = { doc: { permissions: { deny } }, deny, created: ['permissions', 'permissions.deny'] };
   } else settings = parseSettings(file, original, rules);
   const added = rules.filter((r) => !settings.deny.includes(r));
   settings.deny.push(...added);
-  return { text: added.length || original === null ? serialize(original, settings.doc) : original, added };
+  return { text: added.length || original === null ? serialize(original, settings.doc) : original, added, created: added.length ? settings.created : [] };
 }
 
-/** Claude Code's settings without `rules` (only those vaultgate added); `empty` when nothing else is left in the file. */
-export function removeDenyRules(file: string, original: string, rules: readonly string[]): { text: string; removed: string[]; empty: boolean } {
+/**
+ * Claude Code's settings without `rules` (only those vaultgate added), and
+ * without the keys it created (`created`) when they are left empty; `empty`
+ * when the file holds nothing at all any more.
+ */
+export function removeDenyRules(file: string, original: string, rules: readonly string[], created: readonly string[] = []): { text: string; removed: string[]; empty: boolean } {
   const settings = parseSettings(file, original, rules);
   const removed = rules.filter((r) => settings.deny.includes(r));
   const kept = settings.deny.filter((r) => !removed.includes(r));
   settings.deny.splice(0, settings.deny.length, ...kept);
   const perms = settings.doc.permissions as Record<string, unknown>;
-  const empty = Object.keys(settings.doc).length === 1 && Object.keys(perms).length === 1 && kept.length === 0;
+  const madeByUs = new Set([...created, ...settings.created]);
+  if (kept.length === 0 && madeByUs.has('permissions.deny')) delete perms.deny;
+  if (Object.keys(perms).length === 0 && madeByUs.has('permissions')) delete settings.doc.permissions;
+  const empty = Object.keys(settings.doc).length === 0;
   return { text: removed.length ? serialize(original, settings.doc) : original, removed, empty };
 }
 

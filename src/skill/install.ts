@@ -57,6 +57,8 @@ interface GuardEntry {
   settings: string;
   rules: string[];
   created_file: boolean;
+  /** Keys the merge created (`permissions`, `permissions.deny`), removed again when left empty. */
+  created_keys: string[];
   created_dirs: string[];
 }
 
@@ -178,7 +180,7 @@ export function installSkill(opts: InstallOptions): { skill: { path: string; sha
   }
 
   const settingsFile = path.join(opts.home, CLAUDE_SETTINGS);
-  let guardPlan: { original: string | null; text: string; added: string[] } | null = null;
+  let guardPlan: { original: string | null; text: string; added: string[]; created: string[] } | null = null;
   if (opts.guard && opts.runtimes.includes('claude')) {
     const original = readIfExists(settingsFile);
     guardPlan = { original, ...addDenyRules(settingsFile, original, CLAUDE_DENY_RULES) };
@@ -244,8 +246,10 @@ export function installSkill(opts: InstallOptions): { skill: { path: string; sha
       const mode = guardPlan.original === null ? 0o600 : fs.statSync(settingsFile).mode & 0o777;
       writeFileAtomic(settingsFile, guardPlan.text, mode);
       const prev = manifest.guards.find((g) => samePath(g.settings, settingsFile));
-      if (prev) prev.rules = [...new Set([...prev.rules, ...guardPlan.added])];
-      else manifest.guards.push({ settings: settingsFile, rules: guardPlan.added, created_file: guardPlan.original === null, created_dirs: created });
+      if (prev) {
+        prev.rules = [...new Set([...prev.rules, ...guardPlan.added])];
+        prev.created_keys = [...new Set([...(prev.created_keys ?? []), ...guardPlan.created])];
+      } else manifest.guards.push({ settings: settingsFile, rules: guardPlan.added, created_file: guardPlan.original === null, created_keys: guardPlan.created, created_dirs: created });
     }
     guardReport = { settings: settingsFile, rules: guardPlan.added, backup, action: guardPlan.added.length ? (guardPlan.original === null ? 'created' : 'merged') : 'unchanged' };
   }
@@ -298,7 +302,7 @@ export function uninstallSkill(opts: { home: string; dataRoot: string; runtimes:
       guardReport = { settings: g.settings, rules: [], backup: null, action: 'absent' };
       continue;
     }
-    const { text, removed, empty } = removeDenyRules(g.settings, original, g.rules);
+    const { text, removed, empty } = removeDenyRules(g.settings, original, g.rules, g.created_keys ?? []);
     let backup: string | null = null;
     if (!opts.dryRun && removed.length) {
       if (g.created_file && empty) {

@@ -134,6 +134,53 @@ test('mcp: every read tool answers with the CLI’s JSON as structuredContent, a
   assert.deepEqual(snapshotTree(root, { includeHidden: true }), before, 'nothing written inside the vault');
 });
 
+/**
+ * One call per listed tool, so a tool added to the table without a call here
+ * fails this test: reads are compared with the CLI above; these are the
+ * tools that change state outside the vault (working state, proposals).
+ */
+const STATE_CALLS: Record<string, (ids: Record<string, string>) => Record<string, unknown>> = {
+  state_get: () => ({ session: 'mcp-test' }),
+  state_patch: () => ({ session: 'mcp-test', revision: 0, patch: '{"step": 1, "seen": ["Home.md"]}' }),
+  propose: () => ({ path: 'Ideas/New.md', content: '# New\n\nA new idea.\n', base: 'none', title: 'A new idea' }),
+  review: (ids) => ({ id: ids.proposal! }),
+  list_proposals: () => ({ state: 'pending' }),
+};
+
+test('mcp: every listed tool is called; those that keep state outside the vault answer as the CLI does and write nothing into it', async () => {
+  const { root, home } = tempVault(NOTES);
+  const before = snapshotTree(root, { includeHidden: true });
+  const { client } = await connect(root, home);
+  try {
+    const { tools } = await client.listTools();
+    const untested = tools.map((t) => t.name).filter((n) => !READ_TOOLS.includes(n) && !STATE_CALLS[n]);
+    assert.deepEqual(untested, [], 'add a call for each new tool to this test');
+    const ids: Record<string, string> = {};
+    const order = ['state_patch', 'state_get', 'propose', 'review', 'list_proposals'].filter((n) => tools.some((t) => t.name === n));
+    for (const name of order) {
+      const r: any = await client.callTool({ name, arguments: STATE_CALLS[name]!(ids) });
+      assert.ok(!r.isError, `${name}: ${JSON.stringify(r.content).slice(0, 400)}`);
+      assert.equal(r.structuredContent.ok, true);
+      if (name === 'propose') ids.proposal = r.structuredContent.proposal.id;
+    }
+    if (ids.proposal) {
+      const shown = await cli(['show', ids.proposal], root, home);
+      assert.equal(shown.proposal.agent, 'mcp:vaultgate-test', 'a proposal made over MCP names the client as its agent');
+      const listed: any = await client.callTool({ name: 'list_proposals', arguments: {} });
+      assert.deepEqual(listed.structuredContent, { ok: true, ...(await cli(['proposals'], root, home)) });
+      const resource = await client.readResource({ uri: `vaultgate://proposal/${ids.proposal}` });
+      assert.deepEqual(JSON.parse((resource.contents[0] as { text: string }).text), shown);
+    }
+    if (tools.some((t) => t.name === 'state_get')) {
+      const got: any = await client.callTool({ name: 'state_get', arguments: { session: 'mcp-test' } });
+      assert.deepEqual(got.structuredContent, await cli(['state', 'get', 'mcp-test'], root, home));
+    }
+  } finally {
+    await client.close();
+  }
+  assert.deepEqual(snapshotTree(root, { includeHidden: true }), before, 'nothing written inside the vault');
+});
+
 test('mcp: a bad call is an isError result with the CLI’s {code, message, hint}, and the server keeps serving', async () => {
   const { root, home } = tempVault(NOTES);
   const { client } = await connect(root, home);

@@ -70,8 +70,15 @@ test('guard: a file the strict parser refuses, or one a rewrite would change, is
   }
 });
 
-test('guard: a file vaultgate created and that holds nothing else is reported empty after removal', () => {
+test('guard: keys the merge created go again when left empty; a file vaultgate created and that holds nothing else is reported empty', () => {
   const r = addDenyRules(F, null, CLAUDE_DENY_RULES);
-  const removed = removeDenyRules(F, r.text, CLAUDE_DENY_RULES);
-  assert.equal(removed.empty, true);
+  assert.deepEqual(r.created, ['permissions', 'permissions.deny']);
+  assert.equal(removeDenyRules(F, r.text, CLAUDE_DENY_RULES, r.created).empty, true);
+  const original = '{\n  "model": "opus",\n  "permissions": {\n    "allow": []\n  }\n}\n';
+  const merged = addDenyRules(F, original, CLAUDE_DENY_RULES);
+  assert.deepEqual(merged.created, ['permissions.deny']);
+  assert.equal(removeDenyRules(F, merged.text, merged.added, merged.created).text, original, 'back to the same bytes');
+  const bare = '{\n  "model": "opus"\n}\n';
+  const m2 = addDenyRules(F, bare, CLAUDE_DENY_RULES);
+  assert.equal(removeDenyRules(F, m2.text, m2.added, m2.created).text, bare);
 });
