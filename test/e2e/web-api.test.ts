@@ -5,6 +5,8 @@
  * security headers, refused listen addresses, and a clean stop.
  */
 import assert from 'node:assert/strict';
+import http from 'node:http';
+import os from 'node:os';
 import { test } from 'node:test';
 import { runCliProcess } from '../helpers/run-cli.js';
 import { rawRequest, serve } from '../helpers/serve.js';
@@ -114,4 +116,37 @@ test('serve: refuses to listen on every address; a bad port is a usage error', a
   assert.equal(port.exitCode, 2);
   const novault = await runCliProcess(['serve', '--port', '0'], { home, env: { VAULTGATE_VAULT: '' }, timeoutMs: 20_000 });
   assert.equal(novault.exitCode, 2);
+});
+
+test('serve: a non-loopback --host is served only when named, with a warning, and answers only to that address', async (t) => {
+  const lan = Object.values(os.networkInterfaces())
+    .flat()
+    .find((i) => i && !i.internal && i.family === 'IPv4')?.address;
+  if (!lan) return t.skip('this machine has no non-loopback IPv4 address');
+  const { root, home } = tempVault(NOTES);
+  const s = await serve(root, home, ['--host', lan]);
+  try {
+    assert.equal(s.url, `http://${lan}:${s.port}/#token=${s.token}`);
+    assert.match(s.stderr(), /WARNING: listening on .*not loopback/);
+    const r = await new Promise<number>((resolve, reject) => {
+      const req = http.request({ host: lan, port: s.port, path: '/api/session', headers: { Authorization: `Bearer ${s.token}` } }, (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      });
+      req.on('error', reject);
+      req.end();
+    });
+    assert.equal(r, 200);
+    const viaLocalhost = await new Promise<number>((resolve, reject) => {
+      const req = http.request({ host: lan, port: s.port, path: '/api/session', headers: { Host: `localhost:${s.port}`, Authorization: `Bearer ${s.token}` } }, (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      });
+      req.on('error', reject);
+      req.end();
+    });
+    assert.equal(viaLocalhost, 403, 'a LAN server does not answer to another name');
+  } finally {
+    await s.stop();
+  }
 });
