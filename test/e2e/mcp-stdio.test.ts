@@ -7,11 +7,12 @@
  * the prompt; the server gone when the client goes.
  */
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { OPERATIONS } from '../../src/ops/index.js';
+import { OPERATIONS, findOperation } from '../../src/ops/index.js';
 import { CLI_BIN, runCliProcess } from '../helpers/run-cli.js';
 import { snapshotTree, tempVault } from '../helpers/temp-vault.js';
 
@@ -276,8 +277,34 @@ test('mcp: resources (a note with its hash) and the answer_from_vault prompt car
     const text = (p.messages[0]!.content as { text: string }).text;
     assert.match(text, /How do I set up\?/);
     assert.match(text, /not in the vault only when `total` is 0/);
-    assert.match(text, /Never run `vaultgate apply`/);
+    assert.match(text, /Never (run|call) `vaultgate apply`/);
     await assert.rejects(client.getPrompt({ name: 'answer_from_vault', arguments: {} }));
+  } finally {
+    await client.close();
+  }
+});
+
+test('mcp --allow-apply: apply is offered, needs the hash of a review, and then writes exactly the reviewed change', { skip: findOperation({ name: 'apply' }) ? undefined : 'the proposals core is not part of this build' }, async () => {
+  const { root, home } = tempVault(NOTES);
+  const { client } = await connect(root, home, ['--allow-apply']);
+  try {
+    const { tools } = await client.listTools();
+    const apply = tools.find((t) => t.name === 'apply');
+    assert.ok(apply, 'apply is offered');
+    assert.ok((apply.inputSchema.required as string[]).includes('review_hash'));
+    assert.equal(apply.annotations?.destructiveHint, true);
+    const base = (await cli(['note', 'Games/Rules.md'], root, home)).sha256;
+    const proposed: any = await client.callTool({ name: 'propose', arguments: { path: 'Games/Rules.md', replace: 'discard half', with: 'discard half, rounded down', base } });
+    const id = proposed.structuredContent.proposal.id;
+    assert.equal(errorOf(await client.callTool({ name: 'apply', arguments: { id } })).error.details.param, 'review_hash');
+    const wrong = errorOf(await client.callTool({ name: 'apply', arguments: { id, review_hash: 'a'.repeat(64) } }));
+    assert.equal(wrong.error.code, 'APPROVAL_MISMATCH');
+    assert.match(fs.readFileSync(path.join(root, 'Games/Rules.md'), 'utf8'), /discard half\.\n/, 'nothing applied');
+    const reviewed: any = await client.callTool({ name: 'review', arguments: { id } });
+    const applied: any = await client.callTool({ name: 'apply', arguments: { id, review_hash: reviewed.structuredContent.review_hash } });
+    assert.ok(!applied.isError, JSON.stringify(applied.content));
+    assert.deepEqual(applied.structuredContent.changed_paths, ['Games/Rules.md']);
+    assert.match(fs.readFileSync(path.join(root, 'Games/Rules.md'), 'utf8'), /discard half, rounded down\./);
   } finally {
     await client.close();
   }

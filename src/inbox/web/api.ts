@@ -63,9 +63,9 @@ export function matchRoute(method: string, pathname: string): { route: Route; ma
   return null;
 }
 
-/** HTTP status of an error document: its exit class, with a not-found a 404. */
+/** HTTP status of an error document: its exit class, with a not-found (`NOT_FOUND`, `…_UNKNOWN`) a 404. */
 export function httpStatus(code: string): number {
-  if (code === 'NOT_FOUND' || code === 'OPERATION_UNKNOWN') return 404;
+  if (/(^|_)NOT_FOUND$|_UNKNOWN$/.test(code)) return 404;
   const exit = EXIT_CODES[code as ErrorCode] ?? 1;
   switch (exit) {
     case 2:

@@ -60,6 +60,8 @@ test('web API: routes name operations of the table; statuses follow the exit cla
   assert.equal(matchRoute('POST', '/api/proposals/p-3/explode'), null, 'only the proposal actions');
   assert.equal(matchRoute('GET', '/api/proposals/..%2f..'), null);
   assert.equal(httpStatus('NOT_FOUND'), 404);
+  assert.equal(httpStatus('PROPOSAL_UNKNOWN'), 404);
+  assert.equal(httpStatus('SCENARIO_NOT_FOUND'), 404);
   assert.equal(httpStatus('USAGE'), 400);
   assert.equal(httpStatus('STALE_HASH'), 409);
   assert.equal(httpStatus('FORBIDDEN'), 403);
