@@ -169,6 +169,6 @@ export function osRecipe(vault: string | null): string {
     '# To enforce it, run the agent with the vault mounted read-only (Linux, bubblewrap):',
     `bwrap --dev-bind / / --ro-bind ${JSON.stringify(v)} ${JSON.stringify(v)} pi`,
     '# (or a container with the vault as a read-only volume). The person applies from',
-    '# `vaultgate inbox` or `vaultgate serve`, outside that sandbox.',
+    '# `vaultgate serve` (or `vaultgate apply` in their own shell), outside that sandbox.',
   ].join('\n');
 }
