@@ -47,7 +47,7 @@ export function registerFaceVerbs(program: Command, reporter: Reporter): void {
     )
     .helpGroup(HELP_GROUP)
     .option('--allow-apply', 'also offer the `apply` tool (it still requires the review hash of a review)')
-    .addOption(new Option('--max-output-chars <n>', 'most characters a tool result may have').default('20000'))
+    .addOption(new Option('--max-output-chars <n>', 'most characters a tool result may have').default('20000', '20000'))
     .addOption(new Option('--print-config <client>', 'print the JSON that registers this server with a client, and exit').choices(['claude-desktop', 'cursor', 'vscode']))
     .addHelpText('after', '\nExamples:\n  $ vaultgate mcp --vault ~/Notes\n  $ vaultgate mcp --print-config claude-desktop --vault ~/Notes\n  $ claude mcp add vaultgate -- vaultgate mcp --vault ~/Notes\n')
     .action(async (_opts: unknown, cmd: Command) => {
@@ -91,7 +91,7 @@ export function registerFaceVerbs(program: Command, reporter: Reporter): void {
         'Runs until interrupted (Ctrl-C).',
     )
     .helpGroup(HELP_GROUP)
-    .addOption(new Option('--port <n>', 'port to listen on; 0 picks a free one').default('0'))
+    .addOption(new Option('--port <n>', 'port to listen on; 0 picks a free one').default('0', '0'))
     .option('--host <address>', 'address to listen on (default 127.0.0.1); any other address is reachable from the network and is warned about')
     .addHelpText('after', '\nExamples:\n  $ vaultgate serve --vault ~/Notes\n  $ vaultgate serve --port 8765 --json\n')
     .action(async (_opts: unknown, cmd: Command) => {
