@@ -5,6 +5,8 @@ import fs from 'node:fs';
  * stdin (or `/dev/zero`) is refused by size rather than by memory: the caller
  * sees more than `limit` bytes and reports its own limit error.
  */
+const PAUSE = new Int32Array(new SharedArrayBuffer(4));
+
 export function readBounded(fd: number, limit: number): Buffer {
   const chunks: Buffer[] = [];
   let total = 0;
@@ -14,7 +16,11 @@ export function readBounded(fd: number, limit: number): Buffer {
     try {
       n = fs.readSync(fd, buf, 0, buf.length, null);
     } catch (e) {
-      if ((e as NodeJS.ErrnoException).code === 'EAGAIN') continue;
+      // A non-blocking stdin with nothing yet: wait a moment instead of spinning a core.
+      if ((e as NodeJS.ErrnoException).code === 'EAGAIN') {
+        Atomics.wait(PAUSE, 0, 0, 5);
+        continue;
+      }
       if ((e as NodeJS.ErrnoException).code === 'EOF') break;
       throw e;
     }

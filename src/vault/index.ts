@@ -3,6 +3,7 @@
  * the transaction engine reuses for writing.
  *
  * - {@link selectVault}: which vault (option, env, machine config).
+ * - {@link filesystemFoldKey}: the key of names a case-insensitive disk stores as one.
  * - {@link normalizeVaultPath} / {@link locateOnDisk} / {@link assertNoSymlinkComponents}: confined paths.
  * - {@link scanVault}: the files Obsidian sees (no dot-folders, no symlinks).
  * - {@link readNoteFile}: safe, size-bounded, strict UTF-8 reads with the byte hash.
@@ -11,6 +12,7 @@
  * - {@link compilePathGlob}: globs over vault paths (`Books/**`), as config names parts of the vault.
  */
 export * from './dirs.js';
+export * from './case-fold.js';
 export * from './vault-path.js';
 export * from './scan.js';
 export * from './read-file.js';

@@ -1,8 +1,8 @@
 import crypto from 'node:crypto';
-import fs from 'node:fs';
 import path from 'node:path';
 import { VaultgateError } from '../errors.js';
 import { loadYaml, loadZod, once } from '../lazy-require.js';
+import { readStateBytes } from './state-file.js';
 import { normalizeVaultPath } from './vault-path.js';
 
 /**
@@ -52,14 +52,9 @@ export interface VaultConfigCache {
 }
 
 export function readVaultConfig(root: string, cache?: VaultConfigCache): VaultConfig {
-  const file = vaultConfigPath(root);
-  let bytes: Buffer;
-  try {
-    bytes = fs.readFileSync(file);
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return defaultVaultConfig();
-    throw e;
-  }
+  // never through a symbolic link at .vaultgate or at the file (STATE_CORRUPT)
+  const bytes = readStateBytes(root, 'config.yaml');
+  if (bytes === null) return defaultVaultConfig();
   const sha256 = cache ? crypto.createHash('sha256').update(bytes).digest('hex') : '';
   const cached = cache?.get(sha256);
   if (cached) return cached;
