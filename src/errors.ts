@@ -28,6 +28,14 @@ export const EXIT_CODES = {
   OPERATION_ID_REUSED: 2,
   OPERATION_UNKNOWN: 2,
   OPERATION_UNDONE: 2,
+  PROPOSAL_UNKNOWN: 2,
+  PROPOSAL_NOOP: 2,
+  PROPOSAL_DECLINED: 2,
+  PROPOSAL_STATE: 2,
+  PROPOSAL_BLOCKED: 2,
+  CHANGES_INVALID: 2,
+  EDIT_NO_MATCH: 2,
+  EDIT_AMBIGUOUS: 2,
   PATH_CASE_ALIAS: 2,
   UNDO_UNAVAILABLE: 2,
   GIT_FAILED: 2,
@@ -57,7 +65,7 @@ export const EXIT_CODES = {
   STATE_STALE: 75,
   // 77: not permitted
   OUT_OF_SCOPE: 77,
-  AREA_PROTECTED: 77, // reserved: thrown once vault policy (protected areas) lands
+  AREA_PROTECTED: 77,
   FORBIDDEN: 77,
   // 1: a bug
   INTERNAL: 1,

@@ -30,6 +30,7 @@ export * from './section-rows.js';
 export * from './snippet.js';
 export * from './split-section.js';
 export * from './prepare-note.js';
+export { nameKey } from './note-rows.js';
 export { defaultParseWorkers } from './parse-pool.js';
 export * from './fresh-index.js';
 export * from './note-read.js';
