@@ -1,9 +1,7 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import { VaultgateError } from '../errors.js';
 import type { ChangeRequest, ProposeInput, ReviewView } from '../proposals/index.js';
 import { defineOperation, type OpContext } from './operation.js';
-import { readBounded } from './read-bounded.js';
+import { decodeUtf8Arg, readFileArg } from './read-bounded.js';
 import { actorOf, agentName } from './settings.js';
 
 /**
@@ -33,33 +31,15 @@ async function maxInputBytes(): Promise<number> {
 }
 
 function decodeText(bytes: Buffer, what: string): string {
-  try {
-    return new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
-  } catch {
-    throw new VaultgateError('NOT_UTF8', `${what} is not valid UTF-8`, { hint: 'Proposals carry text; save it as UTF-8.' });
-  }
+  return decodeUtf8Arg(bytes, what, 'Proposals carry text; save it as UTF-8.', { keepBom: true });
 }
 
 async function readInputFile(ctx: OpContext, file: string, what: string): Promise<string> {
-  const limit = await maxInputBytes();
-  let bytes: Buffer;
-  if (file === '-') bytes = ctx.readStdin(limit);
-  else {
-    let fd: number;
-    try {
-      fd = fs.openSync(path.resolve(ctx.cwd, file), 'r');
-    } catch (e) {
-      throw new VaultgateError('INVALID_INPUT', `cannot read ${what} ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`, { hint: `Give the path of a readable file (relative to ${ctx.cwd}), or - for stdin.` });
-    }
-    try {
-      bytes = readBounded(fd, limit);
-    } finally {
-      fs.closeSync(fd);
-    }
-  }
-  if (bytes.byteLength > limit) {
-    throw new VaultgateError('BUNDLE_LIMIT', `${what} is over ${limit} bytes`, { details: { limit }, hint: 'Split the change into several proposals.' });
-  }
+  const bytes = readFileArg(ctx, file, {
+    limit: await maxInputBytes(),
+    what,
+    tooLarge: (limit) => new VaultgateError('BUNDLE_LIMIT', `${what} is over ${limit} bytes`, { details: { limit }, hint: 'Split the change into several proposals.' }),
+  });
   return decodeText(bytes, `${what} ${file}`);
 }
 
