@@ -1,4 +1,5 @@
 import {
+  exclusionKey,
   isExcluded,
   isMarkdownPath,
   readVaultConfig,
@@ -155,7 +156,7 @@ export function refreshIndex(handle: IndexHandle, opts: RefreshOptions = {}): Re
   const started = performance.now();
   const { db, root } = handle;
   const config = readVaultConfig(root, configCache(db));
-  const excludeKey = JSON.stringify(config.index.exclude);
+  const excludeKey = exclusionKey(config);
   const kindOf = (f: VaultFile): Kind => (isExcluded(config, f.path) ? 'excluded' : isMarkdownPath(f.path) ? 'note' : 'attachment');
   const stored = storedMetas(db, ['scan_digest', 'scan_tree', 'collisions', 'notes', 'files']);
   const walk = statWalk(root, parseTree(stored.scan_tree), { trustDirMtime: opts.trustDirMtime });
