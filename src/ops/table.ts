@@ -6,6 +6,7 @@ import { planOp } from './plan-ops.js';
 import { similarOp } from './similar-ops.js';
 import { scenarioCheckOp, scenarioListOp, scenarioShowOp } from './scenario-ops.js';
 import { stateDeleteOp, stateGetOp, stateListOp, statePatchOp } from './state-ops.js';
+import { skillInstallOp, skillUninstallOp } from './setup-ops.js';
 import { checkpointOp, initOp, txApplyOp, txInspectOp, txRecoverOp, txResolveOp, txStatusOp, undoOp } from './tx-ops.js';
 
 /**
@@ -57,6 +58,8 @@ export const OPERATIONS: readonly Operation<any, any>[] = [
   txResolveOp,
   consentListOp,
   scenarioCheckOp,
+  skillInstallOp,
+  skillUninstallOp,
 ];
 
 /** The operation a CLI command line or an MCP tool name names. */
