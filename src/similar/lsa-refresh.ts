@@ -3,7 +3,7 @@ import { indexedNotes, inputHash, lsaBag, readNoteInputs, type NoteInputs } from
 import { DEFAULT_LSA_PARAMS, mergeByNote, noteSparseRow, projectBag, trainLsa, weightRow, type LsaModel, type LsaParams, type TermBag } from './lsa.js';
 import { decodeLsaModel, encodeLsaModel } from './lsa-model-codec.js';
 import { aggregateDense } from './note-aggregate.js';
-import { decodeDense, decodeSparse, encodeDense, encodeSparse, sparseFromMap, type SparseVec } from './sparse.js';
+import { decodeDense, decodeSparse, encodeDense, encodeSectionVectors, encodeSparse, sparseFromMap, type SparseVec } from './sparse.js';
 import { getMeta, setMeta, type VectorDb } from './vector-store.js';
 
 /**
@@ -99,7 +99,7 @@ function decodeParams(body: Buffer): LsaParams {
 function writeNotes(store: VectorDb, model: LsaModel, inputs: NoteInputs[], bags: TermBag[], onProgress: LsaRefreshOptions['onProgress']): void {
   const getVec = store.prepare('SELECT dense, sparse FROM vectors WHERE provider = ? AND model = ? AND hash = ?');
   const putVec = store.prepare('INSERT OR IGNORE INTO vectors(provider, model, hash, dense, sparse) VALUES (?, ?, ?, ?, ?)');
-  const putNote = store.prepare('INSERT OR REPLACE INTO notes(provider, model, path, sha256, sections, dense, sparse) VALUES (?, ?, ?, ?, ?, ?, ?)');
+  const putNote = store.prepare('INSERT OR REPLACE INTO notes(provider, model, path, sha256, sections, dense, sparse, section_dense) VALUES (?, ?, ?, ?, ?, ?, ?, ?)');
   let k = 0;
   inputs.forEach((note, n) => {
     const secs: { heading_path: string[]; lines: [number, number]; hash: string; len: number; dense: Float32Array; sparse: SparseVec }[] = [];
@@ -129,6 +129,7 @@ function writeNotes(store: VectorDb, model: LsaModel, inputs: NoteInputs[], bags
       JSON.stringify(secs.map(({ heading_path, lines, hash, len }) => ({ heading_path, lines, hash, len }))),
       encodeDense(aggregateDense(usable, model.dims)),
       encodeSparse(sparseFromMap(noteSparseRow(model, noteBag))),
+      encodeSectionVectors(secs.map((x) => (x.sparse.idx.length > 0 ? x.dense : null)), model.dims),
     );
     if (onProgress && (n % 200 === 0 || n === inputs.length - 1)) onProgress({ phase: 'similar', done: n + 1, total: inputs.length });
   });
