@@ -3,8 +3,10 @@ import { backlinksOp, checkOp, contextOp, filesOp, indexOp, linksOp, noteOp, res
 import { consentListOp, relatePrepareOp, relateSendOp, relateValidateOp, verifyOp } from './evidence-ops.js';
 import { planOp } from './plan-ops.js';
 import { similarOp } from './similar-ops.js';
+import { applyOp, declineOp, logOp, proposalsOp, proposeOp, reopenOp, reviewOp, rollbackOp, showOp } from './proposal-ops.js';
 import { scenarioCheckOp, scenarioListOp, scenarioShowOp } from './scenario-ops.js';
 import { stateDeleteOp, stateGetOp, stateListOp, statePatchOp } from './state-ops.js';
+import { skillInstallOp, skillUninstallOp } from './setup-ops.js';
 import { checkpointOp, initOp, txApplyOp, txInspectOp, txRecoverOp, txResolveOp, txStatusOp, undoOp } from './tx-ops.js';
 
 /**
@@ -32,6 +34,15 @@ export const OPERATIONS: readonly Operation<any, any>[] = [
   stateListOp,
   // write
   planOp,
+  proposeOp,
+  reviewOp,
+  showOp,
+  applyOp,
+  declineOp,
+  reopenOp,
+  rollbackOp,
+  proposalsOp,
+  logOp,
   txInspectOp,
   txApplyOp,
   undoOp,
@@ -47,6 +58,8 @@ export const OPERATIONS: readonly Operation<any, any>[] = [
   txResolveOp,
   consentListOp,
   scenarioCheckOp,
+  skillInstallOp,
+  skillUninstallOp,
 ];
 
 /** The operation a CLI command line or an MCP tool name names. */

@@ -30,7 +30,17 @@ export interface ApplyResult {
   recovered: RecoverOutcome[];
 }
 
-export async function applyBundle(root: string, bundle: Bundle, approval: string, opts: EngineOptions = {}): Promise<ApplyResult> {
+export interface ApplyOptions extends EngineOptions {
+  /**
+   * The caller's last checks, run under the vault lock after recovery and the
+   * replay lookup, right before the engine plans and compares the approval.
+   * Throwing stops the apply with nothing written. Proposals re-run their
+   * review here, so a review and the write it approves see the same vault.
+   */
+  beforePlan?: () => void | Promise<void>;
+}
+
+export async function applyBundle(root: string, bundle: Bundle, approval: string, opts: ApplyOptions = {}): Promise<ApplyResult> {
   // out-of-scope bundles are refused before anything is written, even the implicit init
   checkScope(bundle.operation_type, bundle.writes, readVaultConfig(root), opts.scopes);
   return withEngine(root, opts, async ({ ops, lock, keepBackups, recovered, blocked }) => {
@@ -52,6 +62,7 @@ export async function applyBundle(root: string, bundle: Bundle, approval: string
       });
     }
     assertNotBlocked(bundle.operation_id, bundle.writes.flatMap(pathsOf), blocked);
+    await opts.beforePlan?.();
     const plan = buildPlan(root, bundle, { ops, scopeContext: config, ...(opts.scopes ? { scopes: opts.scopes } : {}) });
     if (plan.approval_sha256 !== approval) {
       throw new VaultgateError('APPROVAL_MISMATCH', `the approval does not match bundle ${bundle.operation_id} against the vault as it is now`, {

@@ -42,7 +42,7 @@ export { approvalSha256, bundleSha256 } from './approval.js';
 export { realFsOps, faultyFsOps, SimulatedCrash, type FsOps, type FaultKind, type FaultPlan, type FaultyFsOps } from './fs-ops.js';
 export { initVault, type InitResult } from './init.js';
 export { inspectBundle, type InspectResult } from './inspect.js';
-export { applyBundle, type ApplyResult } from './apply.js';
+export { applyBundle, type ApplyResult, type ApplyOptions } from './apply.js';
 export { type EngineOptions } from './engine.js';
 export { recoverVault } from './recover-vault.js';
 export { type RecoverOutcome, type RecoverKind } from './recover.js';

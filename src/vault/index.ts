@@ -7,7 +7,7 @@
  * - {@link normalizeVaultPath} / {@link locateOnDisk} / {@link assertNoSymlinkComponents}: confined paths.
  * - {@link scanVault}: the files Obsidian sees (no dot-folders, no symlinks).
  * - {@link readNoteFile}: safe, size-bounded, strict UTF-8 reads with the byte hash.
- * - {@link readVaultConfig}: per-vault settings (exclusions, captures folder).
+ * - {@link readVaultConfig}: per-vault settings (exclusions, captures folder, areas and owners, managed-block markers).
  * - {@link vaultIdentity} / {@link predictVaultId}: the vault identity approvals and caches bind to.
  * - {@link compilePathGlob}: globs over vault paths (`Books/**`), as config names parts of the vault.
  */
@@ -19,4 +19,4 @@ export * from './read-file.js';
 export * from './select-vault.js';
 export * from './vault-config.js';
 export * from './vault-id.js';
-export { compilePathGlob, matchesAnyGlob, type PathGlob } from './path-glob.js';
+export { compilePathGlob, matchesAnyGlob, type PathGlob, type GlobOptions } from './path-glob.js';

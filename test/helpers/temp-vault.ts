@@ -1,7 +1,6 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { after } from 'node:test';
 
 const made: string[] = [];
 let cleanupRegistered = false;
@@ -14,13 +13,17 @@ let cleanupRegistered = false;
  */
 const SHM = fs.existsSync('/dev/shm') && fs.statSync('/dev/shm').isDirectory() ? '/dev/shm' : null;
 
-/** A fresh temporary folder, removed when the test process ends. */
+/**
+ * A fresh temporary folder, removed when the test process exits. Not a
+ * node:test `after` hook: registered from inside a test, that hook belongs to
+ * the test and would delete folders other files made at import time.
+ */
 export function tempDir(prefix = 'vaultgate-test-', opts: { tmpfs?: boolean } = {}): string {
   const dir = fs.realpathSync(fs.mkdtempSync(path.join(opts.tmpfs && SHM ? SHM : os.tmpdir(), prefix)));
   made.push(dir);
   if (!cleanupRegistered) {
     cleanupRegistered = true;
-    after(() => {
+    process.on('exit', () => {
       if (process.env.VAULTGATE_KEEP_TEMP) return;
       for (const d of made) fs.rmSync(d, { recursive: true, force: true });
     });
