@@ -75,9 +75,9 @@ export const EXIT_CODES = {
   // 77: not permitted
   OUT_OF_SCOPE: 77,
   AREA_PROTECTED: 77,
+  FORBIDDEN: 77,
   CONSENT_REQUIRED: 77,
   CONSENT_MISMATCH: 77,
-  FORBIDDEN: 77,
   // 1: a bug
   INTERNAL: 1,
 } as const;

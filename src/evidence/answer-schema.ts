@@ -33,8 +33,10 @@ export const ANSWER_LIMITS = {
 export const RECOMMENDATION_FIELDS = ['kind', 'claim', 'evidence_a', 'evidence_b', 'anchor'] as const;
 export const REQUIRED_RECOMMENDATION_FIELDS = ['kind', 'claim', 'evidence_a', 'evidence_b'] as const;
 
-/** Fragment ids as a pattern: `<8 hex nonce>:<A|B>:<n>`. */
-export const FRAGMENT_ID_PATTERN = '^[0-9a-f]{8}:[AB]:(0|[1-9][0-9]{0,5})$';
+/** Fragment ids as a pattern: `<8 hex nonce>:<A|B>:<n>` (the side given, or either). */
+export function fragmentIdPattern(side: 'A' | 'B' | 'AB' = 'AB'): string {
+  return `^[0-9a-f]{8}:${side === 'AB' ? '[AB]' : side}:(0|[1-9][0-9]{0,5})$`;
+}
 
 type JsonSchema = Record<string, unknown>;
 
@@ -42,16 +44,16 @@ type JsonSchema = Record<string, unknown>;
  * The answer schema. Given a catalog's ids, the evidence lists and the anchor
  * are enums of exactly those ids (side A ids for `evidence_a`, side B ids for
  * `evidence_b`), so a provider that decodes against the schema cannot invent one;
- * without, ids are described by {@link FRAGMENT_ID_PATTERN}. What the schema
+ * without, ids are described by {@link fragmentIdPattern}. What the schema
  * cannot say (an anchor must be on the side the link is written into, an
  * ambiguous fragment is refused) the validator checks.
  */
 export function answerJsonSchema(ids?: { a: string[]; b: string[] }): JsonSchema {
-  const idOf = (list: string[] | undefined): JsonSchema => (list ? { enum: list } : { type: 'string', pattern: FRAGMENT_ID_PATTERN });
-  const evidence = (list: string[] | undefined, side: string): JsonSchema => ({
+  const idOf = (list: string[] | undefined, side: 'A' | 'B' | 'AB'): JsonSchema => (list ? { enum: list } : { type: 'string', pattern: fragmentIdPattern(side) });
+  const evidence = (list: string[] | undefined, side: 'A' | 'B'): JsonSchema => ({
     type: 'array',
     description: `ids of note ${side} fragments the claim rests on`,
-    items: idOf(list),
+    items: idOf(list, side),
     minItems: 1,
     maxItems: ANSWER_LIMITS.evidence,
     uniqueItems: true,
@@ -80,7 +82,7 @@ export function answerJsonSchema(ids?: { a: string[]; b: string[] }): JsonSchema
             evidence_b: evidence(ids?.b, 'B'),
             anchor: {
               description: 'link kinds only: the fragment after which the link goes, in the note the link is written into (A for link_a_to_b, B for link_b_to_a)',
-              anyOf: [idOf(ids ? [...ids.a, ...ids.b] : undefined), { type: 'null' }],
+              anyOf: [idOf(ids ? [...ids.a, ...ids.b] : undefined, 'AB'), { type: 'null' }],
             },
           },
         },

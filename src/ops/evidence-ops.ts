@@ -59,10 +59,10 @@ export const relateValidateOp = defineOperation({
   annotations: { readOnly: false, destructive: false, idempotent: false, openWorld: false },
   async run(input, ctx) {
     const { relateValidate, ANSWER_LIMITS } = await import('../evidence/index.js');
-    const { readBoundedFile } = await import('./read-bounded.js');
+    const { readFileArg } = await import('./read-bounded.js');
     const session = ctx.session();
     // Read up to one byte past the limit: the validator then refuses the answer by its size.
-    const answer = input.answer === '-' ? ctx.readStdin(ANSWER_LIMITS.bytes) : readBoundedFile(ctx.cwd, input.answer, ANSWER_LIMITS.bytes, 'answer');
+    const answer = readFileArg(ctx, input.answer, { limit: ANSWER_LIMITS.bytes, what: 'answer file' });
     return { ...relateValidate(session.root, session.env, input.catalog_id, answer) };
   },
   text: (r) => r.recommendations.map((rec) => `#${rec.index} ${rec.kind}: ${rec.claim}`).join('\n'),
@@ -130,11 +130,10 @@ export const verifyOp = defineOperation({
   annotations: { readOnly: true, destructive: false, idempotent: true, openWorld: false },
   async run(input, ctx) {
     const { verifyAnswer, VERIFY_LIMITS } = await import('../evidence/index.js');
-    const { readBoundedFile } = await import('./read-bounded.js');
+    const { readFileArg, decodeUtf8Arg } = await import('./read-bounded.js');
     const read = (arg: string, what: string) => {
-      const bytes = arg === '-' ? ctx.readStdin(VERIFY_LIMITS.bytes) : readBoundedFile(ctx.cwd, arg, VERIFY_LIMITS.bytes, what);
-      if (bytes.byteLength > VERIFY_LIMITS.bytes) throw new VaultgateError('INVALID_INPUT', `the ${what} is over ${VERIFY_LIMITS.bytes} bytes`, { hint: `Give a smaller ${what}.` });
-      return bytes.toString('utf8');
+      const tooLarge = (limit: number) => new VaultgateError('INVALID_INPUT', `the ${what} is over ${limit} bytes`, { hint: `Give a smaller ${what}.` });
+      return decodeUtf8Arg(readFileArg(ctx, arg, { limit: VERIFY_LIMITS.bytes, what, tooLarge }), `the ${what}`, `Save the ${what} as UTF-8.`);
     };
     const answer = read(input.answer, 'answer');
     const packet = input.packet === undefined ? undefined : read(input.packet, 'packet');

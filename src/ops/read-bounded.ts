@@ -1,4 +1,3 @@
-import fs from 'node:fs';
 import path from 'node:path';
 import { VaultgateError } from '../errors.js';
 import { readBounded, readInputFile } from '../txn/read-input.js';
@@ -54,22 +53,5 @@ export function decodeUtf8Arg(bytes: Buffer, what: string, hint: string, opts: {
     return new TextDecoder('utf-8', { fatal: true, ignoreBOM: opts.keepBom === true }).decode(bytes);
   } catch {
     throw new VaultgateError('NOT_UTF8', `${what} is not valid UTF-8`, { hint });
-  }
-}
-
-/** A file named on the command line (relative to the working folder), read up to `limit + 1` bytes. */
-export function readBoundedFile(cwd: string, arg: string, limit: number, what: string): Buffer {
-  let fd: number;
-  try {
-    fd = fs.openSync(path.resolve(cwd, arg), 'r');
-  } catch (e) {
-    throw new VaultgateError('NOT_FOUND', `cannot read the ${what} file ${arg}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`, {
-      hint: `Pass the path of the ${what} file, or - to read it from stdin.`,
-    });
-  }
-  try {
-    return readBounded(fd, limit);
-  } finally {
-    fs.closeSync(fd);
   }
 }

@@ -25,7 +25,8 @@ export const similarOp = defineOperation({
     { name: 'model', type: 'string', placeholder: 'name', description: 'embedding model (else the provider’s embed_model)' },
     { name: 'consent', type: 'string', placeholder: 'token', description: 'consent token printed for exactly this embedding run (non-loopback providers)', pattern: { regex: /^[0-9a-f]{64}$/, hint: 'Copy the 64-hex token printed by the same command without --consent.' } },
   ] as const,
-  annotations: { readOnly: true, destructive: false, idempotent: true, openWorld: false },
+  // openWorld: with --provider it talks to an embedding service (behind the consent rule).
+  annotations: { readOnly: true, destructive: false, idempotent: true, openWorld: true },
   async run(input, ctx) {
     const { similarNotes, pairSimilarity, duplicateGroups } = await import('../similar/index.js');
     const session = ctx.session();

@@ -1,9 +1,9 @@
 import type { Operation } from './operation.js';
 import { backlinksOp, checkOp, contextOp, filesOp, indexOp, linksOp, noteOp, resolveOp, searchOp } from './read-ops.js';
-import { applyOp, declineOp, logOp, proposalsOp, proposeOp, reopenOp, reviewOp, rollbackOp, showOp } from './proposal-ops.js';
 import { consentListOp, relatePrepareOp, relateSendOp, relateValidateOp, verifyOp } from './evidence-ops.js';
 import { planOp } from './plan-ops.js';
 import { similarOp } from './similar-ops.js';
+import { applyOp, declineOp, logOp, proposalsOp, proposeOp, reopenOp, reviewOp, rollbackOp, showOp } from './proposal-ops.js';
 import { scenarioCheckOp, scenarioListOp, scenarioShowOp } from './scenario-ops.js';
 import { stateDeleteOp, stateGetOp, stateListOp, statePatchOp } from './state-ops.js';
 import { skillInstallOp, skillUninstallOp } from './setup-ops.js';
@@ -33,6 +33,7 @@ export const OPERATIONS: readonly Operation<any, any>[] = [
   stateGetOp,
   stateListOp,
   // write
+  planOp,
   proposeOp,
   reviewOp,
   showOp,
@@ -42,7 +43,6 @@ export const OPERATIONS: readonly Operation<any, any>[] = [
   rollbackOp,
   proposalsOp,
   logOp,
-  planOp,
   txInspectOp,
   txApplyOp,
   undoOp,

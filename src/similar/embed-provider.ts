@@ -3,7 +3,7 @@ import type { IndexReader } from '../index/index.js';
 import { checkConsent, endpointOf, headersOf, postToProvider, type PlanSummary, type ProviderSpec } from '../providers/index.js';
 import { embedText, indexedNotes, inputHash, readNoteInputs, type NoteInputs } from './inputs.js';
 import { aggregateDense } from './note-aggregate.js';
-import { decodeDense, encodeDense } from './sparse.js';
+import { decodeDense, encodeDense, encodeSectionVectors } from './sparse.js';
 import type { RefreshOutcome } from './lsa-refresh.js';
 import type { VectorDb } from './vector-store.js';
 
@@ -126,7 +126,7 @@ function parseEmbeddings(spec: ProviderSpec, json: unknown, count: number, url: 
 /** Note rows for the notes whose every non-empty section has a vector; the others wait for the next run. */
 function writeProviderNotes(store: VectorDb, provider: string, model: string, dims: number, inputs: NoteInputs[], dropped: string[]): void {
   const get = store.prepare('SELECT dense FROM vectors WHERE provider = ? AND model = ? AND hash = ?').pluck();
-  const put = store.prepare('INSERT OR REPLACE INTO notes(provider, model, path, sha256, sections, dense, sparse) VALUES (?, ?, ?, ?, ?, ?, NULL)');
+  const put = store.prepare('INSERT OR REPLACE INTO notes(provider, model, path, sha256, sections, dense, sparse, section_dense) VALUES (?, ?, ?, ?, ?, ?, NULL, ?)');
   const del = store.prepare('DELETE FROM notes WHERE provider = ? AND model = ? AND path = ?');
   store.transaction(() => {
     for (const p of dropped) del.run(provider, model, p);
@@ -148,7 +148,15 @@ function writeProviderNotes(store: VectorDb, provider: string, model: string, di
         secs.push({ heading_path: s.heading_path, lines: s.lines, hash, len: Math.max(1, Math.round(text.length / 50)), dense: decodeDense(v) });
       }
       if (!complete || dims === 0) continue;
-      put.run(provider, model, n.path, n.sha256, JSON.stringify(secs.map(({ dense: _d, ...s }) => s)), encodeDense(aggregateDense(secs.filter((s) => s.len > 0), dims)));
+      put.run(
+        provider,
+        model,
+        n.path,
+        n.sha256,
+        JSON.stringify(secs.map(({ dense: _d, ...s }) => s)),
+        encodeDense(aggregateDense(secs.filter((s) => s.len > 0), dims)),
+        encodeSectionVectors(secs.map((s) => (s.len > 0 ? s.dense : null)), dims),
+      );
     }
   })();
 }

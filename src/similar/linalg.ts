@@ -244,32 +244,35 @@ export function truncatedSvd(a: Csr, k: number, opts: { oversample?: number; pow
     y = csrTimesDense(a, csrTransposeTimesDense(a, y, l), l);
     orthonormalizeColumns(y, a.rows, l);
   }
-  // B = Qᵀ A (l × cols), held as Bᵀ = Aᵀ Q (cols × l).
-  const bt = csrTransposeTimesDense(a, y, l);
-  // B Bᵀ = (Bᵀ)ᵀ Bᵀ (l × l): its eigenvectors are B's left singular vectors, eigenvalues σ².
+  // B = Qᵀ A (l × cols). Its small Gram matrix B Bᵀ = Qᵀ (A (Aᵀ Q)) is formed through the
+  // rows (A's rows are fewer than its columns here: notes versus terms), never as a dense
+  // cols × l matrix: two sparse products and one rows × l² product.
+  const ay = csrTimesDense(a, csrTransposeTimesDense(a, y, l), l);
   const g = new Float64Array(l * l);
-  for (let c = 0; c < a.cols; c++) {
-    const o = c * l;
+  for (let r = 0; r < a.rows; r++) {
+    const o = r * l;
     for (let i = 0; i < l; i++) {
-      const bi = bt[o + i]!;
-      if (bi === 0) continue;
-      for (let j = i; j < l; j++) g[i * l + j]! += bi * bt[o + j]!;
+      const qi = y[o + i]!;
+      if (qi === 0) continue;
+      for (let j = 0; j < l; j++) g[i * l + j]! += qi * ay[o + j]!;
     }
   }
-  for (let i = 0; i < l; i++) for (let j = 0; j < i; j++) g[i * l + j] = g[j * l + i]!;
+  for (let i = 0; i < l; i++) for (let j = 0; j < i; j++) g[i * l + j] = g[j * l + i] = (g[i * l + j]! + g[j * l + i]!) / 2;
+  // Its eigenvectors are B's left singular vectors (Ub), its eigenvalues σ².
   const { values, vectors } = symmetricEigen(g, l);
   const sigma = new Float64Array(kk);
   for (let i = 0; i < kk; i++) sigma[i] = Math.sqrt(Math.max(values[i]!, 0));
-  // V = Bᵀ · Ub · Σ⁻¹ (cols × k).
-  const v = new Float64Array(a.cols * kk);
-  for (let c = 0; c < a.cols; c++) {
-    const o = c * l;
-    for (let j = 0; j < kk; j++) {
-      if (sigma[j]! < 1e-12) continue;
-      let s = 0;
-      for (let i = 0; i < l; i++) s += bt[o + i]! * vectors[i * l + j]!;
-      v[c * kk + j] = s / sigma[j]!;
+  // U = Q · Ub (rows × k), then V = Aᵀ · U · Σ⁻¹ (cols × k): again only sparse work over the columns.
+  const u = new Float64Array(a.rows * kk);
+  for (let r = 0; r < a.rows; r++) {
+    const o = r * l;
+    for (let i = 0; i < l; i++) {
+      const qi = y[o + i]!;
+      if (qi === 0) continue;
+      for (let j = 0; j < kk; j++) u[r * kk + j]! += qi * vectors[i * l + j]!;
     }
   }
+  const v = csrTransposeTimesDense(a, u, kk);
+  for (let c = 0; c < a.cols; c++) for (let j = 0; j < kk; j++) v[c * kk + j] = sigma[j]! < 1e-12 ? 0 : v[c * kk + j]! / sigma[j]!;
   return { k: kk, sigma, v };
 }

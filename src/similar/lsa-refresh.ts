@@ -1,9 +1,9 @@
 import type { Db } from '../index/index.js';
 import { indexedNotes, inputHash, lsaBag, readNoteInputs, type NoteInputs } from './inputs.js';
-import { DEFAULT_LSA_PARAMS, mergeByNote, noteSparseRow, projectBag, trainLsa, weightRow, type LsaModel, type LsaParams, type TermBag } from './lsa.js';
+import { DEFAULT_LSA_PARAMS, mergeByNote, noteSparseRow, projectBag, trainLsa, type LsaModel, type LsaParams, type TermBag } from './lsa.js';
 import { decodeLsaModel, encodeLsaModel } from './lsa-model-codec.js';
 import { aggregateDense } from './note-aggregate.js';
-import { decodeDense, decodeSparse, encodeDense, encodeSparse, sparseFromMap, type SparseVec } from './sparse.js';
+import { decodeDense, encodeDense, encodeSectionVectors, encodeSparse, sparseFromMap } from './sparse.js';
 import { getMeta, setMeta, type VectorDb } from './vector-store.js';
 
 /**
@@ -97,29 +97,26 @@ function decodeParams(body: Buffer): LsaParams {
 
 /** Embed the sections of `inputs` (bags in the same order) under `model`, reusing stored vectors by input hash. */
 function writeNotes(store: VectorDb, model: LsaModel, inputs: NoteInputs[], bags: TermBag[], onProgress: LsaRefreshOptions['onProgress']): void {
-  const getVec = store.prepare('SELECT dense, sparse FROM vectors WHERE provider = ? AND model = ? AND hash = ?');
-  const putVec = store.prepare('INSERT OR IGNORE INTO vectors(provider, model, hash, dense, sparse) VALUES (?, ?, ?, ?, ?)');
-  const putNote = store.prepare('INSERT OR REPLACE INTO notes(provider, model, path, sha256, sections, dense, sparse) VALUES (?, ?, ?, ?, ?, ?, ?)');
+  // Sections keep only their dense vector: the notes' sparse vectors come from their whole bags.
+  const getVec = store.prepare('SELECT dense FROM vectors WHERE provider = ? AND model = ? AND hash = ?').pluck();
+  const putVec = store.prepare('INSERT OR IGNORE INTO vectors(provider, model, hash, dense, sparse) VALUES (?, ?, ?, ?, NULL)');
+  const putNote = store.prepare('INSERT OR REPLACE INTO notes(provider, model, path, sha256, sections, dense, sparse, section_dense) VALUES (?, ?, ?, ?, ?, ?, ?, ?)');
   let k = 0;
   inputs.forEach((note, n) => {
-    const secs: { heading_path: string[]; lines: [number, number]; hash: string; len: number; dense: Float32Array; sparse: SparseVec }[] = [];
+    const secs: { heading_path: string[]; lines: [number, number]; hash: string; len: number; dense: Float32Array; known: boolean }[] = [];
     for (const s of note.sections) {
       const bag = bags[k++]!;
       const hash = inputHash('lsa', s);
-      const row = getVec.get(PROVIDER, model.id, hash) as { dense: Buffer; sparse: Buffer } | undefined;
+      const row = getVec.get(PROVIDER, model.id, hash) as Buffer | undefined;
       let dense: Float32Array;
-      let sparse: SparseVec;
-      if (row) {
-        dense = decodeDense(row.dense);
-        sparse = decodeSparse(row.sparse);
-      } else {
+      if (row) dense = decodeDense(row);
+      else {
         dense = projectBag(model, bag);
-        sparse = sparseFromMap(weightRow(model, bag));
-        putVec.run(PROVIDER, model.id, hash, encodeDense(dense), encodeSparse(sparse));
+        putVec.run(PROVIDER, model.id, hash, encodeDense(dense));
       }
-      secs.push({ heading_path: s.heading_path, lines: s.lines, hash, len: bag.length, dense, sparse });
+      secs.push({ heading_path: s.heading_path, lines: s.lines, hash, len: bag.length, dense, known: dense.some((x) => x !== 0) });
     }
-    const usable = secs.filter((s) => s.sparse.idx.length > 0);
+    const usable = secs.filter((s) => s.known);
     const noteBag = mergeByNote(bags.slice(k - note.sections.length, k), new Int32Array(note.sections.length))[0]!;
     putNote.run(
       PROVIDER,
@@ -129,6 +126,7 @@ function writeNotes(store: VectorDb, model: LsaModel, inputs: NoteInputs[], bags
       JSON.stringify(secs.map(({ heading_path, lines, hash, len }) => ({ heading_path, lines, hash, len }))),
       encodeDense(aggregateDense(usable, model.dims)),
       encodeSparse(sparseFromMap(noteSparseRow(model, noteBag))),
+      encodeSectionVectors(secs.map((x) => (x.known ? x.dense : null)), model.dims),
     );
     if (onProgress && (n % 200 === 0 || n === inputs.length - 1)) onProgress({ phase: 'similar', done: n + 1, total: inputs.length });
   });

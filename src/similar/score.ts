@@ -87,10 +87,20 @@ export function pairScore(a: NoteVectors, b: NoteVectors, w: ScoreWeights = DEFA
   const ws = sparse === null ? 0 : w.sparse;
   const total = ws + w.dense + w.coverage;
   const score = ((sparse ?? 0) * ws + dense * w.dense + coverage * w.coverage) / (total || 1);
-  const pairs: SectionPair[] = [];
-  for (let i = 0; i < sa.length; i++) for (let j = 0; j < sb.length; j++) pairs.push({ a: a.sections.indexOf(sa[i]!), b: b.sections.indexOf(sb[j]!), score: sims[i * sb.length + j]! });
-  pairs.sort((x, y) => y.score - x.score);
-  return { score, parts: { sparse, dense, coverage }, best_pairs: pairs.slice(0, bestPairs) };
+  // The best pairs by selection (k is small), not by sorting every pair.
+  const best: { i: number; j: number; s: number }[] = [];
+  for (let i = 0; i < sa.length; i++) {
+    for (let j = 0; j < sb.length; j++) {
+      const x = sims[i * sb.length + j]!;
+      if (best.length === bestPairs && x <= best[best.length - 1]!.s) continue;
+      let at = best.length;
+      while (at > 0 && best[at - 1]!.s < x) at--;
+      best.splice(at, 0, { i, j, s: x });
+      if (best.length > bestPairs) best.pop();
+    }
+  }
+  const pairs = best.map((p) => ({ a: a.sections.indexOf(sa[p.i]!), b: b.sections.indexOf(sb[p.j]!), score: p.s }));
+  return { score, parts: { sparse, dense, coverage }, best_pairs: pairs };
 }
 
 function usable(n: NoteVectors, minLen: number): SectionVector[] {

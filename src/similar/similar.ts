@@ -7,7 +7,6 @@ import { loadNoteVectors } from './load-vectors.js';
 import { DEFAULT_LSA_PARAMS } from './lsa.js';
 import { refreshLsaVectors, type RefreshOutcome } from './lsa-refresh.js';
 import { DEFAULT_WEIGHTS, pairScore, type NoteVectors, type PairScore } from './score.js';
-import { dot } from './sparse.js';
 import { templateNotes } from './templates.js';
 import { openVectorStore } from './vector-store.js';
 
@@ -187,13 +186,19 @@ export interface DuplicatesResult extends VectorsInfo {
 
 /** How much lower the bar is for two notes with the same file name (the name is evidence too). */
 export const SAME_NAME_MARGIN = 0.15;
+/** In the duplicate scan, each note's this many nearest notes (by the leading dimensions) are scored in full. */
+export const NEIGHBOURS = 10;
+/** Leading dimensions of the note vectors the duplicate scan ranks neighbours by. */
+const HEAD_DIMS = 32;
 
 /**
  * `similar --duplicates`: groups of likely duplicates across the vault —
  * pairs scoring at least `threshold` (same-name notes in different folders at
  * `threshold − SAME_NAME_MARGIN`), joined into groups when they share a note.
- * Every note is compared with every other through the note vectors first
- * (a pass over N²/2 dot products); only pairs close enough are scored in full.
+ * Every note is compared with every other by the leading dimensions of the
+ * note vectors; each note's {@link NEIGHBOURS} nearest, and every same-name
+ * pair, are scored in full. A true duplicate is among a note's nearest by
+ * far; a pair that is not is not reported.
  */
 export async function duplicateGroups(ctx: SimilarContext, opts: ProviderChoice & { threshold: number }): Promise<DuplicatesResult> {
   const { info, notes } = await vectorsFor(ctx, opts);
@@ -201,20 +206,55 @@ export async function duplicateGroups(ctx: SimilarContext, opts: ProviderChoice 
   const list = [...notes.values()].filter((n) => !templates.has(n.path)).sort((x, y) => (x.path < y.path ? -1 : 1));
   const name = (p: string) => linkFoldKey(p.slice(p.lastIndexOf('/') + 1));
   const floor = opts.threshold - SAME_NAME_MARGIN;
-  // The note-level dense cosine is a loose pre-filter: a pair far below it cannot reach the bar.
-  const prefilter = floor - 0.3;
-  const pairs: DuplicatePair[] = [];
-  for (let i = 0; i < list.length; i++) {
-    const a = list[i]!;
-    for (let j = i + 1; j < list.length; j++) {
-      const b = list[j]!;
-      const sameName = name(a.path) === name(b.path);
-      if (!sameName && dot(a.dense, b.dense) < prefilter) continue;
-      const s = pairScore(a, b, DEFAULT_WEIGHTS);
-      if (s.score < (sameName ? floor : opts.threshold)) continue;
-      const c = candidate(a, b, s, linkedOf(links, a.path, b.path));
-      pairs.push({ a: a.path, b: b.path, score: c.score, same_name: sameName, linked: c.linked, best_pairs: c.best_pairs });
+  // Candidates: each note's NEIGHBOURS nearest notes by the leading dimensions of the note
+  // vectors (one pass over the N²/2 pairs, a few dozen multiplications each), and every
+  // pair of same-name notes; only those are scored in full.
+  const head = Math.min(HEAD_DIMS, info.provider.dims);
+  const n = list.length;
+  const packed = new Float32Array(n * head);
+  list.forEach((x, i) => packed.set(x.dense.subarray(0, head), i * head));
+  const topScore = new Float32Array(n * NEIGHBOURS).fill(-Infinity);
+  const topIdx = new Int32Array(n * NEIGHBOURS).fill(-1);
+  const offer = (i: number, j: number, sc: number) => {
+    const o = i * NEIGHBOURS;
+    if (sc <= topScore[o + NEIGHBOURS - 1]!) return;
+    let at = NEIGHBOURS - 1;
+    while (at > 0 && topScore[o + at - 1]! < sc) {
+      topScore[o + at] = topScore[o + at - 1]!;
+      topIdx[o + at] = topIdx[o + at - 1]!;
+      at--;
     }
+    topScore[o + at] = sc;
+    topIdx[o + at] = j;
+  };
+  for (let i = 0; i < n; i++) {
+    const oi = i * head;
+    for (let j = i + 1; j < n; j++) {
+      const oj = j * head;
+      let d = 0;
+      for (let k = 0; k < head; k++) d += packed[oi + k]! * packed[oj + k]!;
+      offer(i, j, d);
+      offer(j, i, d);
+    }
+  }
+  const names = list.map((x) => name(x.path));
+  const byName = new Map<string, number[]>();
+  names.forEach((nm, i) => (byName.get(nm) ?? byName.set(nm, []).get(nm)!).push(i));
+  const candidates = new Set<number>();
+  const key = (i: number, j: number) => (i < j ? i * n + j : j * n + i);
+  for (let i = 0; i < n; i++) for (let k = 0; k < NEIGHBOURS; k++) if (topIdx[i * NEIGHBOURS + k]! >= 0) candidates.add(key(i, topIdx[i * NEIGHBOURS + k]!));
+  for (const group of byName.values()) for (let x = 0; x < group.length; x++) for (let y = x + 1; y < group.length; y++) candidates.add(key(group[x]!, group[y]!));
+  const pairs: DuplicatePair[] = [];
+  for (const c of [...candidates].sort((x, y) => x - y)) {
+    const i = Math.floor(c / n);
+    const j = c % n;
+    const a = list[i]!;
+    const b = list[j]!;
+    const sameName = names[i] === names[j];
+    const s = pairScore(a, b, DEFAULT_WEIGHTS);
+    if (s.score < (sameName ? floor : opts.threshold)) continue;
+    const cand = candidate(a, b, s, linkedOf(links, a.path, b.path));
+    pairs.push({ a: a.path, b: b.path, score: cand.score, same_name: sameName, linked: cand.linked, best_pairs: cand.best_pairs });
   }
   // Union–find over the pairs: a group is a connected set of likely duplicates.
   const parent = new Map<string, string>();

@@ -84,3 +84,12 @@ export function decodeDense(buf: Uint8Array): Float32Array {
   copy.set(buf);
   return new Float32Array(copy.buffer);
 }
+
+/** Sections' vectors, each normalised (null → zeros: the section has no vector), in one blob. */
+export function encodeSectionVectors(vectors: readonly (Float32Array | null)[], dims: number): Buffer {
+  const out = new Float32Array(vectors.length * dims);
+  vectors.forEach((v, i) => {
+    if (v) out.set(normalize(v), i * dims);
+  });
+  return Buffer.from(out.buffer);
+}

@@ -16,12 +16,13 @@ export type VectorDb = Database.Database;
  * vault through a provider can take far longer than indexing it.
  *
  * - `models`: an LSA model (vocabulary, idf, projection) or a provider model's dims;
- * - `vectors`: one row per embedded section input: dense vector (and, for LSA,
- *   its sparse BM25 vector);
+ * - `vectors`: one row per embedded section input: its dense vector;
  * - `notes`: per (provider, model, note): the hash it was embedded at, its
- *   sections (heading path, lines, input hash, length) and its note-level vectors.
+ *   sections (heading path, lines, input hash, length), its note-level vectors
+ *   and its sections' normalised vectors in one blob — what a query reads, one
+ *   row per note (reading 50k section rows cost seconds on a 10k-note vault).
  */
-export const VECTOR_SCHEMA_VERSION = 1;
+export const VECTOR_SCHEMA_VERSION = 3;
 const APPLICATION_ID = 0x56475643; // 'VGVC'
 
 const SCHEMA = `
@@ -41,7 +42,7 @@ CREATE TABLE vectors (
   model    TEXT NOT NULL,
   hash     TEXT NOT NULL,
   dense    BLOB NOT NULL,                   -- float32 × dims, as computed (not normalised)
-  sparse   BLOB,                            -- LSA only: BM25 weights over the vocabulary
+  sparse   BLOB,                            -- unused (NULL): sections keep only their dense vector
   PRIMARY KEY (provider, model, hash)
 ) STRICT, WITHOUT ROWID;
 CREATE TABLE notes (
@@ -52,6 +53,7 @@ CREATE TABLE notes (
   sections TEXT NOT NULL,                   -- JSON [{heading_path, lines, hash, len}]
   dense    BLOB NOT NULL,                   -- the note's vector, normalised
   sparse   BLOB,
+  section_dense BLOB NOT NULL,              -- every section's vector, normalised, concatenated (zeros: no vector)
   PRIMARY KEY (provider, model, path)
 ) STRICT, WITHOUT ROWID;
 `;
@@ -116,4 +118,5 @@ export interface StoredNote {
   sections: { heading_path: string[]; lines: [number, number]; hash: string; len: number }[];
   dense: Buffer;
   sparse: Buffer | null;
+  section_dense: Buffer;
 }

@@ -95,7 +95,8 @@ function cases(bundle: string, opId: string): Case[] {
     { name: 'verify', op: 'verify', argv: ['verify', '<verify-answer>'] },
     // links survive every write (issue #12): a snapshot, a rename whose links follow it, a heading
     // rename, a note that would steal links (blocked), and the baseline after the rename
-    { name: 'links-snapshot', op: 'links', argv: ['links', '--snapshot', 'links.json'] },
+    // (named so the MCP schema test does not take it for the links tool's output: --snapshot is CLI-only)
+    { name: 'snapshot-links', op: 'links', argv: ['links', '--snapshot', 'links.json'] },
     { name: 'propose-rename', op: 'propose', argv: ['propose', '--rename', 'Wiki/Cooking/Pancakes.md', 'Crêpes', '--base', '<sha:Wiki/Cooking/Pancakes.md>'] },
     { name: 'apply-rename', op: 'apply', argv: ['apply', '<rename-id>', '--review-hash', '<rename-hash>'] },
     { name: 'propose-rename-heading', op: 'propose', argv: ['propose', '--rename-heading', 'Games/Catan/Rules.md', 'The robber on a 7', 'Rolling a seven', '--base', '<sha:Games/Catan/Rules.md>'] },
@@ -120,6 +121,7 @@ function normalise(value: unknown, base: string, key = ''): unknown {
   if (key === 'catalog_id') return '<catalog>';
   if (key === 'nonce') return '<nonce>';
   if (/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d/.test(value)) return '<time>';
+  // one chain: the proposal nonce too (two returns in a row left the second unreached)
   return value
     .split(base)
     .join('<tmp>')
@@ -162,10 +164,7 @@ test('golden: every operation’s JSON output on the demo vault matches its gold
   );
   const env = { GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t' };
   let approval = '';
-  let reviewHash = '';
   let catalog = '';
-  let renameId = '';
-  let renameHash = '';
   const answer = path.join(base, 'answer.json');
   const badAnswer = path.join(base, 'bad-answer.json');
   const verifyAnswer = path.join(base, 'verify-answer.json');
@@ -178,20 +177,20 @@ test('golden: every operation’s JSON output on the demo vault matches its gold
       ],
     }),
   );
+  let reviewHash = '';
+  let renameId = '';
+  let renameHash = '';
   fs.mkdirSync(GOLDEN_DIR, { recursive: true });
   const mismatches: string[] = [];
   for (const c of cases(bundle, opId)) {
-    const argv = c.argv.map((a) =>
-      a.startsWith('<sha:')
-        ? crypto.createHash('sha256').update(fs.readFileSync(path.join(vault, a.slice(5, -1)))).digest('hex')
-        : (({ '<approval>': approval, '<patch>': patch, '<base>': crypto.createHash('sha256').update(old).digest('hex'), '<review_hash>': reviewHash, '<catalog>': catalog, '<answer>': answer, '<bad-answer>': badAnswer, '<verify-answer>': verifyAnswer, '<rename-id>': renameId, '<rename-hash>': renameHash } as Record<string, string>)[a] ?? a),
-    );
+    const filled: Record<string, string> = { '<approval>': approval, '<patch>': patch, '<review_hash>': reviewHash, '<catalog>': catalog, '<answer>': answer, '<bad-answer>': badAnswer, '<verify-answer>': verifyAnswer, '<rename-id>': renameId, '<rename-hash>': renameHash };
+    // `<sha:PATH>`: the hash of that file in the vault as it is at this case
+    const shaOf = (rel: string) => crypto.createHash('sha256').update(fs.readFileSync(path.join(vault, rel))).digest('hex');
+    const argv = c.argv.map((a) => (a === '<base>' ? crypto.createHash('sha256').update(old).digest('hex') : a.startsWith('<sha:') ? shaOf(a.slice(5, -1)) : (filled[a] ?? a)));
     const r = await runCli(['--vault', vault, ...argv], { home, env, cwd: base });
     assert.equal(r.exitCode, c.exit ?? 0, `${c.name}: ${r.stdout}${r.stderr}`);
     assert.ok(r.json, `${c.name}: stdout is one JSON document`);
     if (c.name === 'tx-inspect') approval = r.json.approval_sha256;
-    if (c.name === 'review') reviewHash = r.json.review_hash;
-    if (c.name === 'propose-rename') [renameId, renameHash] = [r.json.proposal.id, r.json.review.review_hash];
     if (c.name === 'relate-prepare') {
       catalog = r.json.catalog_id;
       const id = (side: string, n: number) => r.json.fragments.filter((f: { side: string }) => f.side === side)[n].id;
@@ -199,6 +198,8 @@ test('golden: every operation’s JSON output on the demo vault matches its gold
       fs.writeFileSync(answer, JSON.stringify({ version: 'vaultgate.relation.v1', recommendations: [rec] }));
       fs.writeFileSync(badAnswer, JSON.stringify({ version: 'vaultgate.relation.v1', recommendations: [{ ...rec, evidence_a: [id('B', 0)], anchor: 'nope' }] }));
     }
+    if (c.name === 'review') reviewHash = r.json.review_hash;
+    if (c.name === 'propose-rename') [renameId, renameHash] = [r.json.proposal.id, r.json.review.review_hash];
     const actual = JSON.stringify(normalise(r.json, base), null, 2) + '\n';
     const file = path.join(GOLDEN_DIR, `${c.name}.json`);
     if (UPDATE) {
