@@ -74,16 +74,21 @@ export async function runInk(controller: InboxController, io: { stdin: NodeJS.Re
   const { stdin, stdout } = io;
   const onResize = () => controller.dispatch({ type: 'resize', rows: stdout.rows, cols: stdout.columns });
   const tick = setInterval(() => controller.dispatch({ type: 'tick', now: Date.now() }), TICK_MS);
+  // should the process die before the finally below (an uncaught exception), still give the shell its screen back
+  const onExit = () => stdout.write(LEAVE_ALT_SCREEN);
+  process.once('exit', onExit);
   stdout.write(ENTER_ALT_SCREEN);
   stdout.on('resize', onResize);
   const app = render(<InboxApp controller={controller} />, { stdin, stdout, exitOnCtrlC: false, patchConsole: true });
   try {
-    await controller.closed;
+    // a render that throws ends Ink (waitUntilExit rejects): the inbox ends with it instead of hanging
+    await Promise.race([controller.closed, app.waitUntilExit()]);
   } finally {
     clearInterval(tick);
     stdout.off('resize', onResize);
     app.unmount();
     app.cleanup();
     stdout.write(LEAVE_ALT_SCREEN);
+    process.off('exit', onExit);
   }
 }

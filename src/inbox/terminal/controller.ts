@@ -66,9 +66,10 @@ export class InboxController {
         // core's work blocks the loop, and let keys already typed arrive
         await new Promise((r) => setImmediate(r));
         const e = this.#pending.shift()!;
+        // after quit only the quit itself runs (an action already running has finished: nothing is cut off midway)
+        if (this.#state.quit && e.kind !== 'quit') continue;
         if (e.kind === 'show' && this.#pending.some((later) => later.kind === 'show')) continue;
         await this.#perform(e);
-        if (this.#state.quit) break;
       }
     } finally {
       this.#running = false;

@@ -533,7 +533,11 @@ function onNormalKey(s: InboxState, k: Key): Update {
   if (k.kind === 'char' && 'axruo'.includes(k.char) && k.char.length === 1) {
     if (id === null) return { state: { ...s, message: { tone: 'info', text: 'no proposal selected' } }, effects: [] };
     const state = targetState(s);
-    if (state === null) return { state: s, effects: [] }; // still loading: the key means nothing yet
+    if (state === null) {
+      // a history row names a proposal, not its state: the keys work once it is open
+      if (s.tab === 'history' && s.screen === 'list') return { state: { ...s, message: { tone: 'info', text: `enter opens ${id}; its keys work there` } }, effects: [] };
+      return { state: s, effects: [] }; // still loading: the key means nothing yet
+    }
     const offered = actionsFor(state);
     const key = k.char as (typeof offered)[number];
     if (!offered.includes(key)) {

@@ -101,3 +101,30 @@ test('Ink draws the frame line for line: 23 lines of at most 80 columns for an 8
     for (const l of lines) assert.ok(l.replace(/\x1b\[[0-9;]*m/g, '').length <= 80, l);
   }
 });
+
+test('controller: Ctrl-C while an apply runs quits once the apply has finished, not midway', { timeout: 10_000 }, async () => {
+  const calls: string[] = [];
+  const backend = fakeBackend(3, calls);
+  let release!: () => void;
+  const gate = new Promise<void>((r) => (release = r));
+  backend.apply = async (id) => {
+    calls.push(`apply ${id} started`);
+    await gate;
+    calls.push(`apply ${id} finished`);
+    return appliedView(id);
+  };
+  const c = new InboxController(backend, { rows: 24, cols: 80 }, T0);
+  await c.idle();
+  c.dispatch(key('a'));
+  await c.idle();
+  c.dispatch(key('y'));
+  while (!calls.includes('apply p-3 started')) await new Promise((r) => setTimeout(r, 1));
+  c.dispatch({ type: 'key', key: { kind: 'ctrl', char: 'c' } });
+  let closed = false;
+  void c.closed.then(() => (closed = true));
+  await new Promise((r) => setTimeout(r, 20));
+  assert.equal(closed, false, 'still applying');
+  release();
+  await c.closed;
+  assert.deepEqual(calls.slice(-2), ['apply p-3 started', 'apply p-3 finished']);
+});
