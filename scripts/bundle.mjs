@@ -11,7 +11,9 @@
  *   finds it at `./parse-worker.js` beside its own module.
  * - Not bundled: better-sqlite3 (a native addon), and packages loaded on first
  *   use through `createRequire` (zod, yaml, lezer: src/lazy-require.ts), or only
- *   by the terminal inbox (ink, react); they resolve from node_modules at run time.
+ *   by the terminal inbox (ink, react) or the MCP server (the MCP SDK, which
+ *   imports zod itself: bundling it would load a second zod); they resolve from
+ *   node_modules at run time.
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -28,7 +30,7 @@ await build({
   platform: 'node',
   target: 'node20',
   chunkNames: 'chunk-[hash]',
-  external: ['better-sqlite3', 'zod', 'yaml', '@lezer/*', 'ink', 'react', 'react/*'],
+  external: ['better-sqlite3', 'zod', 'yaml', '@lezer/*', 'ink', 'react', 'react/*', '@modelcontextprotocol/sdk'],
   sourcemap: 'linked',
   logLevel: 'warning',
   // ESM output that still lets bundled CommonJS packages call require().

@@ -61,10 +61,12 @@ export const EXIT_CODES = {
   UNDO_CONFLICT: 75,
   CONTEXT_UNSTABLE: 75,
   GIT_INDEX_DIRTY: 75,
+  FOREIGN_FILE: 75,
   STATE_STALE: 75,
   // 77: not permitted
   OUT_OF_SCOPE: 77,
   AREA_PROTECTED: 77,
+  FORBIDDEN: 77,
   // 1: a bug
   INTERNAL: 1,
 } as const;

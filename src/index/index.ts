@@ -9,10 +9,13 @@
  * - {@link withFreshIndex}: open + refresh + run a read, rebuilding once when the
  *   file turns out to be corrupt. What read commands use.
  * - {@link searchIndex}: section search (`"phrase"`, `-term`, `prefix*`, plain
- *   questions as OR under BM25), filters by path, tag and property.
+ *   questions as OR under BM25), filters by path, tag and property;
+ *   {@link rankedNotes}: the same ranking with several sections per note (context).
+ *   Ranking over a bounded candidate set is in rank.ts, anchor text in anchors.ts.
  * - {@link parseQuery}: the query language, never an FTS syntax error.
  * - {@link indexText} and friends: the text pipeline shared by index and queries.
- * - {@link readNoteSection}: `vaultgate note`, a note or one section with hashes and lines.
+ * - {@link readNoteSection}: `vaultgate note`, a note or one section with hashes and lines;
+ *   {@link windowNote} cuts a long one into windows with a continuation cursor.
  *
  * @example
  *   const { result } = withFreshIndex(root, process.env, (h) => searchIndex(h.db, 'ёлка', { limit: 5 }));
@@ -25,6 +28,8 @@ export * from './query.js';
 export * from './refresh.js';
 export * from './relink.js';
 export * from './search.js';
+export { RANK_PARAMS, type RankParams } from './rank.js';
+export { rebuildAnchors, MAX_ANCHOR_CHARS } from './anchors.js';
 export * from './section-rows.js';
 export * from './snippet.js';
 export * from './split-section.js';
@@ -33,4 +38,5 @@ export { nameKey } from './note-rows.js';
 export { defaultParseWorkers } from './parse-pool.js';
 export * from './fresh-index.js';
 export * from './note-read.js';
+export { windowNote, DEFAULT_WINDOW_CHARS, type NoteWindow } from './note-window.js';
 export * from './link-queries.js';

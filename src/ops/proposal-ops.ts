@@ -1,9 +1,7 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import { VaultgateError } from '../errors.js';
 import type { ChangeRequest, ProposeInput, ReviewView } from '../proposals/index.js';
 import { defineOperation, type OpContext } from './operation.js';
-import { readBounded } from './read-bounded.js';
+import { decodeUtf8Arg, readFileArg } from './read-bounded.js';
 import { actorOf, agentName } from './settings.js';
 
 /**
@@ -13,6 +11,9 @@ import { actorOf, agentName } from './settings.js';
  * `--changes` file is the CLI's way of sending what MCP sends inline
  * (`content`, `changes_json`). `apply` has no MCP tool: agents propose, people apply.
  */
+
+/** A review check as documented (docs/json.md): the MCP output schemas name these fields. */
+const CHECK = { name: 'string', ok: 'boolean', severity: 'string', message: 'string' } as const;
 
 const proposalsCore = () => import('../proposals/index.js');
 
@@ -30,33 +31,15 @@ async function maxInputBytes(): Promise<number> {
 }
 
 function decodeText(bytes: Buffer, what: string): string {
-  try {
-    return new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
-  } catch {
-    throw new VaultgateError('NOT_UTF8', `${what} is not valid UTF-8`, { hint: 'Proposals carry text; save it as UTF-8.' });
-  }
+  return decodeUtf8Arg(bytes, what, 'Proposals carry text; save it as UTF-8.', { keepBom: true });
 }
 
 async function readInputFile(ctx: OpContext, file: string, what: string): Promise<string> {
-  const limit = await maxInputBytes();
-  let bytes: Buffer;
-  if (file === '-') bytes = ctx.readStdin(limit);
-  else {
-    let fd: number;
-    try {
-      fd = fs.openSync(path.resolve(ctx.cwd, file), 'r');
-    } catch (e) {
-      throw new VaultgateError('INVALID_INPUT', `cannot read ${what} ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`, { hint: `Give the path of a readable file (relative to ${ctx.cwd}), or - for stdin.` });
-    }
-    try {
-      bytes = readBounded(fd, limit);
-    } finally {
-      fs.closeSync(fd);
-    }
-  }
-  if (bytes.byteLength > limit) {
-    throw new VaultgateError('BUNDLE_LIMIT', `${what} is over ${limit} bytes`, { details: { limit }, hint: 'Split the change into several proposals.' });
-  }
+  const bytes = readFileArg(ctx, file, {
+    limit: await maxInputBytes(),
+    what,
+    tooLarge: (limit) => new VaultgateError('BUNDLE_LIMIT', `${what} is over ${limit} bytes`, { details: { limit }, hint: 'Split the change into several proposals.' }),
+  });
   return decodeText(bytes, `${what} ${file}`);
 }
 
@@ -129,6 +112,7 @@ export const proposeOp = defineOperation({
     { name: 'scenario', type: 'string', placeholder: 'name', description: 'the scenario whose write rules apply' },
     { name: 'allow_shrink', type: 'boolean', description: 'the change removes more than half of a note, or deletes a linked note, on purpose' },
   ] as const,
+  output: { proposal: { object: { id: 'string', state: 'string', title: 'string', files: 'array' } }, review: { object: { checks: { array: CHECK }, files: { array: { path: 'string', action: 'string', old_sha256: 'string|null', new_sha256: 'string|null', diff: 'string' } }, diff: 'string', review_hash: 'string|null' } } },
   annotations: { readOnly: false, destructive: false, idempotent: false, openWorld: false },
   async run(input, ctx) {
     const { propose, parseChangesDocument } = await proposalsCore();
@@ -211,6 +195,7 @@ export const reviewOp = defineOperation({
   description: 'Re-runnable: pending and blocked follow the vault. Writes nothing into the vault (the result is stored with the proposal).',
   examples: ['vaultgate review p-7', 'vaultgate review p-7 --json'],
   params: [idArg] as const,
+  output: { proposal: { object: { id: 'string', state: 'string' } }, checks: { array: CHECK }, files: { array: { path: 'string', action: 'string', old_sha256: 'string|null', new_sha256: 'string|null', diff: 'string' } }, diff: 'string', review_hash: 'string|null' },
   annotations: { readOnly: false, destructive: false, idempotent: true, openWorld: false },
   async run(input, ctx) {
     const { review } = await proposalsCore();
@@ -226,6 +211,7 @@ export const showOp = defineOperation({
   summary: 'A proposal and its last review, without checking again',
   examples: ['vaultgate show p-7'],
   params: [idArg] as const,
+  output: { proposal: { object: { id: 'string', state: 'string', title: 'string', agent: 'string|null' } }, checks: { array: CHECK }, files: { array: { path: 'string', action: 'string', old_sha256: 'string|null', new_sha256: 'string|null', diff: 'string' } }, diff: 'string', review_hash: 'string|null' },
   annotations: { readOnly: true, destructive: false, idempotent: true, openWorld: false },
   async run(input, ctx) {
     const { show } = await proposalsCore();
@@ -252,6 +238,7 @@ export const applyOp = defineOperation({
       pattern: { regex: /^[0-9a-f]{64}$/, hint: 'Copy review_hash (64 lower-case hex digits) from `vaultgate review ID`.' },
     },
   ] as const,
+  output: { operation_id: 'string', changed_paths: { array: 'string' }, proposal: { object: { id: 'string', state: 'string' } } },
   annotations: { readOnly: false, destructive: true, idempotent: true, openWorld: false },
   async run(input, ctx) {
     const { apply } = await proposalsCore();
@@ -327,6 +314,7 @@ export const proposalsOp = defineOperation({
     { name: 'limit', type: 'int', min: 1, max: 10_000, default: 100, placeholder: 'n', description: 'most proposals to list' },
     { name: 'offset', type: 'int', min: 0, max: 1_000_000_000, default: 0, placeholder: 'n', description: 'skip this many first (to page: total says how many match)' },
   ] as const,
+  output: { total: 'integer', proposals: { array: { id: 'string', state: 'string', title: 'string', agent: 'string|null', files: 'array', blocking: { array: 'string' }, warnings: 'integer', review_hash: 'string|null' } } },
   annotations: { readOnly: true, destructive: false, idempotent: true, openWorld: false },
   async run(input, ctx) {
     const { list, OPEN_STATES } = await proposalsCore();

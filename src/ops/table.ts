@@ -3,6 +3,7 @@ import { backlinksOp, checkOp, contextOp, filesOp, indexOp, linksOp, noteOp, res
 import { applyOp, declineOp, logOp, proposalsOp, proposeOp, reopenOp, reviewOp, rollbackOp, showOp } from './proposal-ops.js';
 import { scenarioCheckOp, scenarioListOp, scenarioShowOp } from './scenario-ops.js';
 import { stateDeleteOp, stateGetOp, stateListOp, statePatchOp } from './state-ops.js';
+import { skillInstallOp, skillUninstallOp } from './setup-ops.js';
 import { checkpointOp, initOp, txApplyOp, txInspectOp, txRecoverOp, txResolveOp, txStatusOp, undoOp } from './tx-ops.js';
 
 /**
@@ -47,6 +48,8 @@ export const OPERATIONS: readonly Operation<any, any>[] = [
   txStatusOp,
   txResolveOp,
   scenarioCheckOp,
+  skillInstallOp,
+  skillUninstallOp,
 ];
 
 /** The operation a CLI command line or an MCP tool name names. */

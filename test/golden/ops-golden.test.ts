@@ -39,6 +39,7 @@ function cases(bundle: string, opId: string): Case[] {
     { name: 'context-markdown', op: 'context', argv: ['context', 'sourdough starter', '--format', 'markdown', '--json', '--budget-chars', '2000'] },
     { name: 'note', op: 'note', argv: ['note', 'Home.md'] },
     { name: 'note-heading', op: 'note', argv: ['note', 'Games/Catan/Rules.md', '--heading', 'The robber on a 7'] },
+    { name: 'note-window', op: 'note', argv: ['note', 'Games/Catan/Rules.md', '--max-chars', '300'] },
     { name: 'resolve', op: 'resolve', argv: ['resolve', '[[Rules]]', '--from', 'Games/Catan/Strategy.md'] },
     { name: 'links', op: 'links', argv: ['links', 'Journal/2026-11-28.md'] },
     { name: 'backlinks', op: 'backlinks', argv: ['backlinks', 'Wiki/Cooking/Sourdough.md'] },
@@ -80,6 +81,8 @@ function cases(bundle: string, opId: string): Case[] {
     { name: 'reopen', op: 'reopen', argv: ['reopen', 'p-2'] },
     { name: 'proposals', op: 'proposals', argv: ['proposals'] },
     { name: 'log', op: 'log', argv: ['log', '--limit', '4'] },
+    { name: 'skill-install', op: 'skill_install', argv: ['skill', 'install', '--home', path.join(path.dirname(bundle), 'user-home'), '--guard'] },
+    { name: 'skill-uninstall', op: 'skill_uninstall', argv: ['skill', 'uninstall', '--home', path.join(path.dirname(bundle), 'user-home')] },
   ];
 }
 
