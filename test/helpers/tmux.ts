@@ -17,6 +17,8 @@ export const TMUX_SKIP = TMUX_AVAILABLE ? false : 'tmux is not installed: script
 const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 
 export class TmuxPane {
+  private socketPath: string | null = null;
+
   private constructor(
     readonly socket: string,
     /** Holds `exit=N` once the command ended. */
@@ -32,6 +34,7 @@ export class TmuxPane {
     const pane = new TmuxPane(socket, statusFile, env);
     const command = `${argv.map(quote).join(' ')}; echo "exit=$?" > ${quote(statusFile)}`;
     pane.tmux(['-f', '/dev/null', 'new-session', '-d', '-s', 'inbox', '-x', String(opts.cols), '-y', String(opts.rows), command]);
+    pane.socketPath = pane.tmux(['display-message', '-p', '-t', 'inbox', '#{socket_path}'], false).stdout.trim() || null;
     return pane;
   }
 
@@ -91,8 +94,9 @@ export class TmuxPane {
     return this.exitStatus()!;
   }
 
-  /** End the tmux server (and whatever still runs in it). */
+  /** End the tmux server (and whatever still runs in it), and remove its socket file (tmux leaves it behind). */
   kill(): void {
     this.tmux(['kill-server'], false);
+    if (this.socketPath) fs.rmSync(this.socketPath, { force: true });
   }
 }
