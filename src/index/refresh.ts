@@ -6,6 +6,7 @@ import {
   type VaultConfig,
   type VaultConfigCache,
   scanVault,
+  type ScanResult,
   type ScanWarning,
   type VaultFile,
 } from '../vault/index.js';
@@ -39,6 +40,19 @@ export interface RefreshOptions {
   onProgress?: (p: RefreshProgress) => void;
   /** Worker threads for parsing a big batch of notes; 0 parses on this thread. Default: {@link defaultParseWorkers}. */
   parseWorkers?: number;
+  /**
+   * The vault's files as the caller already knows them, instead of walking it:
+   * a watched session's copy of the stat walk (scanVault's result and order),
+   * patched with a fresh stat of each path the watcher reported. Default: walk.
+   */
+  scan?: ScanResult;
+  /**
+   * With `scan`: the only paths whose records differ from the scan whose digest
+   * is `since` (null: no longer a file). When the index still holds `since`,
+   * only these paths are compared with their rows, not every file's; otherwise
+   * (another process refreshed in between) the whole scan is compared.
+   */
+  changed?: { since: string; files: ReadonlyMap<string, VaultFile | null> };
 }
 
 export interface IndexWarning {
@@ -125,6 +139,36 @@ function diff(db: Db, files: VaultFile[], kindOf: (f: VaultFile) => Kind): Plan 
   return { ...plan, storedFiles: stats.length };
 }
 
+/**
+ * {@link diff} for a known set of paths: the rows of those paths only, compared
+ * with their new records. Sorted by path, so rows are written in the order a
+ * full diff writes them.
+ */
+function diffPaths(db: Db, changed: ReadonlyMap<string, VaultFile | null>, kindOf: (f: VaultFile) => Kind): Plan & { storedFiles: number } {
+  const byPath = db.prepare('SELECT id, path, size, mtime_ms, kind, sha256, name_key FROM files WHERE path = ?');
+  const plan: Plan = { add: [], stale: [], remove: [] };
+  for (const p of [...changed.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))) {
+    const file = changed.get(p)!;
+    const row = byPath.get(p) as FileRow | undefined;
+    if (!file) {
+      if (row) plan.remove.push(row);
+      continue;
+    }
+    const kind = kindOf(file);
+    if (!row) plan.add.push({ file, kind });
+    else if (row.size !== file.size || row.mtime_ms !== file.mtimeMs || !sameKind(row.kind, kind)) plan.stale.push({ file, kind, row });
+  }
+  return { ...plan, storedFiles: db.prepare('SELECT count(*) FROM files').pluck().get() as number };
+}
+
+/** How many of these paths are indexed notes: with the stored count, keeps it exact without counting the table. */
+function countNotes(db: Db, paths: Iterable<string>): number {
+  const kind = db.prepare('SELECT kind FROM files WHERE path = ?').pluck();
+  let n = 0;
+  for (const p of paths) if (kind.get(p) === 'note') n++;
+  return n;
+}
+
 const isEmpty = (p: Plan) => p.add.length === 0 && p.stale.length === 0 && p.remove.length === 0;
 
 /** The vault config as last validated, kept in the index's meta table (see VaultConfigCache). */
@@ -148,7 +192,7 @@ export function refreshIndex(handle: IndexHandle, opts: RefreshOptions = {}): Re
   const config = readVaultConfig(root, configCache(db));
   const excludeKey = JSON.stringify(config.index.exclude);
   const kindOf = (f: VaultFile): Kind => (isExcluded(config, f.path) ? 'excluded' : isMarkdownPath(f.path) ? 'note' : 'attachment');
-  const scan = scanFiles(root);
+  const scan = scanFiles(root, opts.scan);
 
   const result: RefreshResult = {
     refreshed: false,
@@ -170,7 +214,10 @@ export function refreshIndex(handle: IndexHandle, opts: RefreshOptions = {}): Re
   if (storedMeta(db, 'scan_digest') !== digest) {
     db.transaction(() => {
       const excludeChanged = storedMeta(db, 'exclude') !== excludeKey;
-      const work = apply(db, root, scan.files, kindOf, excludeKey, excludeChanged, result, opts);
+      // Checked under the write lock: the index still describes the scan the changes are relative to.
+      const only = opts.changed && !excludeChanged && storedMeta(db, 'scan_digest') === opts.changed.since ? opts.changed.files : null;
+      const notesBefore = only ? countNotes(db, only.keys()) : 0;
+      const work = apply(db, root, scan.files, kindOf, excludeKey, excludeChanged, result, opts, only);
       // Link resolution holds the vault's file list in its own form: let go of the
       // scan's (100k records for 100k notes) so the two are never live together.
       scan.files = [];
@@ -185,7 +232,8 @@ export function refreshIndex(handle: IndexHandle, opts: RefreshOptions = {}): Re
       putMeta(db, 'scan_digest', digest);
       // Counted once per change and kept: counting on every read scans the files
       // table (~15 ms at 10k notes), as there is no index on kind (schema.ts).
-      putMeta(db, 'notes', String(db.prepare(`SELECT count(*) FROM files WHERE kind = 'note'`).pluck().get()));
+      const stored = storedMeta(db, 'notes');
+      putMeta(db, 'notes', String(only && stored !== undefined ? Number(stored) + countNotes(db, only.keys()) - notesBefore : db.prepare(`SELECT count(*) FROM files WHERE kind = 'note'`).pluck().get()));
     }).immediate();
   }
   result.notes = Number(storedMeta(db, 'notes') ?? 0);
@@ -203,8 +251,9 @@ function apply(
   excludeChanged: boolean,
   result: RefreshResult,
   opts: RefreshOptions,
+  only: ReadonlyMap<string, VaultFile | null> | null,
 ): { scope: RelinkScope; bulk: boolean } | null {
-  const plan = diff(db, files, kindOf);
+  const plan = only ? diffPaths(db, only, kindOf) : diff(db, files, kindOf);
   if (isEmpty(plan) && !excludeChanged) return null;
   result.refreshed = true;
   // A first build resolves every link anyway: no need to collect 100k names and paths to say so.
@@ -292,9 +341,9 @@ function apply(
   return { scope, bulk };
 }
 
-/** The stat walk, one record per canonical path; `files` is dropped once applied. */
-function scanFiles(root: string): { files: VaultFile[]; collisions: IndexWarning[]; warnings: ScanWarning[] } {
-  const scan = scanVault(root);
+/** The stat walk (or the caller's copy of it), one record per canonical path; `files` is dropped once applied. */
+function scanFiles(root: string, given?: ScanResult): { files: VaultFile[]; collisions: IndexWarning[]; warnings: ScanWarning[] } {
+  const scan = given ?? scanVault(root);
   return { ...dedupeByPath(scan.files), warnings: scan.warnings };
 }
 

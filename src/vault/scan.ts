@@ -83,7 +83,16 @@ export function scanVault(root: string): ScanResult {
   };
   walk(root, '');
   files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  // In path order, not readdir order (which differs between filesystems and after
+  // a folder is rewritten): a watcher-maintained copy of the scan must list them
+  // exactly as a fresh walk does.
+  warnings.sort(compareScanWarnings);
   return { files, warnings };
+}
+
+/** The order of {@link ScanResult.warnings}: by path, then code. */
+export function compareScanWarnings(a: ScanWarning, b: ScanWarning): number {
+  return a.path < b.path ? -1 : a.path > b.path ? 1 : a.code < b.code ? -1 : a.code > b.code ? 1 : 0;
 }
 
 /** Markdown notes are `.md` files (Obsidian's notes); everything else is an attachment. */
