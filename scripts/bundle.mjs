@@ -12,7 +12,10 @@
  * - Not bundled: better-sqlite3 (a native addon), and packages loaded on first
  *   use through `createRequire` (zod, yaml, lezer: src/lazy-require.ts), or only
  *   by the terminal inbox (ink, react); they resolve from node_modules at run time.
+ * - `main.ts` itself is tiny: it asks a running daemon for the vault first
+ *   (src/cli/daemon/client.ts) and imports the CLI (a chunk) only when none answers.
  */
+import crypto from 'node:crypto';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
@@ -32,5 +35,7 @@ await build({
   sourcemap: 'linked',
   logLevel: 'warning',
   // ESM output that still lets bundled CommonJS packages call require().
+  // One id per build: a daemon answers only CLI processes of its own build (src/cli/version.ts).
+  define: { __VAULTGATE_BUILD__: JSON.stringify(crypto.randomUUID()) },
   banner: { js: "import { createRequire as __vgCreateRequire } from 'node:module'; const require = __vgCreateRequire(import.meta.url);" },
 });

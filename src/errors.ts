@@ -39,6 +39,7 @@ export const EXIT_CODES = {
   // 69: something vaultgate needs is unavailable
   PROVIDER_UNAVAILABLE: 69, // reserved: thrown once an embedding/LLM provider is called
   NATIVE_MODULE_MISMATCH: 69,
+  DAEMON_FAILED: 69,
   // 75: conflict, retry after re-reading
   STALE_HASH: 75,
   APPROVAL_MISMATCH: 75,

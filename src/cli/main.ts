@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-import { runCli } from './run-cli.js';
+import { forwardToDaemon } from './daemon/client.js';
 
 // A closed pipe (e.g. `vaultgate search x | head -1`) is not an error worth a stack trace.
 process.stdout.on('error', (e: NodeJS.ErrnoException) => {
@@ -7,12 +7,21 @@ process.stdout.on('error', (e: NodeJS.ErrnoException) => {
   throw e;
 });
 
-const code = await runCli(process.argv.slice(2), {
-  stdout: (s) => process.stdout.write(s),
-  stderr: (s) => process.stderr.write(s),
+const argv = process.argv.slice(2);
+const io = {
+  stdout: (s: string) => void process.stdout.write(s),
+  stderr: (s: string) => void process.stderr.write(s),
   env: process.env,
   isTTY: Boolean(process.stdout.isTTY),
   stderrIsTTY: Boolean(process.stderr.isTTY),
   cwd: process.cwd(),
-});
-process.exitCode = code;
+};
+// A read the vault's daemon can answer costs a socket round trip; only when none
+// answers is the CLI itself (commander, the operation table, the index) loaded.
+const forwarded = await forwardToDaemon(argv, io);
+if (forwarded !== null) {
+  process.exitCode = forwarded;
+} else {
+  const { runCli } = await import('./run-cli.js');
+  process.exitCode = await runCli(argv, io);
+}

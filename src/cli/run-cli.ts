@@ -3,9 +3,11 @@ import { typedEnvironmentError } from '../environment-error.js';
 import { exitCodeOf, isVaultgateError, VaultgateError } from '../errors.js';
 import type { CliIO, CommandResult, Reporter } from './command-kit.js';
 import { OPERATIONS, flagName, type Param } from '../ops/index.js';
+import { registerDaemonCommands } from './daemon-commands.js';
 import { preloadSession, registerOperations } from './register-ops.js';
+import { VERSION } from './version.js';
 
-export const VERSION = '0.1.0';
+export { VERSION } from './version.js';
 
 /**
  * Run one vaultgate command line and return its exit code. The only place that
@@ -60,6 +62,7 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
   program.addHelpText('after', '\nExit codes: 0 ok, 1 bug, 2 usage or invalid input, 3 integrity, 69 provider unavailable, 75 conflict (re-read and retry), 77 not permitted.\nRun `vaultgate <command> --help` for its options and examples.');
 
   registerOperations(program, reporter);
+  registerDaemonCommands(program, reporter);
   // Every subcommand reports usage errors the same way, shows global options in its help, and exits through us.
   const configure = (cmd: Command) => {
     cmd.exitOverride().configureOutput({ writeOut: (s) => io.stdout(s), writeErr: () => {} });
