@@ -30,6 +30,10 @@ export const EXIT_CODES = {
   PATH_CASE_ALIAS: 2,
   UNDO_UNAVAILABLE: 2,
   GIT_FAILED: 2,
+  SCENARIO_INVALID: 2,
+  SCENARIO_NOT_FOUND: 2,
+  STATE_PATCH_INVALID: 2,
+  STATE_LIMIT: 2,
   // 3: integrity
   INTEGRITY: 3,
   RECOVERY_NEEDED: 3,
@@ -48,6 +52,7 @@ export const EXIT_CODES = {
   UNDO_CONFLICT: 75,
   CONTEXT_UNSTABLE: 75,
   GIT_INDEX_DIRTY: 75,
+  STATE_STALE: 75,
   // 77: not permitted
   OUT_OF_SCOPE: 77,
   AREA_PROTECTED: 77, // reserved: thrown once vault policy (protected areas) lands

@@ -90,8 +90,14 @@ function openSession(vault: string | undefined, reporter: Reporter, onProgress: 
   return sessionModule.VaultSession.open({ vault, env: reporter.io.env, cwd: reporter.io.cwd, onProgress });
 }
 
+const PARENT_DESCRIPTIONS: Record<string, string> = {
+  tx: 'Recoverable multi-file transactions (docs/bundle.md)',
+  scenario: 'Scenarios: areas, context defaults, write rules and an instruction per task (docs/policy.md)',
+  state: "Agents' working state outside the vault, patched with revisions (docs/json.md)",
+};
+
 function parentDescription(word: string): string {
-  return word === 'tx' ? 'Recoverable multi-file transactions (docs/bundle.md)' : `${word} commands`;
+  return PARENT_DESCRIPTIONS[word] ?? `${word} commands`;
 }
 
 function argumentSyntax(p: Param): string {

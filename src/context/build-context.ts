@@ -3,6 +3,7 @@ import { oneShotReader, type IndexReader } from '../index/index.js';
 import { readVaultBytes, sha256Hex } from '../vault/index.js';
 import { fitBudget, interleave, type Candidate } from './fit-budget.js';
 import { linkedCandidates, queryCandidates } from './gather.js';
+import { notesInAreas } from './scope.js';
 import {
   CONTEXT_SCHEMA,
   DEFAULT_BUDGET_CHARS,
@@ -57,7 +58,7 @@ function select(db: Parameters<typeof linkedCandidates>[0], question: string, qu
   const limit = opts.limit ?? DEFAULT_CONTEXT_LIMIT;
   const budget = opts.budgetChars ?? DEFAULT_BUDGET_CHARS;
   const maxLinked = opts.maxLinked ?? DEFAULT_MAX_LINKED;
-  const scope = opts.scenario?.scope?.paths;
+  const scope = opts.scenario ? notesInAreas(db, opts.scenario.areas) : undefined;
   const warnings: string[] = [];
   const lists: Candidate[][] = [];
   const asks = [...(question ? [{ q: question, label: 'the question' }] : []), ...queries.map((q) => ({ q, label: `query ${JSON.stringify(q)}` }))];
@@ -126,9 +127,10 @@ function packet(
   }));
   return {
     schema: CONTEXT_SCHEMA,
+    // the scenario's instruction comes before anything else the agent reads
+    scenario: opts.scenario ?? null,
     question,
     queries,
-    scenario: opts.scenario ?? null,
     total: evidence.length + truncated.length,
     evidence,
     truncated,

@@ -25,7 +25,11 @@ function candidateOf(section: LocatedSection, reason: string, score: number): Ca
 /** A note's second section joins the evidence when its score is at least this share of the note's best. */
 const NEXT_SECTION_RATIO = 0.5;
 
-/** The best sections for a query (one per note, then runners-up), each with the reason it was chosen. */
+/**
+ * The best sections for a query (one per note, then runners-up), each with the
+ * reason it was chosen. `scope`: the only notes that may be evidence (a
+ * scenario's areas, as exact paths); undefined = the whole vault.
+ */
 export function queryCandidates(
   db: Db,
   query: string,
@@ -33,7 +37,7 @@ export function queryCandidates(
   limit: number,
   scope: string[] | undefined,
 ): { candidates: Candidate[]; searchable: boolean } {
-  const r = searchIndex(db, query, { limit, pathPrefixes: scope });
+  const r = searchIndex(db, query, { limit, paths: scope });
   const candidates = r.hits.map((h, i) => candidateOf(h, `${h.match === 'text' ? 'best match' : `${h.match} match`} for ${label} (#${i + 1})`, h.score));
   // Then each note's next-best section, when it scores at least half as well as the
   // best: the note is often right while its best section is a sibling of the one that
@@ -76,7 +80,8 @@ export function linkedCandidates(db: Db, sources: Candidate[], question: string,
   const firstSection = db.prepare(
     `SELECT ${SECTION_COLUMNS} FROM sections s JOIN files f ON f.id = s.file_id WHERE f.path = ? AND f.kind = 'note' ORDER BY s.idx LIMIT 1`,
   );
-  const inScope = (p: string) => scope === undefined || scope.some((prefix) => p.startsWith(prefix));
+  const allowed = scope && new Set(scope);
+  const inScope = (p: string) => allowed === undefined || allowed.has(p);
   const out: Candidate[] = [];
   const seen = new Set(exclude);
   for (const source of sources) {

@@ -13,17 +13,25 @@ export const DEFAULT_MAX_LINKED = 3;
 /** Re-read + hash checks before giving up with CONTEXT_UNSTABLE (DESIGN §4: at most 3). */
 export const MAX_CONTEXT_ATTEMPTS = 3;
 
+/** Bounds of the context knobs, shared by the `context` operation's params and a scenario's `context` defaults. */
+export const CONTEXT_BOUNDS = {
+  limit: { min: 1, max: 200 },
+  budget_chars: { min: 1, max: 10_000_000 },
+  max_linked: { min: 0, max: 200 },
+} as const;
+
 /**
- * The slot a scenario fills (the policy issue): an instruction placed before the
- * evidence, and a scope limiting which notes may be evidence. Until then it is
- * `null` in every packet, so the field's place in the contract is fixed now.
+ * The scenario a packet was built for (src/policy): its instruction (the
+ * scenario's AGENT.md), which comes first in the packet, and the areas evidence
+ * may come from (vault-path globs, src/vault/path-glob.ts).
  */
 export interface ScenarioSlot {
   name: string;
+  description: string;
   /** Plain-text instruction shown before the evidence (never mixed into it). */
   instruction: string;
-  /** Vault path prefixes evidence may come from; omitted = the whole vault. */
-  scope?: { paths?: string[] };
+  /** Vault-path globs: only notes matching one of them are evidence (search and linked sections). */
+  areas: string[];
 }
 
 /** A located section (path, heading path, anchor, lines, part, file hash) with its text, id and reason. */
@@ -56,7 +64,7 @@ export interface ContextPacket {
   schema: typeof CONTEXT_SCHEMA;
   question: string;
   queries: string[];
-  /** Filled by a scenario (policy issue); null otherwise. */
+  /** The scenario given with `--scenario`; null otherwise. */
   scenario: ScenarioSlot | null;
   /**
    * Sections of the vault selected for the question and queries, returned or

@@ -1,4 +1,5 @@
 import { VaultgateError } from '../errors.js';
+import { CONTEXT_BOUNDS, DEFAULT_BUDGET_CHARS, DEFAULT_CONTEXT_LIMIT, DEFAULT_MAX_LINKED, type ScenarioSlot } from '../context/types.js';
 import { defineOperation, READ_ONLY } from './operation.js';
 
 /**
@@ -121,24 +122,48 @@ export const contextOp = defineOperation({
   tool: 'context',
   group: 'read',
   summary: 'Build a cited context packet for a question: best sections, one hop of links, within a budget',
-  description: '`--format markdown` prints the packet as a document for push mode (a file handed to a local model with tools off), even when piped.',
-  examples: ["vaultgate context 'How many cards do I discard on a 7?'", "vaultgate context 'sourdough starter feeding' --format markdown > packet.md", "vaultgate context 'deploy steps' --query 'rollback' --budget-chars 6000"],
+  description:
+    '`--format markdown` prints the packet as a document for push mode (a file handed to a local model with tools off), even when piped. ' +
+    "`--scenario NAME` searches only the scenario's areas, takes its context defaults (flags given here still win) and puts its AGENT.md first.",
+  examples: [
+    "vaultgate context 'How many cards do I discard on a 7?'",
+    "vaultgate context 'sourdough starter feeding' --format markdown > packet.md",
+    "vaultgate context 'deploy steps' --query 'rollback' --budget-chars 6000",
+    "vaultgate context 'what did Meadows say about leverage?' --scenario books",
+  ],
   params: [
     { name: 'question', type: 'string', positional: 'variadic', description: 'the question, in plain language', nonEmpty: true },
     { name: 'query', type: 'strings', placeholder: 'q', description: 'an extra search query whose best sections are also included (repeatable)' },
-    { name: 'limit', type: 'int', min: 1, max: 200, default: 5, placeholder: 'n', description: 'best sections per query' },
-    { name: 'budget_chars', type: 'int', min: 1, max: 10_000_000, default: 12_000, placeholder: 'n', description: 'most characters of evidence text' },
-    { name: 'max_linked', type: 'int', min: 0, max: 200, default: 3, placeholder: 'n', description: 'most sections added by following links one hop' },
+    // No `default` on these three: a scenario's defaults apply when the flag is absent, so absence must stay visible.
+    { name: 'limit', type: 'int', ...CONTEXT_BOUNDS.limit, placeholder: 'n', description: `best sections per query (default ${DEFAULT_CONTEXT_LIMIT}, or the scenario's)` },
+    { name: 'budget_chars', type: 'int', ...CONTEXT_BOUNDS.budget_chars, placeholder: 'n', description: `most characters of evidence text (default ${DEFAULT_BUDGET_CHARS}, or the scenario's)` },
+    { name: 'max_linked', type: 'int', ...CONTEXT_BOUNDS.max_linked, placeholder: 'n', description: `most sections added by following links one hop (default ${DEFAULT_MAX_LINKED}, or the scenario's)` },
+    { name: 'scenario', type: 'string', placeholder: 'name', description: "a scenario: search only its areas, use its context defaults, put its AGENT.md first", nonEmpty: true },
     { name: 'format', type: 'enum', values: ['json', 'markdown'] as const, default: 'json', placeholder: 'format', description: 'json, or markdown (push mode)' },
   ] as const,
   annotations: READ_ONLY,
   async run(input, ctx) {
     const { buildContext, renderContextMarkdown } = await import('../context/index.js');
     const session = ctx.session();
+    let scenario: ScenarioSlot | null = null;
+    let defaults: { limit?: number; budget_chars?: number; max_linked?: number } = {};
+    if (input.scenario !== undefined) {
+      const { loadScenario } = await import('../policy/index.js');
+      const s = loadScenario(input.scenario, { root: session.root, env: session.env });
+      scenario = { name: s.name, description: s.description, instruction: s.instruction, areas: s.areas };
+      defaults = s.context;
+    }
     const packet = buildContext(
       session.root,
       session.env,
-      { question: input.question, queries: input.query, limit: input.limit, budgetChars: input.budget_chars, maxLinked: input.max_linked },
+      {
+        question: input.question,
+        queries: input.query,
+        limit: input.limit ?? defaults.limit ?? DEFAULT_CONTEXT_LIMIT,
+        budgetChars: input.budget_chars ?? defaults.budget_chars ?? DEFAULT_BUDGET_CHARS,
+        maxLinked: input.max_linked ?? defaults.max_linked ?? DEFAULT_MAX_LINKED,
+        scenario,
+      },
       session,
     );
     if (input.format === 'markdown') return { format: 'markdown', markdown: renderContextMarkdown(packet), total: packet.total };
@@ -146,8 +171,9 @@ export const contextOp = defineOperation({
   },
   text: (r) => {
     if (typeof r.markdown === 'string') return r.markdown;
-    const p = r as { total: number; evidence: { id: string; path: string; heading_path: string[]; lines: number[]; reason: string; text: string }[]; truncated?: unknown[] };
+    const p = r as { scenario: { name: string } | null; total: number; evidence: { id: string; path: string; heading_path: string[]; lines: number[]; reason: string; text: string }[]; truncated?: unknown[] };
     return [
+      ...(p.scenario ? [`scenario ${p.scenario.name}: evidence from its areas only; its AGENT.md comes first in --json and --format markdown`] : []),
       `${p.evidence.length} evidence item${p.evidence.length === 1 ? '' : 's'} (${p.total} matching notes)${p.truncated?.length ? `, ${p.truncated.length} left out by the budget` : ''}`,
       ...p.evidence.map((e) => `[${e.id}] ${e.path}${e.heading_path.length ? ' › ' + e.heading_path.join(' › ') : ''}  lines ${e.lines.join('-')}  (${e.reason})\n    ${e.text.replace(/\s+/g, ' ').slice(0, 160)}`),
       '(--json for the whole packet with hashes; --format markdown for push mode)',

@@ -1,5 +1,7 @@
 import type { Operation } from './operation.js';
 import { backlinksOp, checkOp, contextOp, filesOp, indexOp, linksOp, noteOp, resolveOp, searchOp } from './read-ops.js';
+import { scenarioCheckOp, scenarioListOp, scenarioShowOp } from './scenario-ops.js';
+import { stateDeleteOp, stateGetOp, stateListOp, statePatchOp } from './state-ops.js';
 import { checkpointOp, initOp, txApplyOp, txInspectOp, txRecoverOp, txResolveOp, txStatusOp, undoOp } from './tx-ops.js';
 
 /**
@@ -16,11 +18,17 @@ export const OPERATIONS: readonly Operation<any, any>[] = [
   linksOp,
   backlinksOp,
   checkOp,
+  scenarioListOp,
+  scenarioShowOp,
+  stateGetOp,
+  stateListOp,
   // write
   txInspectOp,
   txApplyOp,
   undoOp,
   checkpointOp,
+  statePatchOp,
+  stateDeleteOp,
   // maintenance
   initOp,
   indexOp,
@@ -28,6 +36,7 @@ export const OPERATIONS: readonly Operation<any, any>[] = [
   txRecoverOp,
   txStatusOp,
   txResolveOp,
+  scenarioCheckOp,
 ];
 
 /** The operation a CLI command line or an MCP tool name names. */

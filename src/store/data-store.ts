@@ -66,9 +66,13 @@ export function openStore(root: string, env: Env, spec: StoreSpec, opts: { reado
   }
   try {
     const target = spec.migrations.length;
-    const appId = db.pragma('application_id', { simple: true }) as number;
-    const version = db.pragma('user_version', { simple: true }) as number;
-    const objects = db.prepare('SELECT count(*) FROM sqlite_schema').pluck().get() as number;
+    // One read snapshot: read one by one, a first migration committed by another
+    // process in between looks like "no application_id, but tables" — a foreign file.
+    const { appId, version, objects } = db.transaction(() => ({
+      appId: db.pragma('application_id', { simple: true }) as number,
+      version: db.pragma('user_version', { simple: true }) as number,
+      objects: db.prepare('SELECT count(*) FROM sqlite_schema').pluck().get() as number,
+    }))();
     const fresh = appId === 0 && version === 0 && objects === 0;
     if (!fresh && appId !== spec.applicationId) throw corrupt(file, 'is not a vaultgate ' + spec.name + ' store');
     if (version > target) throw corrupt(file, `has schema version ${version}, newer than this vaultgate knows (${target})`);

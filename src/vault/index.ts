@@ -12,6 +12,7 @@
  * - {@link readNoteFile}: safe, size-bounded, strict UTF-8 reads with the byte hash.
  * - {@link readVaultConfig}: per-vault settings (exclusions, captures folder).
  * - {@link vaultIdentity} / {@link predictVaultId}: the vault identity approvals and caches bind to.
+ * - {@link compilePathGlob}: globs over vault paths (`Books/**`), as config names parts of the vault.
  */
 export * from './dirs.js';
 export * from './vault-path.js';
@@ -24,3 +25,4 @@ export * from './read-file.js';
 export * from './select-vault.js';
 export * from './vault-config.js';
 export * from './vault-id.js';
+export { compilePathGlob, matchesAnyGlob, type PathGlob } from './path-glob.js';

@@ -54,6 +54,18 @@ function cases(bundle: string, opId: string): Case[] {
     { name: 'undo', op: 'undo', argv: ['undo', opId] },
     { name: 'tx-recover', op: 'tx_recover', argv: ['tx', 'recover'] },
     { name: 'tx-resolve-unknown', op: 'tx_resolve', argv: ['tx', 'resolve', 'no-such-op', '--keep-current'], exit: 2 },
+    { name: 'context-scenario', op: 'context', argv: ['context', 'feedback loops and leverage', '--scenario', 'books'] },
+    { name: 'context-scenario-markdown', op: 'context', argv: ['context', 'pancakes', '--scenario', 'cooking', '--format', 'markdown', '--json'] },
+    { name: 'scenario-list', op: 'scenario_list', argv: ['scenario', 'list'] },
+    { name: 'scenario-show', op: 'scenario_show', argv: ['scenario', 'show', 'books'] },
+    { name: 'scenario-check', op: 'scenario_check', argv: ['scenario', 'check', 'books'] },
+    { name: 'scenario-unknown', op: 'scenario_show', argv: ['scenario', 'show', 'nope'], exit: 2 },
+    { name: 'state-get-new', op: 'state_get', argv: ['state', 'get', 'golden'] },
+    { name: 'state-patch', op: 'state_patch', argv: ['state', 'patch', 'golden', '--revision', '0', '--patch-file', '<patch>'] },
+    { name: 'state-get', op: 'state_get', argv: ['state', 'get', 'golden'] },
+    { name: 'state-patch-stale', op: 'state_patch', argv: ['state', 'patch', 'golden', '--revision', '0', '--patch-file', '<patch>'], exit: 75 },
+    { name: 'state-list', op: 'state_list', argv: ['state', 'list'] },
+    { name: 'state-delete', op: 'state_delete', argv: ['state', 'delete', 'golden', '--revision', '1'] },
   ];
 }
 
@@ -83,6 +95,9 @@ test('golden: every operation’s JSON output on the demo vault matches its gold
   const vault = path.join(base, 'vault');
   const home = path.join(base, 'home');
   fs.cpSync(path.join(REPO_ROOT, 'examples/demo-vault'), vault, { recursive: true });
+  fs.cpSync(path.join(REPO_ROOT, 'examples/scenarios'), path.join(home, 'config', 'scenarios'), { recursive: true });
+  const patch = path.join(base, 'patch.json');
+  fs.writeFileSync(patch, JSON.stringify({ step: 1, seen: ['Books/Thinking in Systems.md'], draft: { title: 'Quotes' } }));
   execFileSync('git', ['init', '-q', vault]);
   execFileSync('git', ['-C', vault, '-c', 'user.name=t', '-c', 'user.email=t@t', 'add', '-A']);
   execFileSync('git', ['-C', vault, '-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-qm', 'base']);
@@ -105,7 +120,7 @@ test('golden: every operation’s JSON output on the demo vault matches its gold
   fs.mkdirSync(GOLDEN_DIR, { recursive: true });
   const mismatches: string[] = [];
   for (const c of cases(bundle, opId)) {
-    const argv = c.argv.map((a) => (a === '<approval>' ? approval : a));
+    const argv = c.argv.map((a) => (a === '<approval>' ? approval : a === '<patch>' ? patch : a));
     const r = await runCli(['--vault', vault, ...argv], { home, env, cwd: base });
     assert.equal(r.exitCode, c.exit ?? 0, `${c.name}: ${r.stdout}${r.stderr}`);
     assert.ok(r.json, `${c.name}: stdout is one JSON document`);
