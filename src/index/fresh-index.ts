@@ -15,6 +15,12 @@ export interface FreshIndexOptions extends RefreshOptions {
   check?: boolean;
   /** How long to wait for another process's write lock (default {@link BUSY_TIMEOUT_MS}). */
   busyTimeoutMs?: number;
+  /**
+   * Vault paths the caller found changed since the last refresh (context's hash
+   * check of its evidence). A walk finds them anyway; a watched refresh re-stats
+   * them even if the watcher's events for them have not arrived yet.
+   */
+  changedPaths?: readonly string[];
 }
 
 /** `ok`: checked and sound; `rebuilt`: the check failed and the index was rebuilt; null: not checked. */

@@ -13,6 +13,7 @@ import {
   type WatchStatus,
 } from '../vault/index.js';
 import type { IndexHandle } from './db.js';
+import type { FreshIndexOptions } from './fresh-index.js';
 import { refreshIndex, type RefreshOptions, type RefreshResult } from './refresh.js';
 
 /** How a long-lived session learns what changed before a read. */
@@ -91,13 +92,15 @@ export class WatchRefresh {
   }
 
   /** Bring the index up to date with the vault (the refreshIndex of a watched session). */
-  refresh(handle: IndexHandle, opts: RefreshOptions = {}): RefreshResult {
+  refresh(handle: IndexHandle, opts: RefreshOptions & Pick<FreshIndexOptions, 'changedPaths'> = {}): RefreshResult {
     const started = performance.now();
+    const { changedPaths, ...refreshOpts } = opts;
+    opts = refreshOpts;
     const delta = this.#feed ? this.#feed.take() : { walk: this.#unsound ?? 'no watcher' };
     if (delta.walk !== null) return this.#walk(handle, opts, delta.walk);
     const why = this.#mustWalk(handle);
     if (why !== null) return this.#walk(handle, opts, why);
-    const patch = this.#restat(delta.paths);
+    const patch = this.#restat(changedPaths?.length ? new Set([...delta.paths, ...changedPaths.map((p) => this.#diskPathOf(p))]) : delta.paths);
     if (typeof patch === 'string') return this.#walk(handle, opts, patch);
     const stored = handle.db.prepare(`SELECT value FROM meta WHERE key = 'scan_digest'`).pluck().get();
     if (patch.files.size === 0 && !patch.warnings && stored === this.#digest) return this.#unchanged(handle, started);
@@ -133,6 +136,13 @@ export class WatchRefresh {
 
   close(): Promise<void> {
     return this.#feed?.close() ?? Promise.resolve();
+  }
+
+  /** A vault path as spelled on disk (as the watcher reports paths): the kept scan knows the spelling of an indexed one. */
+  #diskPathOf(p: string): string {
+    const files = this.#scan!.files;
+    const i = fileIndex(files, p);
+    return i < files.length && files[i]!.path === p ? files[i]!.diskPath : p;
   }
 
   /** Reasons to walk that the watcher cannot know about. */

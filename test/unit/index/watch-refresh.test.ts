@@ -12,6 +12,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import fc from 'fast-check';
+import { buildContext } from '../../../src/context/index.js';
 import { IndexSession, searchIndex, WatchRefresh, type RefreshResult } from '../../../src/index/index.js';
 import type { ChangeFeed, WatchDelta, WatchStatus } from '../../../src/vault/index.js';
 import { dumpIndex } from '../../helpers/index-dump.js';
@@ -227,6 +228,29 @@ test('watch refresh: a vault config edit (exclusions) walks', () => {
     writeFiles(p.root, { '.vaultgate/config.yaml': 'index:\n  exclude: ["drafts/**"]\n' });
     assertSame(p, 'exclusion added');
     assert.equal(p.watch.status().last_walk_reason, 'the vault config changed');
+  } finally {
+    p.close();
+  }
+});
+
+test('watch refresh: context\'s hash check names a note changed under it, and the retry re-stats it before the watcher reports it', () => {
+  const p = pair({ 'a.md': '# Robber\nThe robber moves on a seven.', 'b.md': 'beta' });
+  try {
+    assertSame(p, 'first read');
+    const packet = buildContext(
+      p.root,
+      {},
+      {
+        question: 'robber seven',
+        // A writer changes the note between the selection and the re-read; its event has not arrived (the feed stays silent).
+        beforeVerify: (attempt) => {
+          if (attempt === 1) fs.writeFileSync(path.join(p.root, 'a.md'), '# Robber\nThe robber moves on a seven, and steals a card.');
+        },
+      },
+      p.watched,
+    );
+    assert.equal(packet.attempts, 2);
+    assert.match(packet.evidence[0]!.text, /steals a card/);
   } finally {
     p.close();
   }
