@@ -92,10 +92,9 @@ export class WatchRefresh {
   }
 
   /** Bring the index up to date with the vault (the refreshIndex of a watched session). */
-  refresh(handle: IndexHandle, opts: RefreshOptions & Pick<FreshIndexOptions, 'changedPaths'> = {}): RefreshResult {
+  refresh(handle: IndexHandle, options: RefreshOptions & Pick<FreshIndexOptions, 'changedPaths'> = {}): RefreshResult {
     const started = performance.now();
-    const { changedPaths, ...refreshOpts } = opts;
-    opts = refreshOpts;
+    const { changedPaths, ...opts } = options;
     const delta = this.#feed ? this.#feed.take() : { walk: this.#unsound ?? 'no watcher' };
     if (delta.walk !== null) return this.#walk(handle, opts, delta.walk);
     const why = this.#mustWalk(handle);
