@@ -264,3 +264,18 @@ test('daemon: a vault chosen by the machine config (default_vault, by name) is f
     await cli(['daemon', 'stop']);
   }
 });
+
+test('daemon: two starts at once leave one daemon, and both say it runs', async () => {
+  const d = demo();
+  const [a, b] = await Promise.all([d.cli(['daemon', 'start']), d.cli(['daemon', 'start'])]);
+  for (const r of [a, b]) {
+    assert.equal(r.exitCode, 0, r.stdout + r.stderr);
+    if (r.json.pid) started.add(r.json.pid);
+  }
+  const s = await status(d);
+  assert.equal(s.running, true);
+  assert.deepEqual([a.json.pid, b.json.pid], [s.pid, s.pid], `${a.stdout}\n${b.stdout}`);
+  assert.equal([a.json.started, b.json.started].filter(Boolean).length, 1);
+  await d.cli(['daemon', 'stop']);
+  assert.ok(await until(() => !alive(s.pid)));
+});

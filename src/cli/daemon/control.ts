@@ -97,6 +97,14 @@ export async function startDaemon(t: Target, o: StartOptions): Promise<Record<st
     if (last.state === 'answered' && last.reply.t === 'status' && last.reply.pid === child.pid) return { started: true, ...describe(t, last.reply) };
   }
   if (!exited) child.kill('SIGTERM');
+  // Another `daemon start` may have won the race for the socket: then a daemon of this build answers (within a
+  // second its token file is its own again), and that is the point.
+  for (let i = 0; i < 40; i++) {
+    const other = await controlDaemon(t.paths, 'status');
+    if (other.state === 'answered' && other.reply.t === 'status' && other.reply.build === BUILD) return { started: false, already_running: true, ...describe(t, other.reply) };
+    if (other.state === 'absent') break;
+    await sleep(100);
+  }
   throw new VaultgateError('DAEMON_FAILED', `the daemon did not start (${exited ?? `no answer within ${START_TIMEOUT_MS / 1000} s`}): ${tail(t.paths.log)}`, {
     hint: `Its log is ${t.paths.log}; \`vaultgate daemon run\` runs it in the foreground.`,
     details: { log: t.paths.log, last: last.state },

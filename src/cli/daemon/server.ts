@@ -202,6 +202,8 @@ export async function serveDaemon(opts: DaemonOptions): Promise<{ reason: string
     const vault = fs.statSync(root, { throwIfNoEntry: false });
     if (!vault?.isDirectory() || vault.ino !== rootIno) return void shutdown('the vault folder is gone');
     if (fs.lstatSync(paths.socket, { throwIfNoEntry: false })?.ino !== socketIno) return void shutdown('the socket was removed or replaced');
+    // Two daemons started at once: the one that lost the socket exits, but its token may be the one on disk. The socket is ours, so is the token file.
+    if (readOr(paths.token) !== `${token}\n`) writePrivate(paths.token, `${token}\n`);
     if (mainScript && buildStamp !== fileStamp(mainScript)) return void shutdown('vaultgate was rebuilt or upgraded');
     try {
       rememberMachineConfig(opts.env);
