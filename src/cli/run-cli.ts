@@ -59,7 +59,7 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
     });
   program.enablePositionalOptions(false);
   program.configureHelp({ showGlobalOptions: true, sortSubcommands: false });
-  program.addHelpText('after', '\nExit codes: 0 ok, 1 bug, 2 usage or invalid input, 3 integrity, 69 provider unavailable, 75 conflict (re-read and retry), 77 not permitted.\nRun `vaultgate <command> --help` for its options and examples.');
+  program.addHelpText('after', '\nExit codes: 0 ok, 1 bug, 2 usage or invalid input, 3 integrity, 69 unavailable (provider, native module, daemon), 75 conflict (re-read and retry), 77 not permitted.\nRun `vaultgate <command> --help` for its options and examples.');
 
   registerOperations(program, reporter);
   registerDaemonCommands(program, reporter);
