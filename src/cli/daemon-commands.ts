@@ -19,7 +19,7 @@ export function registerDaemonCommands(program: Command, reporter: Reporter): vo
     .description(
       'A long-lived process per vault that answers read commands warm (opt-in).\n\n' +
         'While it runs, `search`, `context`, `note`, `resolve`, `links`, `backlinks` and `check` for that vault are answered by it ' +
-        '(the same JSON, without starting Node, loading vaultgate and walking the vault each time); a file watcher tells it what changed. ' +
+        '(the same output, without loading vaultgate, opening the index and walking the vault each time); a file watcher tells it what changed. ' +
         'Any problem and the command answers itself as before. Writes never go through it.',
     )
     .helpGroup(GROUP_HEADINGS.admin);
