@@ -177,7 +177,8 @@ test('daemon: the socket is owner-only and refuses another token or another buil
   try {
     const s = await status(d);
     assert.equal(fs.statSync(s.socket).mode & 0o777, 0o600);
-    const tokenFile = path.join(path.dirname(s.socket), 'daemon.token');
+    const tokenFile = s.socket.replace(/\.sock$/, '.token');
+    assert.equal(fs.statSync(path.dirname(s.socket)).mode & 0o777, 0o700);
     assert.equal(fs.statSync(tokenFile).mode & 0o777, 0o600);
     const token = fs.readFileSync(tokenFile, 'utf8').trim();
     const ask = (request: object) =>
@@ -232,7 +233,7 @@ test('daemon: start is a no-op while it runs; status reports pid, socket, uptime
     assert.equal(s.running, true);
     assert.equal(s.vault, fs.realpathSync(d.vault));
     assert.equal(typeof s.uptime_s, 'number');
-    assert.ok(s.socket.endsWith('daemon.sock'));
+    assert.ok(s.socket.endsWith('.sock'));
     assert.equal(s.freshness.mode, 'watch');
   } finally {
     await d.cli(['daemon', 'stop']);

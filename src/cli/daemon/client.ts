@@ -3,10 +3,9 @@ import net from 'node:net';
 import path from 'node:path';
 import { dataRoots } from '../../vault/dirs.js';
 import { selectVault } from '../../vault/select-vault.js';
-import { vaultCacheKey } from '../../vault/vault-id.js';
 import { BUILD, VERSION } from '../version.js';
 import { cachedMachineConfig } from './machine-config-cache.js';
-import { daemonPaths, type DaemonPaths } from './paths.js';
+import { daemonPaths, isPrivateDir, type DaemonPaths } from './paths.js';
 import { PROTOCOL, readLines, send, type ControlRequest, type Reply, type RunRequest } from './protocol.js';
 
 /**
@@ -73,19 +72,18 @@ export function vaultOption(argv: readonly string[]): string | undefined {
 /**
  * The daemon for the vault this command line selects, when its socket exists:
  * the vault selected as every command selects it (the machine config from the
- * daemon's cached parse), its cache key, the socket beside its index. Throws
- * on anything unusual; the caller falls back.
+ * daemon's cached parse), its daemon files under the cache root. Only a socket
+ * this user made, in a folder nobody else can enter, is used: another user's
+ * would learn the token and could answer anything. Throws on anything unusual;
+ * the caller falls back.
  */
 export function locateDaemon(argv: readonly string[], env: Env, cwd: string): DaemonPaths | null {
   const { root } = selectVault(vaultOption(argv), env, cwd, cachedMachineConfig);
-  const paths = daemonPaths(dataRoots(env).cache, vaultCacheKey(root));
+  const paths = daemonPaths(dataRoots(env).cache, root);
   const st = fs.lstatSync(paths.socket, { throwIfNoEntry: false });
   if (!st) return null;
-  // Only a socket this user made: another user's would learn the token and could answer anything.
   const uid = typeof process.getuid === 'function' ? process.getuid() : st.uid;
-  if (!st.isSocket() || st.uid !== uid) return null;
-  const dir = fs.lstatSync(path.dirname(paths.socket));
-  if (dir.uid !== uid || (path.dirname(paths.socket) !== paths.dir && (dir.mode & 0o077) !== 0)) return null;
+  if (!st.isSocket() || st.uid !== uid || !isPrivateDir(path.dirname(paths.socket)) || !isPrivateDir(paths.dir)) return null;
   return paths;
 }
 

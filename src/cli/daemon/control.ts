@@ -4,7 +4,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { VaultgateError } from '../../errors.js';
 import type { Freshness } from '../../session/index.js';
-import { dataRoots, selectVault, vaultCacheKey } from '../../vault/index.js';
+import { dataRoots, selectVault } from '../../vault/index.js';
 import { BUILD } from '../version.js';
 import { controlDaemon, type ControlOutcome } from './client.js';
 import { daemonPaths, type DaemonPaths } from './paths.js';
@@ -35,7 +35,7 @@ export interface Target {
 /** The vault a daemon command is about, and its daemon's files. */
 export function target(vault: string | undefined, env: Env, cwd: string): Target {
   const { root } = selectVault(vault, env, cwd);
-  return { vault: root, paths: daemonPaths(dataRoots(env).cache, vaultCacheKey(root)) };
+  return { vault: root, paths: daemonPaths(dataRoots(env).cache, root) };
 }
 
 function describe(t: Target, reply: DaemonInfo & { t?: string }): Record<string, unknown> {
@@ -76,7 +76,7 @@ export async function startDaemon(t: Target, o: StartOptions): Promise<Record<st
   }
   const main = mainScript();
   if (!fs.existsSync(main)) throw new VaultgateError('DAEMON_FAILED', `${main} is missing`, { hint: 'Run `npm run build`.' });
-  fs.mkdirSync(t.paths.dir, { recursive: true });
+  fs.mkdirSync(t.paths.dir, { recursive: true, mode: 0o700 });
   const log = fs.openSync(t.paths.log, 'w', 0o600);
   const child = spawn(
     process.execPath,

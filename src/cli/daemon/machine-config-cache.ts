@@ -1,4 +1,3 @@
-import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { dataRoots } from '../../vault/dirs.js';
@@ -8,44 +7,52 @@ type Env = Record<string, string | undefined>;
 
 /**
  * The machine config (default_vault, named vaults) as a daemon parsed it, kept
- * under the cache root by the SHA-256 of the file's bytes. A CLI process finds
- * its vault's daemon before loading yaml and zod (~90 ms): with these bytes'
- * parse at hand, selecting the vault costs a file read and a hash. Different
- * bytes, no entry: the client runs the command itself.
+ * under the cache root with the exact text it was parsed from. A CLI process
+ * finds its vault's daemon before loading yaml and zod (~90 ms): when the
+ * config's text is the cached text, the cached parse is its parse. Other text,
+ * no use: the client runs the command itself (the daemon re-reads the config
+ * every second and caches the new parse).
  */
-function cacheFolder(env: Env): string {
-  return path.join(dataRoots(env).cache, 'machine-config');
+interface Cached {
+  text: string;
+  config: MachineConfig;
 }
 
-function bytesOf(env: Env): Buffer | null {
+function cacheFile(env: Env): string {
+  return path.join(dataRoots(env).cache, 'daemons', 'machine-config.json');
+}
+
+function textOf(env: Env): string | null {
   try {
-    return fs.readFileSync(machineConfigPath(env));
+    return fs.readFileSync(machineConfigPath(env), 'utf8');
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
     throw e;
   }
 }
 
-const digest = (bytes: Buffer) => crypto.createHash('sha256').update(bytes).digest('hex');
-
-/** For selectVault: the cached parse of the current bytes (no file: the empty config); throws when there is none. */
+/** For selectVault: the cached parse of the current text (no file: the empty config); throws when there is none. */
 export function cachedMachineConfig(env: Env): MachineConfig {
-  const bytes = bytesOf(env);
-  if (bytes === null) return {};
-  return JSON.parse(fs.readFileSync(path.join(cacheFolder(env), `${digest(bytes)}.json`), 'utf8')) as MachineConfig;
+  const text = textOf(env);
+  if (text === null) return {};
+  const cached = JSON.parse(fs.readFileSync(cacheFile(env), 'utf8')) as Cached;
+  if (cached.text !== text) throw new Error('the machine config changed since a daemon parsed it');
+  return cached.config;
 }
 
-/** Parse the machine config (strictly, as every command does) and keep the result for clients; older entries go. */
+/** Parse the machine config (strictly, as every command does) and keep the parse for clients. */
 export function rememberMachineConfig(env: Env): void {
-  const bytes = bytesOf(env);
-  if (bytes === null) return;
-  const name = `${digest(bytes)}.json`;
-  const folder = cacheFolder(env);
-  if (fs.existsSync(path.join(folder, name))) return;
-  const config = parseMachineConfig(bytes.toString('utf8'), machineConfigPath(env));
-  fs.mkdirSync(folder, { recursive: true });
-  const tmp = path.join(folder, `.${name}.${process.pid}`);
-  fs.writeFileSync(tmp, JSON.stringify(config), { mode: 0o600 });
-  fs.renameSync(tmp, path.join(folder, name));
-  for (const old of fs.readdirSync(folder)) if (old !== name && old.endsWith('.json')) fs.rmSync(path.join(folder, old), { force: true });
+  const text = textOf(env);
+  if (text === null) return;
+  const file = cacheFile(env);
+  try {
+    if ((JSON.parse(fs.readFileSync(file, 'utf8')) as Cached).text === text) return;
+  } catch {
+    // absent or unreadable: write it
+  }
+  const cached: Cached = { text, config: parseMachineConfig(text, machineConfigPath(env)) };
+  fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+  const tmp = `${file}.${process.pid}.tmp`;
+  fs.writeFileSync(tmp, JSON.stringify(cached), { mode: 0o600 });
+  fs.renameSync(tmp, file);
 }

@@ -1,4 +1,3 @@
-import crypto from 'node:crypto';
 import type net from 'node:net';
 
 /**
@@ -91,12 +90,4 @@ export function readLines(socket: net.Socket, onLine: (line: string) => void, li
       }
     }
   });
-}
-
-/** Constant-time comparison of two tokens. */
-export function sameToken(a: unknown, b: string): boolean {
-  if (typeof a !== 'string') return false;
-  const x = Buffer.from(a);
-  const y = Buffer.from(b);
-  return x.length === y.length && crypto.timingSafeEqual(x, y);
 }

@@ -3,13 +3,13 @@ import fs from 'node:fs';
 import net from 'node:net';
 import { VaultgateError } from '../../errors.js';
 import { VaultSession, type Freshness } from '../../session/index.js';
-import { dataRoots, selectVault, vaultCacheKey } from '../../vault/index.js';
+import { dataRoots, selectVault } from '../../vault/index.js';
 import { runCli } from '../run-cli.js';
 import { BUILD, VERSION } from '../version.js';
 import { controlDaemon, FORWARDED_VERBS, vaultOption, verbOf } from './client.js';
 import { rememberMachineConfig } from './machine-config-cache.js';
-import { daemonPaths, ensureSocketDir } from './paths.js';
-import { MAX_REQUEST_BYTES, PROTOCOL, readLines, sameToken, send, type DaemonInfo, type Request, type RunRequest } from './protocol.js';
+import { daemonPaths, ensurePrivateDirs } from './paths.js';
+import { MAX_REQUEST_BYTES, PROTOCOL, readLines, send, type DaemonInfo, type Request, type RunRequest } from './protocol.js';
 
 type Env = Record<string, string | undefined>;
 
@@ -43,9 +43,13 @@ export async function serveDaemon(opts: DaemonOptions): Promise<{ reason: string
   const session = VaultSession.open({ vault: opts.vault, env: opts.env, cwd: opts.cwd, freshness: opts.freshness, walkIntervalMs: opts.walkIntervalMs });
   const root = session.root;
   const cacheRoot = dataRoots(opts.env).cache;
-  const paths = daemonPaths(cacheRoot, vaultCacheKey(root));
-  fs.mkdirSync(paths.dir, { recursive: true });
-  ensureSocketDir(paths.socket, paths.dir);
+  const paths = daemonPaths(cacheRoot, root);
+  try {
+    ensurePrivateDirs(paths);
+  } catch (e) {
+    await session.close();
+    throw new VaultgateError('DAEMON_FAILED', (e as Error).message, { hint: 'Fix the folder\'s owner and mode (chmod 700), or remove it.' });
+  }
   const existing = await controlDaemon(paths, 'ping');
   if (existing.state === 'answered' || existing.state === 'unresponsive') {
     await session.close();
@@ -241,6 +245,14 @@ function refuse(request: RunRequest, root: string, cacheRoot: string): string | 
     return 'the vault cannot be selected';
   }
   return null;
+}
+
+/** Constant-time comparison of two tokens. */
+function sameToken(a: unknown, b: string): boolean {
+  if (typeof a !== 'string') return false;
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && crypto.timingSafeEqual(x, y);
 }
 
 function writePrivate(file: string, text: string): void {
