@@ -47,7 +47,8 @@ const coldReps = (n: number) => (n >= 100_000 ? 1 : 2);
 const QUERIES = { '1 word': 'project', '4 words': 'project meeting budget review' } as const;
 type QueryName = keyof typeof QUERIES;
 
-const CLI = snapshotCli(repo, path.join(BENCH_DIR, 'cli-snapshot-peer'));
+/** The package's bin (dist/cli/main.cjs), from a private copy of dist/. */
+const CLI = snapshotCli(repo, path.join(BENCH_DIR, 'cli-snapshot-peer')).replace(/main\.js$/, 'main.cjs');
 const DIST = path.dirname(path.dirname(CLI));
 const STAT_WALK = path.join(here, 'lib/stat-walk.mjs');
 const WARM = path.join(here, 'lib/warm-search.mjs');

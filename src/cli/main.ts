@@ -18,10 +18,12 @@ const io = {
 };
 // A read the vault's daemon can answer costs a socket round trip; only when none
 // answers is the CLI itself (commander, the operation table, the index) loaded.
-const forwarded = await forwardToDaemon(argv, io);
-if (forwarded !== null) {
-  process.exitCode = forwarded;
-} else {
+// No top-level await: the bundle is also built as CommonJS (scripts/bundle.mjs).
+void forwardToDaemon(argv, io).then(async (forwarded) => {
+  if (forwarded !== null) {
+    process.exitCode = forwarded;
+    return;
+  }
   const { runCli } = await import('./run-cli.js');
   process.exitCode = await runCli(argv, io);
-}
+});

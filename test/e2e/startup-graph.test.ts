@@ -1,9 +1,11 @@
 /**
  * What a CLI process loads before it knows whether the vault's daemon answers:
- * the static import graph of the bundled dist/cli/main.js. It must not reach
- * the index (SQLite, the schema), commander or the operation table; those are
- * imported only when the process answers the command itself. (Module loading
- * is measured by `npm run bench -- peer`; this keeps it from creeping back.)
+ * the static import graph of the bundled entries (dist/cli/main.cjs, the
+ * package's bin, and dist/cli/main.js, the same as an ES module). It must not
+ * reach the index (SQLite, the schema), commander, the operation table or
+ * node:crypto; those are loaded only when the process answers the command
+ * itself. (Start-up time is measured by `npm run bench -- peer`; this keeps
+ * what it loads from creeping back.)
  */
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -17,24 +19,29 @@ function staticGraph(entry: string): Map<string, string> {
     if (seen.has(file)) return;
     const text = fs.readFileSync(file, 'utf8');
     seen.set(file, text);
-    // Static imports only (`import … from "./x.js"`, `import "./x.js"`); `import("./x.js")` is deferred.
-    for (const m of text.matchAll(/(?:^|\n)\s*(?:import|export)\s*(?:[^'"()]*?\sfrom\s*)?["'](\.\/[^"']+)["']/g)) visit(path.join(path.dirname(file), m[1]!));
+    // Static imports only (`import … from "./x.js"`, `import "./x.js"`, `require("./x")`); `import("./x.js")` is deferred.
+    for (const m of text.matchAll(/(?:^|\n)\s*(?:import|export)\s*(?:[^'"()]*?\sfrom\s*)?["'](\.\/[^"']+)["']|\brequire\(["'](\.\/[^"']+)["']\)/g)) {
+      visit(path.join(path.dirname(file), (m[1] ?? m[2])!));
+    }
   };
   visit(entry);
   return seen;
 }
 
-test('startup: the daemon check loads no index, SQLite, commander, operation table or node:crypto (bundled main.js)', () => {
-  const main = path.join(REPO_ROOT, 'dist/cli/main.js');
-  if (!fs.existsSync(main)) return assert.fail('dist/cli/main.js missing: run npm run build');
-  const graph = staticGraph(main);
-  const code = [...graph.values()].join('\n');
-  // node:crypto alone costs 10-30 ms to load (ciphers, streams, webcrypto): the check hashes without it.
-  for (const marker of ['better-sqlite3', 'CREATE VIRTUAL TABLE', 'sections_fts', 'commander', 'defineOperation', 'node:crypto']) {
-    assert.ok(!code.includes(marker), `${marker} is reachable from main.js without a dynamic import`);
-  }
-  const bytes = [...graph.values()].reduce((n, t) => n + Buffer.byteLength(t), 0);
-  assert.ok(bytes < 64 * 1024, `the entry's static graph is ${bytes} bytes in ${graph.size} files`);
-  // And the CLI itself is one dynamic import away.
-  assert.match(graph.get(main)!, /import\("\.\/chunk-[A-Z0-9]+\.js"\)/);
-});
+for (const entry of ['main.cjs', 'main.js']) {
+  test(`startup: ${entry} checks for a daemon without loading the index, SQLite, commander, the operation table or node:crypto`, () => {
+    const main = path.join(REPO_ROOT, 'dist/cli', entry);
+    if (!fs.existsSync(main)) return assert.fail(`dist/cli/${entry} missing: run npm run build`);
+    const graph = staticGraph(main);
+    const code = [...graph.values()].join('\n');
+    // node:crypto alone costs 10-30 ms to load (ciphers, streams, webcrypto).
+    for (const marker of ['better-sqlite3', 'CREATE VIRTUAL TABLE', 'sections_fts', 'commander', 'defineOperation', 'node:crypto']) {
+      assert.ok(!code.includes(marker), `${marker} is reachable from ${entry} without a dynamic import`);
+    }
+    assert.equal(graph.size, 1, `${entry} is one file`);
+    const bytes = Buffer.byteLength(code);
+    assert.ok(bytes < 64 * 1024, `${entry} is ${bytes} bytes`);
+    // And the CLI itself is one dynamic import away.
+    assert.match(graph.get(main)!, /import\("\.\/cli\.js"\)/);
+  });
+}
