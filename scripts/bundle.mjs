@@ -5,7 +5,7 @@
  * (CLI, ops, session, index, context) into one file and everything reached by a
  * dynamic import into chunks beside it, loaded only by the verbs that need them.
  *
- * Three outputs in dist/cli/, all from one build id (src/cli/version.ts):
+ * Three outputs in dist/cli/, all from one build id (src/version.ts):
  * - `cli.js` + chunks: the CLI itself (`runCli`), split; with the parse worker
  *   as its own entry, because parse-pool finds it at `./parse-worker.js` beside
  *   its own module.
@@ -17,7 +17,9 @@
  * - The rest of dist/ stays tsc's (tests, the bench and the library import it).
  * - Not bundled: better-sqlite3 (a native addon), and packages loaded on first
  *   use through `createRequire` (zod, yaml, lezer: src/lazy-require.ts), or only
- *   by the terminal inbox (ink, react); they resolve from node_modules at run time.
+ *   by the terminal inbox (ink, react) or the MCP server (the MCP SDK, which
+ *   imports zod itself: bundling it would load a second zod); they resolve from
+ *   node_modules at run time.
  */
 import crypto from 'node:crypto';
 import path from 'node:path';
@@ -25,7 +27,7 @@ import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-// One id per build: a daemon answers only CLI processes of its own build (src/cli/version.ts).
+// One id per build: a daemon answers only CLI processes of its own build (src/version.ts).
 const define = { __VAULTGATE_BUILD__: JSON.stringify(crypto.randomUUID()) };
 const common = {
   absWorkingDir: repo,
@@ -33,7 +35,7 @@ const common = {
   bundle: true,
   platform: 'node',
   target: 'node20',
-  external: ['better-sqlite3', 'zod', 'yaml', '@lezer/*', 'ink', 'react', 'react/*'],
+  external: ['better-sqlite3', 'zod', 'yaml', '@lezer/*', 'ink', 'react', 'react/*', '@modelcontextprotocol/sdk'],
   sourcemap: 'linked',
   logLevel: 'warning',
 };

@@ -88,10 +88,48 @@ fs.writeFileSync(bundleFile, JSON.stringify(bundle, null, 2));
 const inspected = vg(['tx', 'inspect', bundleFile]);
 if (inspected?.approval_sha256) {
   vg(['tx', 'apply', bundleFile, '--approval', inspected.approval_sha256]);
-  vg(['tx', 'apply', bundleFile, '--approval', 'f'.repeat(64)], { expectExit: 0, show: (j) => `replaying a finished operation returns its stored result: ${JSON.stringify(j)}` });
+  vg(['tx', 'apply', bundleFile, '--approval', inspected.approval_sha256], { expectExit: 0, show: (j) => `replaying a finished operation (same approval) returns its stored result: ${JSON.stringify(j)}` });
+  vg(['tx', 'apply', bundleFile, '--approval', 'f'.repeat(64)], { expectExit: 75, show: (j) => `…and only to the approval it was applied with: ${j.error.code}` });
   vg(['undo', 'demo-0001']);
   vg(['tx', 'status']);
 }
+
+title('Agents propose, a person reviews the exact diff and applies it by its hash');
+const note = vg(['note', 'Wiki/Cooking/Sourdough.md'], { show: (j) => `sha256 ${j.sha256} (the base an edit is proposed against)` });
+const agent = { ...env, VAULTGATE_AGENT: 'demo-agent' };
+const asAgent = (args, opts = {}) => {
+  const saved = { ...env };
+  Object.assign(env, agent);
+  try {
+    return vg(args, opts);
+  } finally {
+    for (const k of Object.keys(env)) delete env[k];
+    Object.assign(env, saved);
+  }
+};
+const p1 = asAgent(['propose', 'Wiki/Cooking/Sourdough.md', '--replace', 'every 12 hours', '--with', 'every 24 hours in the fridge', '--base', note?.sha256 ?? 'none', '--title', 'Feed the starter less often']);
+asAgent(['propose', 'Inbox/Bread plan.md', '--content', '# Bread plan\n\nFollow [[Rules]] and [[Sourdough#Proofing]]; ask [[Someone]].\n', '--base', 'none', '--title', 'Plan the week of bread']);
+asAgent(['propose', 'Wiki/Cooking/Sourdough.md', '--append', '--content', 'x', '--base', '0'.repeat(64)], { expectExit: 75, show: (j) => `a stale base is refused, nothing stored: ${j.error.code}: ${j.error.message}` });
+const reviewed = vg(['review', p1?.proposal?.id ?? 'p-1']);
+if (reviewed?.review_hash) {
+  vg(['apply', reviewed.proposal.id, '--review-hash', reviewed.review_hash]);
+  vg(['decline', 'p-2', '--reason', 'link the Catan rules by path, and Proofing is not a heading of Sourdough']);
+  const rb = vg(['rollback', reviewed.proposal.id]);
+  if (rb?.review?.review_hash) vg(['apply', rb.proposal.id, '--review-hash', rb.review.review_hash]);
+}
+vg(['proposals']);
+vg(['log', '--limit', '6']);
+
+title('A scenario’s write rules and validator join the review');
+fs.cpSync(path.join(repo, 'examples/scenarios'), path.join(base, 'home', 'config', 'scenarios'), { recursive: true });
+asAgent(['propose', 'Books/Dune.md', '--content', '---\ntags: [books]\n---\n# Dune (a novel)\n\nSand.\n', '--base', 'none', '--scenario', 'books', '--title', 'A note on Dune']);
+
+title('Area owners: an imported area is proposable, never appliable (exit 77)');
+fs.mkdirSync(path.join(vault, '.vaultgate'), { recursive: true });
+fs.writeFileSync(path.join(vault, '.vaultgate/config.yaml'), 'areas:\n  - glob: "Books/**"\n    owner: imported\n');
+const book = fs.readFileSync(path.join(vault, 'Books/Reading list.md'));
+const p4 = asAgent(['propose', 'Books/Reading list.md', '--append', '--content', '- Gödel, Escher, Bach\n', '--base', sha(book)]);
+if (p4?.review?.review_hash) vg(['apply', p4.proposal.id, '--review-hash', p4.review.review_hash], { expectExit: 77, show: (j) => `${j.error.code}: ${j.error.message}` });
 
 title('Bad input gets a typed error and touches nothing');
 vg(['links', '../outside.md'], { expectExit: 2, show: (j) => JSON.stringify(j) });

@@ -27,6 +27,15 @@ export const EXIT_CODES = {
   BUNDLE_LIMIT: 2,
   OPERATION_ID_REUSED: 2,
   OPERATION_UNKNOWN: 2,
+  OPERATION_UNDONE: 2,
+  PROPOSAL_UNKNOWN: 2,
+  PROPOSAL_NOOP: 2,
+  PROPOSAL_DECLINED: 2,
+  PROPOSAL_STATE: 2,
+  PROPOSAL_BLOCKED: 2,
+  CHANGES_INVALID: 2,
+  EDIT_NO_MATCH: 2,
+  EDIT_AMBIGUOUS: 2,
   PATH_CASE_ALIAS: 2,
   UNDO_UNAVAILABLE: 2,
   GIT_FAILED: 2,
@@ -40,6 +49,7 @@ export const EXIT_CODES = {
   RECOVERY_FAILED: 3,
   STATE_CORRUPT: 3,
   WRITE_FAILED: 3,
+  RESOURCE_LIMIT: 3,
   // 69: something vaultgate needs is unavailable
   PROVIDER_UNAVAILABLE: 69, // reserved: thrown once an embedding/LLM provider is called
   NATIVE_MODULE_MISMATCH: 69,
@@ -52,10 +62,12 @@ export const EXIT_CODES = {
   UNDO_CONFLICT: 75,
   CONTEXT_UNSTABLE: 75,
   GIT_INDEX_DIRTY: 75,
+  FOREIGN_FILE: 75,
   STATE_STALE: 75,
   // 77: not permitted
   OUT_OF_SCOPE: 77,
-  AREA_PROTECTED: 77, // reserved: thrown once vault policy (protected areas) lands
+  AREA_PROTECTED: 77,
+  FORBIDDEN: 77,
   // 1: a bug
   INTERNAL: 1,
 } as const;
@@ -104,6 +116,39 @@ export class VaultgateError extends Error {
 
 export function isVaultgateError(e: unknown): e is VaultgateError {
   return e instanceof VaultgateError;
+}
+
+/**
+ * For exhaustive switches over tagged unions: the type checker proves this line
+ * unreachable, so a new variant (a new write mode) fails the build until every
+ * switch handles it. At run time it can only be reached by a bug.
+ */
+export function unreachable(value: never, what: string): never {
+  throw new Error(`unhandled ${what}: ${JSON.stringify(value)}`);
+}
+
+/** The errno of a system error (`EMFILE`, `ENOSPC`, …), looking through `cause`s; null when there is none. */
+export function errnoOf(e: unknown): string | null {
+  for (let cur = e, depth = 0; cur && depth < 8; cur = (cur as { cause?: unknown }).cause, depth++) {
+    const code = (cur as NodeJS.ErrnoException).code;
+    if (typeof code === 'string' && /^E[A-Z0-9]+$/.test(code)) return code;
+  }
+  return null;
+}
+
+/** Out of file descriptors (per process or system-wide): the environment, not a bug. */
+export function isResourceLimit(e: unknown): boolean {
+  const code = errnoOf(e);
+  return code === 'EMFILE' || code === 'ENFILE';
+}
+
+/** The typed error for running out of file descriptors; `what` says what could not be done. */
+export function resourceLimitError(e: unknown, what: string, nothingChanged = true): VaultgateError {
+  return new VaultgateError('RESOURCE_LIMIT', `${what}: too many open files (${errnoOf(e) ?? 'EMFILE'})`, {
+    details: { errno: errnoOf(e) },
+    hint: `${nothingChanged ? 'Nothing was changed. ' : ''}Raise the open-file limit (\`ulimit -n 1024\` in the shell that runs vaultgate) and run the same command again.`,
+    cause: e,
+  });
 }
 
 /** Exit code for any thrown value: typed errors map by code, anything else is a bug. */

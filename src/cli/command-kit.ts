@@ -38,4 +38,9 @@ export interface Reporter {
   io: CliIO;
   report(result: CommandResult): void;
   fail(error: unknown): void;
+  /**
+   * A long-running face (`mcp`, `serve`) that owns stdout ends with this code
+   * instead of a report: nothing more is printed.
+   */
+  exit(code: number): void;
 }

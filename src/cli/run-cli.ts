@@ -1,13 +1,13 @@
 import { Command, CommanderError } from 'commander';
-import { typedEnvironmentError } from '../environment-error.js';
-import { exitCodeOf, isVaultgateError, VaultgateError } from '../errors.js';
+import { VaultgateError } from '../errors.js';
 import type { CliIO, CommandResult, Reporter } from './command-kit.js';
-import { OPERATIONS, flagName, type Param } from '../ops/index.js';
+import { OPERATIONS, errorReport, flagName, type Param } from '../ops/index.js';
 import { registerDaemonCommands } from './daemon-commands.js';
+import { registerFaceVerbs } from './face-verbs.js';
 import { preloadSession, registerOperations } from './register-ops.js';
-import { VERSION } from './version.js';
+import { VERSION } from '../version.js';
 
-export { VERSION } from './version.js';
+export { VERSION };
 
 /**
  * Run one vaultgate command line and return its exit code. The only place that
@@ -32,14 +32,15 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
       else io.stdout((result.text ?? JSON.stringify(result.json, null, 2)) + '\n');
     },
     fail(raised: unknown) {
-      const error = typedEnvironmentError(raised);
-      exitCode = exitCodeOf(error);
-      const body = isVaultgateError(error)
-        ? error.toJSON()
-        : { code: 'INTERNAL', message: `internal error: ${(error as Error)?.message ?? String(error)}`, hint: 'This is a bug in vaultgate; please report it with the command you ran.' };
-      if (!isVaultgateError(error)) io.stderr(((error as Error)?.stack ?? String(error)) + '\n');
+      const report = errorReport(raised);
+      exitCode = report.exitCode;
+      const body = report.error;
+      if (report.internal) io.stderr(((raised as Error)?.stack ?? String(raised)) + '\n');
       if (wantsJson()) writeJson({ ok: false, error: body });
       else io.stderr(`error [${body.code}]: ${body.message}${body.hint ? `\nhint: ${body.hint}` : ''}\n`);
+    },
+    exit(code: number) {
+      exitCode = code;
     },
   };
 
@@ -62,6 +63,7 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
   program.addHelpText('after', '\nExit codes: 0 ok, 1 bug, 2 usage or invalid input, 3 integrity, 69 unavailable (provider, native module, daemon), 75 conflict (re-read and retry), 77 not permitted.\nRun `vaultgate <command> --help` for its options and examples.');
 
   registerOperations(program, reporter);
+  registerFaceVerbs(program, reporter);
   registerDaemonCommands(program, reporter);
   // Every subcommand reports usage errors the same way, shows global options in its help, and exits through us.
   const configure = (cmd: Command) => {

@@ -14,7 +14,8 @@
  *   questions as OR under BM25), filters by path, tag and property.
  * - {@link parseQuery}: the query language, never an FTS syntax error.
  * - {@link indexText} and friends: the text pipeline shared by index and queries.
- * - {@link readNoteSection}: `vaultgate note`, a note or one section with hashes and lines.
+ * - {@link readNoteSection}: `vaultgate note`, a note or one section with hashes and lines;
+ *   {@link windowNote} cuts a long one into windows with a continuation cursor.
  *
  * @example
  *   const { result } = withFreshIndex(root, process.env, (h) => searchIndex(h.db, 'ёлка', { limit: 5 }));
@@ -31,8 +32,10 @@ export * from './section-rows.js';
 export * from './snippet.js';
 export * from './split-section.js';
 export * from './prepare-note.js';
+export { nameKey } from './note-rows.js';
 export { defaultParseWorkers } from './parse-pool.js';
 export * from './fresh-index.js';
 export * from './watch-refresh.js';
 export * from './note-read.js';
+export { windowNote, DEFAULT_WINDOW_CHARS, type NoteWindow } from './note-window.js';
 export * from './link-queries.js';

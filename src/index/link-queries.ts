@@ -1,6 +1,6 @@
 import {
   checkFileArg,
-  foldKey,
+  linkFoldKey,
   noteLinks,
   readLinkArgs,
   readNoteArg,
@@ -147,7 +147,7 @@ export function checkFromIndex(db: Db, warnings: IndexWarning[]): VaultHealth {
   const nfc = warnings.filter((w) => w.code === 'NFC_COLLISION' && w.paths).map((w) => w.paths!.slice().sort());
   for (const paths of nfc) items.collisions.push({ kind: 'nfc', paths });
   const byFold = new Map<string, string[]>();
-  for (const f of files) byFold.set(foldKey(f.path), [...(byFold.get(foldKey(f.path)) ?? []), f.path]);
+  for (const f of files) byFold.set(linkFoldKey(f.path), [...(byFold.get(linkFoldKey(f.path)) ?? []), f.path]);
   for (const paths of byFold.values()) if (paths.length > 1) items.collisions.push({ kind: 'case', paths: paths.sort() });
   const reported = readWarnings(warnings);
   return {

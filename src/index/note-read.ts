@@ -35,7 +35,8 @@ export interface NoteReadResult {
 }
 
 export function readNoteSection(root: string, input: string, heading?: string): NoteReadResult {
-  const file = readNoteArg(root, withMd(input));
+  // `note Projects/Idea` means `Projects/Idea.md` (added once the path is normalised).
+  const file = readNoteArg(root, input, { impliedMd: true });
   const model = parseNote(file.text);
   const sections: NoteSectionInfo[] = model.sections.map((s) => ({
     heading_path: s.headingPath,
@@ -77,9 +78,4 @@ export function readNoteSection(root: string, input: string, heading?: string): 
     heading_path: headingPath,
     anchor: headingPath ? anchorOf(headingPath) : '#' + subpath,
   };
-}
-
-/** `note Projects/Idea` means `Projects/Idea.md` when only the latter exists. */
-function withMd(input: string): string {
-  return /\.md$/i.test(input) ? input : `${input}.md`;
 }

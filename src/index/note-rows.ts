@@ -1,5 +1,5 @@
 import { linesOf, type NoteModel } from '../markdown/index.js';
-import { cleanLinkPath, foldKey } from '../links/index.js';
+import { cleanLinkPath, linkFoldKey } from '../links/index.js';
 import { exactKeyOf } from './query.js';
 import { splitSection } from './split-section.js';
 import { indexText } from './text-pipeline.js';
@@ -60,7 +60,7 @@ export function noteTitle(path: string): string {
 export function nameKey(pathOrLink: string): string {
   const trimmed = cleanLinkPath(pathOrLink).replace(/\/+$/, '');
   const base = trimmed.slice(trimmed.lastIndexOf('/') + 1);
-  return foldKey(base).replace(/\.md$/, '');
+  return linkFoldKey(base).replace(/\.md$/, '');
 }
 
 function propertyRows(data: unknown): PropertyRow[] {

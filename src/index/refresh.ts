@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
 import {
+  exclusionKey,
   isExcluded,
   isMarkdownPath,
   readVaultConfig,
@@ -190,7 +191,7 @@ export function refreshIndex(handle: IndexHandle, opts: RefreshOptions = {}): Re
   const started = performance.now();
   const { db, root } = handle;
   const config = readVaultConfig(root, configCache(db));
-  const excludeKey = JSON.stringify(config.index.exclude);
+  const excludeKey = exclusionKey(config);
   const kindOf = (f: VaultFile): Kind => (isExcluded(config, f.path) ? 'excluded' : isMarkdownPath(f.path) ? 'note' : 'attachment');
   const scan = scanFiles(root, opts.scan);
 

@@ -11,7 +11,7 @@
  */
 
 /** Bump on any change to tables, columns or the text pipeline's output. */
-export const SCHEMA_VERSION = 8;
+export const SCHEMA_VERSION = 9;
 
 /** `PRAGMA application_id`: 'VGIX'. A SQLite file without it is not ours and is never trusted. */
 export const APPLICATION_ID = 0x56474958;

@@ -1,4 +1,4 @@
-import { foldKey } from './fold.js';
+import { linkFoldKey } from './fold.js';
 import { isBrokenAnchor, isExternalLink, resolveLink } from './resolve-link.js';
 import type { SubpathResult } from './resolve-subpath.js';
 import { openVaultView, type LinkWarning, type VaultView } from './vault-view.js';
@@ -87,7 +87,7 @@ export function checkVault(root: string, view: VaultView = openVaultView(root)):
   const byFold = new Map<string, Set<string>>();
   const byNfc = new Map<string, string[]>();
   for (const f of view.scanned) {
-    const k = foldKey(f.path);
+    const k = linkFoldKey(f.path);
     byFold.set(k, (byFold.get(k) ?? new Set()).add(f.path));
     byNfc.set(f.path, [...(byNfc.get(f.path) ?? []), f.diskPath]);
   }

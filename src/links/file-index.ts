@@ -1,4 +1,4 @@
-import { basenameOf, dirnameOf, foldKey } from './fold.js';
+import { basenameOf, dirnameOf, linkFoldKey } from './fold.js';
 
 /** One vault file as link resolution needs it. */
 export interface IndexedFile {
@@ -14,9 +14,9 @@ export interface IndexedFile {
 
 /** A file with its precomputed comparison keys. */
 export interface FileEntry extends IndexedFile {
-  /** foldKey(path). */
+  /** linkFoldKey(path). */
   key: string;
-  /** foldKey(folder of path). */
+  /** linkFoldKey(folder of path). */
   folderKey: string;
 }
 
@@ -30,9 +30,9 @@ export interface FileEntry extends IndexedFile {
  */
 export interface FileIndex {
   readonly files: readonly FileEntry[];
-  /** foldKey(path) → files with that key (more than one only for case/NFC collisions). */
+  /** linkFoldKey(path) → files with that key (more than one only for case/NFC collisions). */
   readonly byKey: ReadonlyMap<string, readonly FileEntry[]>;
-  /** foldKey(basename with extension) → files with that name anywhere in the vault. */
+  /** linkFoldKey(basename with extension) → files with that name anywhere in the vault. */
   readonly byName: ReadonlyMap<string, readonly FileEntry[]>;
   /** Exact canonical path → file. */
   readonly byPath: ReadonlyMap<string, FileEntry>;
@@ -56,11 +56,11 @@ export function buildFileIndex(files: Iterable<IndexedFile>): FileIndex {
   for (const f of files) {
     const path = f.path.normalize('NFC');
     if (path === '' || isHidden(path) || byPath.has(path)) continue;
-    const entry: FileEntry = { path, indexed: f.indexed, key: foldKey(path), folderKey: foldKey(dirnameOf(path)) };
+    const entry: FileEntry = { path, indexed: f.indexed, key: linkFoldKey(path), folderKey: linkFoldKey(dirnameOf(path)) };
     entries.push(entry);
     byPath.set(path, entry);
     push(byKey, entry.key, entry);
-    push(byName, foldKey(basenameOf(path)), entry);
+    push(byName, linkFoldKey(basenameOf(path)), entry);
   }
   return { files: entries, byKey, byName, byPath };
 }

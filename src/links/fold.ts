@@ -7,8 +7,13 @@
  * decomposed sequence (e.g. `İ` → `i̇`), so we normalise again to keep keys
  * comparable with other keys built the same way. We do not use `toLocaleLowerCase`:
  * the result must not depend on the machine's locale.
+ *
+ * This is *not* the fold the transaction engine uses to find names a case-insensitive
+ * filesystem would store as one (`filesystemFoldKey` in the vault module, which also
+ * maps `ß` to `ss` and `ſ` to `s`): Obsidian's link lookup does not fold those, so
+ * `[[Straße]]` does not find `STRASSE.md`. Two folds, two names.
  */
-export function foldKey(s: string): string {
+export function linkFoldKey(s: string): string {
   return s.normalize('NFC').toLowerCase().normalize('NFC');
 }
 

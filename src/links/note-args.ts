@@ -7,17 +7,19 @@ import { isHiddenPath, isMarkdownPath, locateOnDisk, readNoteFile, toVaultRelati
 /*
  * The NOTE arguments of the link commands. Bad input is refused before any
  * vault-wide work, each time with a typed error, the place and a next step
- * (exit 2): outside the vault, `..`, a symlink on the path, a folder, a dot-folder,
+ * (exit 2): outside the vault (after resolving `..`), a symlink on the path, a folder, a dot-folder,
  * a missing file, a non-UTF-8 or oversized note.
  */
 
 /**
  * Validate a NOTE argument and read it: vault-relative (or absolute inside the
- * vault), a `.md` note, not in a dot-folder, a regular UTF-8 file without symlinks on its path.
+ * vault; `.` and `..` resolved first), a `.md` note (`impliedMd`: `.md` may be omitted), not in a dot-folder, a regular UTF-8 file without symlinks on its path.
  * Every refusal is a typed error with a hint (exit 2).
  */
-export function readNoteArg(root: string, input: string): NoteFile {
-  const rel = checkedRelative(root, input);
+export function readNoteArg(root: string, input: string, opts: { impliedMd?: boolean } = {}): NoteFile {
+  let rel = checkedRelative(root, input);
+  // After normalising, so a refusal quotes what was typed, not `passwd.md`.
+  if (opts.impliedMd && !/\.md$/i.test(rel)) rel += '.md';
   if (!isMarkdownPath(rel)) {
     assertRegularFile(root, rel); // a missing file or a folder says so first
     throw new VaultgateError('INVALID_INPUT', `${rel} is not a Markdown note`, {

@@ -1,5 +1,5 @@
 import type { FileEntry, FileIndex } from './file-index.js';
-import { basenameOf, cleanLinkPath, dirnameOf, foldKey, hasMdExtension, joinRelative } from './fold.js';
+import { basenameOf, cleanLinkPath, dirnameOf, linkFoldKey, hasMdExtension, joinRelative } from './fold.js';
 
 /**
  * - `resolved`: the file Obsidian opens (`target`); `candidates` lists every
@@ -74,23 +74,23 @@ export function resolveLinkPath(index: FileIndex, linkPath: string, fromPath: st
   // them and wins outright, but the others are still listed as candidates.
   const matches: FileEntry[] = [];
   for (const form of forms) {
-    const want = foldKey(form);
+    const want = linkFoldKey(form);
     const suffix = '/' + want;
-    for (const f of index.byName.get(foldKey(basenameOf(form))) ?? []) {
+    for (const f of index.byName.get(linkFoldKey(basenameOf(form))) ?? []) {
       if (!matches.includes(f) && (f.key === want || f.key.endsWith(suffix))) matches.push(f);
     }
   }
   if (matches.length === 0) return { ...NONE };
-  const wantKeys = forms.map(foldKey);
+  const wantKeys = forms.map(linkFoldKey);
   const exact = matches.filter((f) => wantKeys.includes(f.key));
   if (exact.length > 0) return pickAmongExact(matches, exact, forms, 'exact');
   if (matches.length === 1) return finish(matches, matches[0]!, 'unique');
-  return tieBreak(matches, foldKey(dirnameOf(fromPath)));
+  return tieBreak(matches, linkFoldKey(dirnameOf(fromPath)));
 }
 
 function lookupExact(index: FileIndex, paths: string[]): FileEntry[] {
   const out: FileEntry[] = [];
-  for (const p of paths) for (const f of index.byKey.get(foldKey(p)) ?? []) if (!out.includes(f)) out.push(f);
+  for (const p of paths) for (const f of index.byKey.get(linkFoldKey(p)) ?? []) if (!out.includes(f)) out.push(f);
   return out;
 }
 

@@ -18,7 +18,7 @@ export interface SubpathResult {
    * viewers, and we do not read those files).
    */
   exists: boolean | null;
-  /** Where the anchor is, `[from, to]` (1-based, inclusive, like every `lines` in vaultgate's output): a heading's whole section (subsections included), or the block. */
+  /** Where the anchor is, `[from, to]` (1-based, inclusive, like every `lines` in vaultgate's output): a heading's whole section (subsections included), or the whole block an id names (a paragraph, a list item with its sub-items, a quote, callout or table). */
   lines?: [number, number];
 }
 
@@ -56,10 +56,10 @@ export function resolveSubpath(note: AnchorSource, subpath: string | null): Subp
   if (parsed === null) return null;
   if (parsed.kind === 'block') {
     const want = blockKey(parsed.value);
-    const block = note.blockIds.find((b) => blockKey(b.id) === want) ?? headingBlock(note, want);
-    return block
-      ? { kind: 'block', value: parsed.value, exists: true, lines: [block.startLine, block.endLine] }
-      : { kind: 'block', value: parsed.value, exists: false };
+    const id = note.blockIds.find((b) => blockKey(b.id) === want);
+    // The whole block the id names, not the line carrying `^id` (Obsidian embeds the element).
+    const lines: [number, number] | undefined = id ? [id.blockStartLine, id.blockEndLine] : headingBlock(note, want);
+    return lines ? { kind: 'block', value: parsed.value, exists: true, lines } : { kind: 'block', value: parsed.value, exists: false };
   }
   const headings = note.headings;
   let from = 0;
@@ -103,10 +103,10 @@ const HEADING_ID = /(?:^|\s)\^([A-Za-z0-9-]+)$/;
  * Obsidian treats a heading as a block too, and vaultofknowledge links to such ids
  * (`[[Arguments against religion##^heaven-without-test-for-obedience]]`).
  */
-function headingBlock(note: AnchorSource, want: string): { startLine: number; endLine: number } | undefined {
+function headingBlock(note: AnchorSource, want: string): [number, number] | undefined {
   for (const h of note.headings) {
     const m = HEADING_ID.exec(h.text);
-    if (m && blockKey(m[1]!) === want) return h;
+    if (m && blockKey(m[1]!) === want) return [h.startLine, h.endLine];
   }
   return undefined;
 }

@@ -1,4 +1,4 @@
-import { foldKey } from './fold.js';
+import { linkFoldKey } from './fold.js';
 
 /**
  * Characters Obsidian's `stripHeading` turns into a space (reverse-engineered,
@@ -26,7 +26,7 @@ export function stripHeading(text: string): string {
  * matches `#über` and Cyrillic headings match regardless of case).
  */
 export function headingKey(text: string): string {
-  return foldKey(stripHeading(text));
+  return linkFoldKey(stripHeading(text));
 }
 
 /**

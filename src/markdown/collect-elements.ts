@@ -54,12 +54,34 @@ function isRealLink(node: SyntaxNode): boolean {
   return node.getChild('URL') !== null || node.getChild('LinkLabel') !== null || node.getChildren('LinkMark').length > 2;
 }
 
-/** A block id ends its paragraph: `text ^id`; or is the whole paragraph: `^id`. */
-const TRAILING_BLOCK_ID = /(?:^|[ \t])\^([A-Za-z0-9-]+)\s*$/;
+/**
+ * Whether a link title lezer accepted is one CommonMark accepts. Lezer ends a
+ * `(…)` title at its first `)` but lets an unescaped `(` through, which
+ * CommonMark forbids (spec 0.31, "link title": parentheses inside only
+ * backslash-escaped). So `[A](“B” ([C](zotero://x)) (…))` is no link at all in
+ * CommonMark, while lezer read a link to `“B”`: a false broken link.
+ */
+function isCommonMarkTitle(title: string): boolean {
+  if (!title.startsWith('(')) return true;
+  for (let i = 1; i < title.length - 1; i++) {
+    const c = title.charCodeAt(i);
+    if (c === 92 /* \ */) i++;
+    else if (c === 40 /* ( */) return false;
+  }
+  return true;
+}
+
+/**
+ * A block id ends its paragraph: `text ^id`, `text\n^id` (its own line, no blank
+ * line before it), or is the whole paragraph: `^id`. The `^` follows whitespace.
+ */
+const TRAILING_BLOCK_ID = /(?:^|\s)\^([A-Za-z0-9-]+)\s*$/;
 /** Sticky, run at the quote's `>` in the note itself: no slicing per (possibly deeply nested) quote. `.` stops at `\r` and `\n`. */
 const CALLOUT = />[ \t]*\[!([^\]\s]+)\]([+-]?)[ \t]*(.*)/y;
-/** Blocks an id on its own line names (Obsidian help: quotes, callouts, tables; code and lists alike). */
+/** Blocks an id on its own line, after a blank line, names (Obsidian help: quotes, callouts, tables; code and lists alike). */
 const NAMED_BY_NEXT_ID = new Set(['Blockquote', 'Table', 'FencedCode', 'MathBlock', 'BulletList', 'OrderedList']);
+/** Containers whose paragraphs' ids name the container (a list item with its sub-items; a quote or callout whole). */
+const NAMED_CONTAINER = new Set(['ListItem', 'Blockquote']);
 
 const WS = /\s/;
 
@@ -119,6 +141,56 @@ export function collectElements(text: string, tree: Tree, pos: (p: number) => nu
     pushLink({ kind: image ? 'embed' : 'markdown', range: rangeOf(node), ...target, display, size, inComment: false });
   }
 
+  /**
+   * A link lezer read whose title CommonMark refuses (isCommonMarkTitle): the
+   * brackets and parentheses are text, and links written inside that text are
+   * links (`[C](Note.md)` in the example), found by the plain scan used for
+   * comments. Only what lezer swallowed, from the destination on, is scanned:
+   * the label's own content was parsed inline and is walked as usual.
+   */
+  function linksInRefusedLink(node: SyntaxNode): void {
+    const url = node.getChild('URL');
+    if (!url) return;
+    const start = pos(url.from);
+    const end = pos(node.to);
+    for (const hit of scanWikilinks(text, start, end)) {
+      const range = { start: hit.start, end: hit.end };
+      out.protected.push({ kind: hit.embed ? 'embed' : 'link', range, ...lines(range) });
+      pushLink({ kind: hit.embed ? 'embed' : 'wikilink', range, ...parseWikilinkInner(hit.inner, hit.embed), inComment: false });
+    }
+    for (const hit of scanMarkdownLinks(text, start, end)) {
+      const target = parseMarkdownDestination(hit.dest);
+      if (!target) continue;
+      const range = { start: hit.start, end: hit.end };
+      const { display, size } = hit.image ? splitImageAlt(hit.label) : { display: hit.label || null, size: null };
+      out.protected.push({ kind: hit.image ? 'embed' : 'link', range, ...lines(range) });
+      pushLink({ kind: hit.image ? 'embed' : 'markdown', range, ...target, display, size, inComment: false });
+    }
+  }
+
+  /**
+   * `| [[T#H|alias]] | x |`: GFM splits a table row at every unescaped `|`, the
+   * one inside a wikilink too, so no cell holds the whole link and it vanished.
+   * Obsidian's renderer splits it as well (its help and the table plugins ask
+   * for `[[T#H\|alias]]` in tables: tgrosinger/advanced-tables-obsidian#52);
+   * what its link index records for it is not documented. Decided: never drop
+   * it silently: a wikilink of the row that spans a cell boundary is kept
+   * whole, as written (path T, subpath H, display alias).
+   */
+  function linksAcrossCells(row: SyntaxNode): void {
+    const bars = row.getChildren('TableDelimiter').map((d) => pos(d.from));
+    if (bars.length === 0) return;
+    const { start, end } = rangeOf(row);
+    let b = 0;
+    for (const hit of scanWikilinks(text, start, end)) {
+      while (b < bars.length && (bars[b] as number) <= hit.start) b++;
+      if (b === bars.length || (bars[b] as number) >= hit.end) continue; // inside one cell: lezer found it
+      const range = { start: hit.start, end: hit.end };
+      out.protected.push({ kind: hit.embed ? 'embed' : 'link', range, ...lines(range) });
+      pushLink({ kind: hit.embed ? 'embed' : 'wikilink', range, ...parseWikilinkInner(hit.inner, hit.embed), inComment: false });
+    }
+  }
+
   function wikilink(node: SyntaxNode, embed: boolean): void {
     const range = rangeOf(node);
     const inner = text.slice(range.start + (embed ? 3 : 2), range.end - 2);
@@ -140,6 +212,19 @@ export function collectElements(text: string, tree: Tree, pos: (p: number) => nu
     }
   }
 
+  /**
+   * The block a paragraph's trailing `^id` names (obsidian-links.md "Subpaths";
+   * the conformance rows of test/conformance/links-cases-subpath.ts give each
+   * rule its source):
+   * - an id that is a paragraph of its own names the block before it: a quote,
+   *   callout, table, code or math block or list anywhere, a paragraph at the
+   *   top level (`Para\n\n^id`);
+   * - an id on a line of its own at column 0, continuing a paragraph inside a
+   *   quote or list (`> quoted\n^id`, `- item\n^id`: a lazy continuation line),
+   *   sits after that whole top-level quote or list, and names it;
+   * - otherwise the id names the innermost list item or quote holding the
+   *   paragraph (an item with its sub-items), or the paragraph itself.
+   */
   function blockId(node: SyntaxNode): void {
     const range = rangeOf(node);
     // Only the tail can hold the id; slicing it keeps a 2 MB paragraph cheap.
@@ -149,13 +234,29 @@ export function collectElements(text: string, tree: Tree, pos: (p: number) => nu
     if (!m) return;
     const idStart = tailStart + m.index + m[0].indexOf('^');
     const idRange = { start: idStart, end: idStart + 1 + (m[1] as string).length };
-    let blockRange = range;
     const parent = node.parent;
-    const alone = text.slice(range.start, idStart).trim() === '';
     const prev = node.prevSibling;
-    if (alone && prev && NAMED_BY_NEXT_ID.has(prev.name)) blockRange = rangeOf(prev);
-    else if (parent && (parent.name === 'ListItem' || parent.name === 'Blockquote')) blockRange = rangeOf(parent);
-    out.blockIds.push({ id: m[1] as string, range: idRange, blockRange, ...lines(idRange) });
+    const wholeParagraph = text.slice(range.start, idStart).trim() === '';
+    const atColumn0 = idStart === 0 || text.charCodeAt(idStart - 1) === 10; /* \n */
+    let block: SyntaxNode = node;
+    if (wholeParagraph && prev && (NAMED_BY_NEXT_ID.has(prev.name) || (prev.name === 'Paragraph' && parent?.name === 'Document'))) {
+      block = prev;
+    } else if (atColumn0 && !wholeParagraph && parent && parent.name !== 'Document') {
+      block = parent;
+      while (block.parent && block.parent.name !== 'Document') block = block.parent;
+    } else if (parent && NAMED_CONTAINER.has(parent.name)) {
+      block = parent;
+    }
+    const blockRange = rangeOf(block);
+    const blockLines = lines(blockRange);
+    out.blockIds.push({
+      id: m[1] as string,
+      range: idRange,
+      blockRange,
+      blockStartLine: blockLines.startLine,
+      blockEndLine: blockLines.endLine,
+      ...lines(idRange),
+    });
   }
 
   function callout(node: SyntaxNode): void {
@@ -194,6 +295,11 @@ export function collectElements(text: string, tree: Tree, pos: (p: number) => nu
         case 'Link':
         case 'Image': {
           const node = ref.node;
+          const title = node.getChild('LinkTitle');
+          if (title && !isCommonMarkTitle(text.slice(pos(title.from), pos(title.to)))) {
+            linksInRefusedLink(node);
+            return undefined;
+          }
           if (isRealLink(node)) {
             const range = rangeOf(node);
             out.protected.push({ kind: name === 'Image' ? 'embed' : 'link', range, ...lines(range) });
@@ -218,6 +324,10 @@ export function collectElements(text: string, tree: Tree, pos: (p: number) => nu
           return false;
         case 'Paragraph':
           blockId(ref.node);
+          return undefined;
+        case 'TableHeader':
+        case 'TableRow':
+          linksAcrossCells(ref.node);
           return undefined;
         case 'Blockquote':
           callout(ref.node);

@@ -1,19 +1,24 @@
 /**
- * Linear guards for lezer's quadratic inline paths. Each is called from the
- * Obsidian inline dispatcher (obsidian-syntax.ts), which lezer tries before its
- * own parsers at every character; a guard either returns -1 (let lezer parse
- * as usual) or consumes the character as plain text / a simpler node, in
- * amortised linear time. Caches are per inline section (`InlineContext`).
+ * Linear guards for lezer's superlinear paths. The inline guards are called
+ * from the Obsidian inline dispatcher (obsidian-syntax.ts), which lezer tries
+ * before its own parsers at every character; a guard either returns -1 (let
+ * lezer parse as usual) or consumes the character as plain text / a simpler
+ * node, in amortised linear time. Caches are per inline section
+ * (`InlineContext`). The block guard ({@link guardDeepNesting}) bounds how deep
+ * containers nest.
  *
- * Measured before the guards (one inline section): 20k `[a](b)` 2.5 s, 50k
+ * Measured before the inline guards (one inline section): 20k `[a](b)` 2.5 s, 50k
  * `*a* ]` 22 s, 30k unclosed `<!--` 1 s, a 1 MB line of growing backtick runs
- * 7.9 s. After: 0.47 s, 0.35 s, 33 ms, 47 ms.
+ * 7.9 s. After: 0.47 s, 0.35 s, 33 ms, 47 ms. Spaces and nesting: see
+ * {@link guardSpaces} and {@link MAX_CONTAINER_DEPTH}.
  */
-import type { InlineContext } from '@lezer/markdown';
+import type { BlockContext, InlineContext, Line } from '@lezer/markdown';
 
 const OPEN_BRACKET = 91;
 const CLOSE_BRACKET = 93;
 const BACKTICK = 96;
+const SPACE = 32;
+const NEWLINE = 10;
 
 /**
  * Above this many `[` and `]` in one inline section (a paragraph, heading or
@@ -140,4 +145,82 @@ export function guardInlineCode(cx: InlineContext, pos: number): number {
     else hi = mid;
   }
   return lo < starts.length ? -1 : cx.offset + end;
+}
+
+/**
+ * Guard for lezer's hard-break parser, which at every space scans the run of
+ * spaces after it for a line end: a run of n spaces cost n^2 (the indentation
+ * of a deeply nested note, once it is plain text, has runs of thousands). A run
+ * that ends a line with two or more spaces is left to lezer, from its first
+ * space, so the hard break is the same node; any other run is plain text.
+ */
+export function guardSpaces(cx: InlineContext, pos: number): number {
+  const t = cx.text;
+  const rel = pos - cx.offset;
+  let end = rel + 1;
+  while (t.charCodeAt(end) === SPACE) end++;
+  return t.charCodeAt(end) === NEWLINE && end - rel >= 2 ? -1 : cx.offset + end;
+}
+
+/**
+ * Deepest container nesting lezer parses as containers: the block stack (the
+ * document, each quote, each list and each list item count one) may hold this
+ * many entries. Nesting is cheap up to here: real notes rarely go past ten list
+ * levels, and 64 entries is 31 list levels or 63 quote levels.
+ *
+ * Why a bound: lezer re-checks every open container on every line, and a list
+ * item finds its column by counting from the start of the line, so a note of
+ * items each nested one level deeper costs depth^3 (issue 7 defect 4: a 4 MB
+ * note of 2,000 levels took 27 s in `note`). Past the bound, a line that would
+ * open one more quote or list, and the lines after it up to the next blank line
+ * or the end of the enclosing container, are one paragraph of plain text: its
+ * inline syntax (links, tags, code) is parsed as usual, its `>`, `-` and `1.`
+ * markers are text.
+ *
+ * Measured with `npm run bench -- nesting` (parseNote alone, one process per
+ * note; 2 shared cores under a load of ~12, so the figures are noisy; seconds):
+ *   depth              500    1,000   2,000    3,000
+ *   list   before      0.38   1.74    22.1     102
+ *          after       0.23   0.31     0.33      0.80
+ *   quote  before      1.19   4.22    14.6      52.8
+ *          after       0.25   0.32     1.17      1.64
+ *   mix    before      2.74   6.75    64.7      out of memory (4 GB heap)
+ *          after       0.93   1.16     3.14      4.87
+ * (a list 3,000 deep is 9 MB; after, time follows the length of the note).
+ */
+export const MAX_CONTAINER_DEPTH = 64;
+
+/** Whether the line's next block would open a quote or a list (CommonMark's markers). */
+function opensContainer(line: Line): boolean {
+  const c = line.next;
+  const t = line.text;
+  const after = (i: number) => i >= t.length || t.charCodeAt(i) === 32 || t.charCodeAt(i) === 9;
+  if (c === 62 /* > */) return true;
+  if (c === 45 || c === 43 || c === 42 /* - + * */) return after(line.pos + 1);
+  let i = line.pos;
+  while (i < t.length && i - line.pos < 9 && t.charCodeAt(i) >= 48 && t.charCodeAt(i) <= 57) i++;
+  if (i === line.pos) return false;
+  const d = t.charCodeAt(i);
+  return (d === 46 || d === 41) /* . ) */ && after(i + 1);
+}
+
+/**
+ * Block parser run before lezer's container parsers: beyond
+ * {@link MAX_CONTAINER_DEPTH}, a container opener starts a plain paragraph
+ * instead (see there). Lines are taken while they continue every open
+ * container and are not blank; the paragraph's text is the document's own
+ * (outer `>` markers on later lines included), so every position stays a
+ * document position.
+ */
+export function guardDeepNesting(cx: BlockContext, line: Line): boolean {
+  if (cx.depth < MAX_CONTAINER_DEPTH || !opensContainer(line)) return false;
+  const depth = cx.depth;
+  const from = cx.lineStart + line.pos;
+  let text = line.text.slice(line.pos);
+  // `Line.depth` (contexts the line continues) is not in the typings; FencedCode reads it too.
+  while (cx.nextLine() && (line as unknown as { depth: number }).depth >= depth && line.pos < line.text.length) {
+    text += '\n' + line.text;
+  }
+  cx.addElement(cx.elt('Paragraph', from, from + text.length, cx.parser.parseInline(text, from)));
+  return true;
 }

@@ -11,15 +11,16 @@
  *   scan and flagged `inComment` (Obsidian records them).
  * - `MathBlock` `$$ … $$` and `InlineMath` `$…$` / `$$…$$`: no links, no tags inside.
  * - `Tag` `#tag` after whitespace or at the start of inline text.
+ * - Footnote definitions `[^1]: …` stay paragraphs (never link reference definitions).
  *
  * Every scan is bounded by the line or by the next opener, so a 2 MB line stays
  * linear; the same dispatcher also runs the guards for lezer's own quadratic
  * inline paths (lezer-guards.ts). Inline parsers run on lezer's inline text, where container markers
  * (`>`) are already blanked out, so positions are document positions.
  */
-import type { BlockContext, InlineContext, LeafBlock, Line, MarkdownConfig } from '@lezer/markdown';
+import type { BlockContext, InlineContext, LeafBlock, LeafBlockParser, Line, MarkdownConfig } from '@lezer/markdown';
 import { findWikilinkClose } from './link-parts.js';
-import { bracketsOff, guardHtml, guardInlineCode, parseSimpleLink } from './lezer-guards.js';
+import { bracketsOff, guardDeepNesting, guardHtml, guardInlineCode, guardSpaces, parseSimpleLink } from './lezer-guards.js';
 
 const BANG = 33;
 const HASH = 35;
@@ -30,6 +31,7 @@ const CLOSE_BRACKET = 93;
 const LESS_THAN = 60;
 const BACKTICK = 96;
 const NEWLINE = 10;
+const SPACE = 32;
 
 function isSpace(c: number): boolean {
   return c === 32 || c === 9 || c === 10 || c === 13;
@@ -90,6 +92,35 @@ function countMarkers(s: string): number {
 function commentEndsParagraph(cx: BlockContext, line: Line, leaf: LeafBlock): boolean {
   if (!line.text.startsWith('%%', line.pos) || line.text.includes('%%', line.pos + 2)) return false;
   return countMarkers(leaf.content) % 2 === 0;
+}
+
+/** `[^label]:` opening a footnote definition (Obsidian's footnotes, as Pandoc's). */
+const FOOTNOTE_DEFINITION = /^\[\^[^\]\s]+\]:/;
+
+/** Remove the leaf parsers after `parser` (lezer's link reference, setext heading, table). */
+function dropLaterLeafParsers(leaf: LeafBlock, parser: LeafBlockParser): false {
+  const at = leaf.parsers.indexOf(parser);
+  if (at !== -1) leaf.parsers.splice(at + 1);
+  return false;
+}
+
+/**
+ * A footnote definition is a paragraph. CommonMark would read `[^1]: [[T]]` as
+ * a link reference definition (label `^1`, destination `[[T]]`) whose text is
+ * never parsed inline, so its link was lost; Obsidian records links in
+ * footnotes (obsidianmd/obsidian-api#166: `[^1]: Here is [[The link]]` is in
+ * the metadata cache's links). This leaf parser runs before LinkReference and,
+ * on the leaf's next line or at its end, drops the leaf parsers after it, so
+ * lezer finishes the leaf as an ordinary paragraph (its loops over
+ * `leaf.parsers` see the shortened array).
+ */
+function footnoteDefinition(_cx: BlockContext, leaf: LeafBlock): LeafBlockParser | null {
+  if (!FOOTNOTE_DEFINITION.test(leaf.content)) return null;
+  const parser: LeafBlockParser = {
+    nextLine: (_cx, _line, l) => dropLaterLeafParsers(l, parser),
+    finish: (_cx, l) => dropLaterLeafParsers(l, parser),
+  };
+  return parser;
 }
 
 /** `[[…]]` and `![[…]]` as single nodes. Empty `[[ ]]` is left to CommonMark, as Obsidian does. */
@@ -210,6 +241,8 @@ function skipPlain(cx: InlineContext, pos: number): number {
 function parseObsidianInline(cx: InlineContext, next: number, pos: number): number {
   if (isPlain(next)) return skipPlain(cx, pos);
   switch (next) {
+    case SPACE:
+      return guardSpaces(cx, pos);
     case BACKTICK:
       return guardInlineCode(cx, pos);
     case LESS_THAN:
@@ -246,6 +279,8 @@ export const obsidianSyntax: MarkdownConfig = {
     { name: 'Tag' },
   ],
   parseBlock: [
+    { name: 'DeepNesting', parse: guardDeepNesting, before: 'Blockquote' },
+    { name: 'FootnoteDefinition', leaf: footnoteDefinition, before: 'LinkReference' },
     {
       name: 'ObsidianComment',
       parse: delimitedBlock('ObsidianCommentBlock', '%%'),

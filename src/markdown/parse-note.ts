@@ -19,6 +19,7 @@ import { obsidianSyntax } from './obsidian-syntax.js';
 import { buildSections } from './sections.js';
 import type { Link, NoteModel, ProtectedRange, Tag } from './types.js';
 import { loadLezerMarkdown, once } from '../lazy-require.js';
+import type { Tree } from '@lezer/common';
 
 /**
  * GFM minus its bare-URL autolinks: those are never vault links, and scanning
@@ -39,6 +40,11 @@ const markdownParser = once(() => {
   ]);
 });
 
+/** The lezer tree of a note body (LF line ends): parseNote's first step, open to tests of the guards. */
+export function parseBodyTree(body: string): Tree {
+  return markdownParser().parse(body);
+}
+
 const byPosition = (a: { range: { start: number; end: number } }, b: { range: { start: number; end: number } }) =>
   a.range.start - b.range.start || b.range.end - a.range.end;
 
@@ -49,7 +55,7 @@ export function parseNote(text: string): NoteModel {
   const bodyStart = block ? block.bodyStart : 0;
 
   const body = toLfBody(text, bodyStart);
-  const tree = markdownParser().parse(body.text);
+  const tree = parseBodyTree(body.text);
   const els = collectElements(text, tree, body.toOriginal, lineStarts);
 
   const links: Link[] = fm ? [...fm.links, ...els.links] : els.links;

@@ -100,6 +100,9 @@ export interface BlockId extends Lines {
   range: Range;
   /** The block the id names (paragraph, list item, or the quote/table/callout before it). */
   blockRange: Range;
+  /** Lines of `blockRange` (1-based, inclusive): what a block link cites. `startLine`/`endLine` are the marker's. */
+  blockStartLine: number;
+  blockEndLine: number;
 }
 
 export interface Callout extends Lines {

@@ -7,4 +7,5 @@
 export { OPERATIONS, findOperation } from './table.js';
 export { defineOperation, READ_ONLY, type Operation, type OpContext, type OpAnnotations, type OpOutput, type Progress } from './operation.js';
 export { parseInput, inputZodShape, flagName, isRequired, type Param, type InputOf } from './params.js';
-export { runOperation } from './run-operation.js';
+export { runOperation, errorReport, type ErrorReport, type OperationResult } from './run-operation.js';
+export { outputZodSchema, type OutputFields, type OutputType } from './output.js';

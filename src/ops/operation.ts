@@ -1,4 +1,5 @@
 import type { VaultSession } from '../session/index.js';
+import type { OutputFields } from './output.js';
 import type { InputOf, Param } from './params.js';
 
 type Env = Record<string, string | undefined>;
@@ -67,6 +68,11 @@ export interface Operation<Ps extends readonly Param[] = readonly Param[], Out e
   /** Two or three command lines people can copy. */
   readonly examples: readonly string[];
   readonly params: Ps;
+  /**
+   * The documented fields of the JSON `run` returns (docs/json.md), as data:
+   * the MCP tool's output schema. Every operation offered as a tool has one.
+   */
+  readonly output?: OutputFields;
   readonly annotations: OpAnnotations;
   /** Alternative CLI names. */
   readonly aliases?: readonly string[];

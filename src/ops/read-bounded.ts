@@ -1,27 +1,57 @@
-import fs from 'node:fs';
+import path from 'node:path';
+import { VaultgateError } from '../errors.js';
+import { readBounded, readInputFile } from '../txn/read-input.js';
+import type { OpContext } from './operation.js';
+
+/** One bounded reader for every input an operation takes from a descriptor (stdin). */
+export { readBounded };
+
+export interface FileArgOptions {
+  /** Most bytes accepted. */
+  limit: number;
+  /** What the file is, for messages (`content file`, `patch file`). */
+  what: string;
+  /**
+   * The error for an input over `limit` (each operation has its own limit code).
+   * Absent: the `limit + 1` bytes are returned and the core reports its own limit.
+   */
+  tooLarge?: (limit: number) => VaultgateError;
+}
 
 /**
- * Read a file descriptor to its end, but at most `limit + 1` bytes, so an endless
- * stdin (or `/dev/zero`) is refused by size rather than by memory: the caller
- * sees more than `limit` bytes and reports its own limit error.
+ * Read a file named on the command line (`--content-file F`, `--patch-file F`),
+ * or stdin for `-`: bounded, decided on the open descriptor, never hanging on a
+ * device (`/dev/zero` is refused, not read forever). A FIFO or pipe is read:
+ * the person named it on purpose (`--content-file <(generate-note)`).
  */
-export function readBounded(fd: number, limit: number): Buffer {
-  const chunks: Buffer[] = [];
-  let total = 0;
-  const buf = Buffer.alloc(1 << 20);
-  for (;;) {
-    let n: number;
+export function readFileArg(ctx: OpContext, file: string, opts: FileArgOptions): Buffer {
+  let bytes: Buffer;
+  if (file === '-') bytes = ctx.readStdin(opts.limit);
+  else {
+    const abs = path.resolve(ctx.cwd, file);
+    let read;
     try {
-      n = fs.readSync(fd, buf, 0, buf.length, null);
+      read = readInputFile(abs, opts.limit, { allowPipe: true });
     } catch (e) {
-      if ((e as NodeJS.ErrnoException).code === 'EAGAIN') continue;
-      if ((e as NodeJS.ErrnoException).code === 'EOF') break;
-      throw e;
+      const code = (e as NodeJS.ErrnoException).code;
+      throw new VaultgateError(code === 'ENOENT' ? 'NOT_FOUND' : 'INVALID_INPUT', `cannot read ${opts.what} ${file}: ${code ?? (e as Error).message}`, {
+        hint: `Give the path of a readable file (relative to ${ctx.cwd}), or - for stdin.`,
+      });
     }
-    if (n === 0) break;
-    chunks.push(Buffer.from(buf.subarray(0, n)));
-    total += n;
-    if (total > limit) break;
+    if (read.kind === 'other') {
+      throw new VaultgateError('INVALID_INPUT', `${opts.what} ${file} is not a regular file`, { hint: 'Give a regular file (or - for stdin).' });
+    }
+    bytes = read.bytes;
   }
-  return Buffer.concat(chunks);
+  if (bytes.byteLength > opts.limit && opts.tooLarge) throw opts.tooLarge(opts.limit);
+  return bytes;
+}
+
+/** Strict UTF-8 (never U+FFFD): text inputs are refused when they are not text. */
+export function decodeUtf8Arg(bytes: Buffer, what: string, hint: string, opts: { keepBom?: boolean } = {}): string {
+  try {
+    return new TextDecoder('utf-8', { fatal: true, ignoreBOM: opts.keepBom === true }).decode(bytes);
+  } catch {
+    throw new VaultgateError('NOT_UTF8', `${what} is not valid UTF-8`, { hint });
+  }
 }

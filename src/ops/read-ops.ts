@@ -8,6 +8,20 @@ import { defineOperation, READ_ONLY } from './operation.js';
  * vault. Core modules are imported on first use so `--help` stays fast.
  */
 
+/** One hit of `search` (docs/json.md): the fields agents cite. */
+const SEARCH_HIT = {
+  path: 'string',
+  heading_path: { array: 'string' },
+  anchor: 'string|null',
+  lines: { array: 'integer' },
+  part: 'array|null',
+  sha256: 'string',
+  score: 'number',
+  match: 'string',
+  snippet: 'string',
+} as const;
+const INDEX_STATE = { notes: 'integer', refreshed: 'boolean', took_ms: 'number' } as const;
+
 const vaultPath = <N extends string>(name: N, description: string) => ({ name, type: 'string', positional: true, description, nonEmpty: true }) as const;
 
 export const indexOp = defineOperation({
@@ -51,6 +65,12 @@ export const searchOp = defineOperation({
     { name: 'where', type: 'strings', placeholder: 'key=value', description: 'only notes whose property KEY equals VALUE (repeatable; all must hold)' },
     { name: 'all_sections', type: 'boolean', description: 'return every matching section, not only the best one per note' },
   ] as const,
+  output: {
+    query: 'string',
+    total: 'integer',
+    hits: { array: SEARCH_HIT },
+    index: { object: INDEX_STATE },
+  },
   annotations: READ_ONLY,
   async run(input, ctx) {
     const { searchIndex } = await import('../index/index.js');
@@ -83,14 +103,30 @@ export const noteOp = defineOperation({
   params: [
     vaultPath('path', 'vault-relative path of the note (.md optional), or its name as in [[name]]'),
     { name: 'heading', type: 'string', placeholder: 'heading', description: 'only this section: a heading (`Setup`), nested (`Install#Linux`), or a block (`^id`)' },
+    { name: 'max_chars', type: 'int', min: 100, max: 100_000_000, placeholder: 'n', description: 'a window of at most N characters of the text (cut at a line end); window.next_cursor continues it' },
+    { name: 'cursor', type: 'string', placeholder: 'cursor', nonEmpty: true, description: 'continue a long note after the previous window (its window.next_cursor; same path and heading)' },
     { name: 'all', type: 'boolean', cliOnly: true, description: `on a terminal, print the whole text (default: the first ${NOTE_TEXT_SHOWN.lines} lines)` },
   ] as const,
+  output: {
+    path: 'string',
+    sha256: 'string',
+    size: 'integer',
+    sections: { array: { heading_path: { array: 'string' }, anchor: 'string|null', level: 'integer', lines: { array: 'integer' }, chars: 'integer' } },
+    frontmatter: { object: { data: 'any', error: 'any' }, nullable: true },
+    text: 'string',
+    lines: { array: 'integer' },
+    heading_path: 'array|null',
+    anchor: 'string|null',
+    window: { object: { from_char: 'integer', to_char: 'integer', total_chars: 'integer', next_cursor: 'string|null' }, optional: true },
+    resolved_from: '?string',
+  },
   annotations: READ_ONLY,
   async run(input, ctx) {
-    const { readNoteSection, fileIndexFromDb } = await import('../index/index.js');
+    const { readNoteSection, fileIndexFromDb, windowNote } = await import('../index/index.js');
     const session = ctx.session();
+    const windowed = (read: ReturnType<typeof readNoteSection>) => windowNote(read, { maxChars: input.max_chars, cursor: input.cursor, heading: input.heading });
     try {
-      return { ...readNoteSection(session.root, input.path, input.heading) };
+      return { ...windowed(readNoteSection(session.root, input.path, input.heading)) };
     } catch (e) {
       if (!(e instanceof VaultgateError && e.code === 'NOT_FOUND')) throw e;
       // Not a path: the name people type, resolved as Obsidian resolves [[name]] from the vault root.
@@ -104,10 +140,14 @@ export const noteOp = defineOperation({
         });
       }
       if (r.status !== 'resolved' || !r.target || !/\.md$/i.test(r.target)) throw e;
-      return { ...readNoteSection(session.root, r.target, input.heading), resolved_from: input.path };
+      return { ...windowed(readNoteSection(session.root, r.target, input.heading)), resolved_from: input.path };
     }
   },
   text: (r, input) => {
+    if (r.window) {
+      const w = r.window;
+      return r.text + (w.next_cursor ? `\n… characters ${w.from_char}-${w.to_char} of ${w.total_chars}; continue with --cursor ${w.next_cursor}` : '');
+    }
     if (input.all) return r.text;
     const lines = r.text.split('\n');
     let shown = lines.slice(0, NOTE_TEXT_SHOWN.lines).join('\n');
@@ -141,6 +181,16 @@ export const contextOp = defineOperation({
     { name: 'scenario', type: 'string', placeholder: 'name', description: "a scenario: search only its areas, use its context defaults, put its AGENT.md first", nonEmpty: true },
     { name: 'format', type: 'enum', values: ['json', 'markdown'] as const, default: 'json', placeholder: 'format', description: 'json, or markdown (push mode)' },
   ] as const,
+  output: {
+    total: 'integer',
+    schema: '?string',
+    question: '?string',
+    evidence: { array: { id: 'string', path: 'string', heading_path: { array: 'string' }, anchor: 'string|null', lines: { array: 'integer' }, sha256: 'string', text: 'string', reason: 'string', score: 'number' }, optional: true },
+    truncated: '?array',
+    budget: { object: { chars: 'integer', used: 'integer' }, optional: true },
+    format: '?string',
+    markdown: '?string',
+  },
   annotations: READ_ONLY,
   async run(input, ctx) {
     const { buildContext, renderContextMarkdown } = await import('../context/index.js');
@@ -193,6 +243,7 @@ export const resolveOp = defineOperation({
     { name: 'link', type: 'string', positional: true, description: 'the link as written: [[A#B|c]], ![[x.png|100]], [t](a%20b.md), or a bare target' },
     { name: 'from', type: 'string', required: true, placeholder: 'note', description: 'the note the link is written in (vault-relative path)', nonEmpty: true },
   ] as const,
+  output: { link: 'string', from: 'string', kind: 'string', status: 'string', target: 'string|null', candidates: 'array|null', rule: 'string', subpath: 'object|null', warnings: 'array' },
   annotations: READ_ONLY,
   async run(input, ctx) {
     const { resolveFromIndex } = await import('../index/index.js');
@@ -215,6 +266,12 @@ export const linksOp = defineOperation({
   summary: 'List every link in a note with its resolution',
   examples: ['vaultgate links Journal/2026-11-28.md', 'vaultgate links Home.md --json'],
   params: [vaultPath('note', 'vault-relative path of the note')] as const,
+  output: {
+    note: 'string',
+    total: 'integer',
+    links: { array: { line: 'integer', kind: 'string', raw: 'string', status: 'string', target: 'string|null' } },
+    warnings: 'array',
+  },
   annotations: READ_ONLY,
   async run(input, ctx) {
     const { noteLinksFromIndex } = await import('../index/index.js');
@@ -233,6 +290,13 @@ export const backlinksOp = defineOperation({
   summary: 'List every link in the vault that resolves to a note (or any vault file)',
   examples: ['vaultgate backlinks Wiki/Cooking/Sourdough.md', 'vaultgate backlinks Attachments/board.png --json'],
   params: [vaultPath('note', 'vault-relative path of the note or file')] as const,
+  output: {
+    note: 'string',
+    total: 'integer',
+    backlinks: { array: { source: 'string', line: 'integer', kind: 'string', raw: 'string', status: 'string' } },
+    ambiguous: 'array',
+    warnings: 'array',
+  },
   annotations: READ_ONLY,
   async run(input, ctx) {
     const { backlinksFromIndex } = await import('../index/index.js');
@@ -258,6 +322,7 @@ export const checkOp = defineOperation({
   summary: 'Vault health: unresolved and ambiguous links, broken anchors, orphans, invalid frontmatter, path collisions',
   examples: ['vaultgate check', 'vaultgate check --all', 'vaultgate check --json'],
   params: [{ name: 'all', type: 'boolean', cliOnly: true, description: `on a terminal, list every problem (default: the first ${CHECK_ITEMS_SHOWN} of each kind)` }] as const,
+  output: { counts: 'object', items: 'object', warnings: 'array' },
   annotations: READ_ONLY,
   async run(_input, ctx) {
     const { checkFromIndex } = await import('../index/index.js');

@@ -1,3 +1,5 @@
+import { typedEnvironmentError } from '../environment-error.js';
+import { exitCodeOf, isVaultgateError } from '../errors.js';
 import type { Operation, OpContext, OpOutput } from './operation.js';
 import { parseInput } from './params.js';
 
@@ -26,5 +28,28 @@ export async function runOperation(op: Operation<any, any>, raw: Record<string, 
     text: op.text?.(output, input),
     document: op.document?.(output, input),
     exitCode: op.exitCode?.(output, input) ?? 0,
+  };
+}
+
+/** What every face reports for a failure: the `error` object of `{"ok": false, "error": …}` and the exit code. */
+export interface ErrorReport {
+  error: { code: string; message: string; hint?: string; [key: string]: unknown };
+  exitCode: number;
+  /** Not a typed error: a bug in vaultgate, whose stack the face should log (never to the agent). */
+  internal: boolean;
+}
+
+/**
+ * The `{code, message, hint}` document of any thrown value, the same in every
+ * face: typed errors as they are, environment failures typed first, anything
+ * else INTERNAL (exit 1: a bug).
+ */
+export function errorReport(raised: unknown): ErrorReport {
+  const error = typedEnvironmentError(raised);
+  if (isVaultgateError(error)) return { error: error.toJSON() as ErrorReport['error'], exitCode: exitCodeOf(error), internal: false };
+  return {
+    error: { code: 'INTERNAL', message: `internal error: ${(error as Error)?.message ?? String(error)}`, hint: 'This is a bug in vaultgate; please report it with the command you ran.' },
+    exitCode: exitCodeOf(error),
+    internal: true,
   };
 }

@@ -1,8 +1,6 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import { VaultgateError } from '../errors.js';
-import { defineOperation, READ_ONLY } from './operation.js';
-import { readBounded } from './read-bounded.js';
+import { defineOperation, READ_ONLY, type OpContext } from './operation.js';
+import { decodeUtf8Arg, readFileArg } from './read-bounded.js';
 
 /**
  * `scenario list|show|check`: the scenarios a vault sees (its own
@@ -96,7 +94,7 @@ export const scenarioCheckOp = defineOperation({
     const { normalizeVaultPath } = await import('../vault/index.js');
     const sample: { path?: string; text?: string } = {};
     if (input.path !== undefined) sample.path = normalizeVaultPath(input.path);
-    if (input.content_file !== undefined) sample.text = readSample(path.resolve(ctx.cwd, input.content_file));
+    if (input.content_file !== undefined) sample.text = readSample(ctx, input.content_file);
     return { ...(await checkScenario(input.name, { root: ctx.session().root, env: ctx.env, sample })) };
   },
   text: (r) =>
@@ -110,22 +108,11 @@ export const scenarioCheckOp = defineOperation({
     ].join('\n'),
 });
 
-function readSample(file: string): string {
-  let fd: number;
-  try {
-    fd = fs.openSync(file, 'r');
-  } catch (e) {
-    throw new VaultgateError('NOT_FOUND', `cannot read ${file}: ${(e as Error).message}`, { hint: 'Pass the path of a file holding the sample note.' });
-  }
-  try {
-    const bytes = readBounded(fd, MAX_SAMPLE_BYTES);
-    if (bytes.length > MAX_SAMPLE_BYTES) throw new VaultgateError('FILE_TOO_LARGE', `${file} is larger than ${MAX_SAMPLE_BYTES} bytes`);
-    try {
-      return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-    } catch {
-      throw new VaultgateError('NOT_UTF8', `${file} is not valid UTF-8`);
-    }
-  } finally {
-    fs.closeSync(fd);
-  }
+function readSample(ctx: OpContext, file: string): string {
+  const bytes = readFileArg(ctx, file, {
+    limit: MAX_SAMPLE_BYTES,
+    what: 'sample note',
+    tooLarge: (limit) => new VaultgateError('FILE_TOO_LARGE', `${file} is larger than ${limit} bytes`),
+  });
+  return decodeUtf8Arg(bytes, file, 'Give the sample note as UTF-8 text.');
 }

@@ -1,8 +1,5 @@
-import fs from 'node:fs';
-import path from 'node:path';
-import { VaultgateError } from '../errors.js';
 import { defineOperation, READ_ONLY, type OpContext } from './operation.js';
-import { readBounded } from './read-bounded.js';
+import { readFileArg } from './read-bounded.js';
 
 /**
  * `state get|patch|list|delete`: agents' working state outside the vault
@@ -19,19 +16,8 @@ const revisionParam = (description: string) =>
 async function patchText(ctx: OpContext, input: { patch?: string | undefined; patch_file?: string | undefined }): Promise<string | Buffer> {
   const { MAX_STATE_PATCH_BYTES } = await import('../state/index.js');
   if (input.patch !== undefined) return input.patch;
-  if (input.patch_file === undefined || input.patch_file === '-') return ctx.readStdin(MAX_STATE_PATCH_BYTES);
-  const file = path.resolve(ctx.cwd, input.patch_file);
-  let fd: number;
-  try {
-    fd = fs.openSync(file, 'r');
-  } catch (e) {
-    throw new VaultgateError('NOT_FOUND', `cannot read patch file ${file}: ${(e as Error).message}`, { hint: 'Pass the path of a JSON file, or send the patch on stdin.' });
-  }
-  try {
-    return readBounded(fd, MAX_STATE_PATCH_BYTES);
-  } finally {
-    fs.closeSync(fd);
-  }
+  // Over the limit, parseStatePatch reports STATE_LIMIT.
+  return readFileArg(ctx, input.patch_file ?? '-', { limit: MAX_STATE_PATCH_BYTES, what: 'patch file' });
 }
 
 export const stateGetOp = defineOperation({
@@ -43,6 +29,7 @@ export const stateGetOp = defineOperation({
   description: 'Working state lives outside the vault, per vault, in the data root; it is for an agent to keep notes-to-self between calls.',
   examples: ['vaultgate state get review-2026-12', 'vaultgate state get review-2026-12 --json'],
   params: [sessionArg] as const,
+  output: { session: 'string', revision: 'integer', state: 'object' },
   annotations: READ_ONLY,
   async run(input, ctx) {
     const { getState } = await import('../state/index.js');
@@ -70,6 +57,7 @@ export const statePatchOp = defineOperation({
     { name: 'patch_file', type: 'string', placeholder: 'file', description: 'read the patch from this file (`-` or absent: stdin)', cliOnly: true, nonEmpty: true },
     { name: 'patch', type: 'string', description: 'the merge patch, as JSON text (one object)', mcpOnly: true },
   ] as const,
+  output: { session: 'string', revision: 'integer', state: 'object' },
   annotations: { readOnly: false, destructive: false, idempotent: false, openWorld: false },
   async run(input, ctx) {
     const { patchState } = await import('../state/index.js');

@@ -1,7 +1,9 @@
 import type { Operation } from './operation.js';
 import { backlinksOp, checkOp, contextOp, filesOp, indexOp, linksOp, noteOp, resolveOp, searchOp } from './read-ops.js';
+import { applyOp, declineOp, logOp, proposalsOp, proposeOp, reopenOp, reviewOp, rollbackOp, showOp } from './proposal-ops.js';
 import { scenarioCheckOp, scenarioListOp, scenarioShowOp } from './scenario-ops.js';
 import { stateDeleteOp, stateGetOp, stateListOp, statePatchOp } from './state-ops.js';
+import { skillInstallOp, skillUninstallOp } from './setup-ops.js';
 import { checkpointOp, initOp, txApplyOp, txInspectOp, txRecoverOp, txResolveOp, txStatusOp, undoOp } from './tx-ops.js';
 
 /**
@@ -23,6 +25,15 @@ export const OPERATIONS: readonly Operation<any, any>[] = [
   stateGetOp,
   stateListOp,
   // write
+  proposeOp,
+  reviewOp,
+  showOp,
+  applyOp,
+  declineOp,
+  reopenOp,
+  rollbackOp,
+  proposalsOp,
+  logOp,
   txInspectOp,
   txApplyOp,
   undoOp,
@@ -37,6 +48,8 @@ export const OPERATIONS: readonly Operation<any, any>[] = [
   txStatusOp,
   txResolveOp,
   scenarioCheckOp,
+  skillInstallOp,
+  skillUninstallOp,
 ];
 
 /** The operation a CLI command line or an MCP tool name names. */

@@ -1,7 +1,5 @@
-import fs from 'node:fs';
 import path from 'node:path';
-import { VaultgateError } from '../errors.js';
-import { readBounded } from './read-bounded.js';
+import { isResourceLimit, VaultgateError } from '../errors.js';
 import { defineOperation, type OpContext } from './operation.js';
 
 /**
@@ -12,7 +10,7 @@ import { defineOperation, type OpContext } from './operation.js';
  */
 
 async function loadBundle(ctx: OpContext, arg: string) {
-  const { parseBundle, MAX_BUNDLE_BYTES } = await import('../txn/index.js');
+  const { parseBundle, readInputFile, MAX_BUNDLE_BYTES } = await import('../txn/index.js');
   let bytes: Buffer;
   let baseDir: string;
   try {
@@ -20,17 +18,20 @@ async function loadBundle(ctx: OpContext, arg: string) {
       bytes = ctx.readStdin(MAX_BUNDLE_BYTES);
       baseDir = ctx.cwd;
     } else {
+      // a regular file, or a pipe the caller writes into (`<(…)`); never a device such
+      // as /dev/zero, which would never end (decided on the opened file)
       const file = path.resolve(ctx.cwd, arg);
-      const fd = fs.openSync(file, 'r');
-      try {
-        bytes = readBounded(fd, MAX_BUNDLE_BYTES);
-      } finally {
-        fs.closeSync(fd);
+      const r = readInputFile(file, MAX_BUNDLE_BYTES, { allowPipe: true });
+      if (r.kind === 'other') {
+        throw new VaultgateError('BUNDLE_INVALID', `bundle ${arg} is not a regular file or a pipe`, {
+          hint: 'Pass the path of a bundle file, or `-` to read it from stdin.',
+        });
       }
+      bytes = r.bytes;
       baseDir = path.dirname(file);
     }
   } catch (e) {
-    if (e instanceof VaultgateError) throw e;
+    if (e instanceof VaultgateError || isResourceLimit(e)) throw e;
     throw new VaultgateError('BUNDLE_INVALID', `cannot read bundle ${arg}: ${(e as Error).message}`, {
       hint: 'Pass the path of a bundle file, or `-` to read it from stdin.',
     });
@@ -38,10 +39,10 @@ async function loadBundle(ctx: OpContext, arg: string) {
   return parseBundle(bytes, { baseDir });
 }
 
-/** VAULTGATE_LOCK_TIMEOUT_MS: how long a writer waits for the vault lock (tests set 0). */
-function lockTimeout(ctx: OpContext): { lockTimeoutMs?: number } {
-  const v = ctx.env.VAULTGATE_LOCK_TIMEOUT_MS;
-  return v && /^\d+$/.test(v) ? { lockTimeoutMs: Number(v) } : {};
+/** The engine's settings from the environment (VAULTGATE_LOCK_TIMEOUT_MS; read in one place: txn/settings.ts). */
+async function lockTimeout(ctx: OpContext): Promise<{ lockTimeoutMs?: number }> {
+  const { engineSettingsFromEnv } = await import('../txn/index.js');
+  return engineSettingsFromEnv(ctx.env);
 }
 
 const bundleArg = { name: 'bundle', type: 'string', positional: true, description: 'bundle file, or - for stdin', nonEmpty: true } as const;
@@ -99,7 +100,7 @@ export const txApplyOp = defineOperation({
   async run(input, ctx) {
     const { applyBundle } = await import('../txn/index.js');
     const root = ctx.session().root;
-    const r = await applyBundle(root, await loadBundle(ctx, input.bundle), input.approval, lockTimeout(ctx));
+    const r = await applyBundle(root, await loadBundle(ctx, input.bundle), input.approval, await lockTimeout(ctx));
     return { operation_id: r.operation_id, changed_paths: r.changed_paths, ...(r.replayed ? { replayed: true } : {}), recovered: r.recovered };
   },
   text: (r) => `${r.replayed ? 'already applied' : 'applied'} ${r.operation_id}: ${r.changed_paths.join(', ')}`,
@@ -115,7 +116,7 @@ export const txRecoverOp = defineOperation({
   annotations: { readOnly: false, destructive: false, idempotent: true, openWorld: false },
   async run(_input, ctx) {
     const { recoverVault } = await import('../txn/index.js');
-    return { ...(await recoverVault(ctx.session().root, lockTimeout(ctx))) };
+    return { ...(await recoverVault(ctx.session().root, await lockTimeout(ctx))) };
   },
   text: (r) => (r.recovered.length ? r.recovered.map((o) => `${o.operation_id}: ${o.outcome}`).join('\n') : 'nothing to recover'),
 });
@@ -132,7 +133,11 @@ export const txStatusOp = defineOperation({
     const { txStatus } = await import('../txn/index.js');
     return { ...txStatus(ctx.session().root) };
   },
-  text: (r) => (r.pending.length ? r.pending.map((p) => `${p.operation_id}: ${p.state}`).join('\n') : 'no pending operations'),
+  text: (r) =>
+    [
+      ...(r.lock ? [`lock: ${r.lock.liveness}${r.lock.stale ? ' (stale: the next writer reaps it)' : ''}: ${r.lock.reason}`] : []),
+      ...(r.pending.length ? r.pending.map((p) => `${p.operation_id}: ${p.state}`) : ['no pending operations']),
+    ].join('\n'),
 });
 
 export const txResolveOp = defineOperation({
@@ -152,7 +157,7 @@ export const txResolveOp = defineOperation({
       throw new VaultgateError('USAGE', 'give exactly one of --keep-current or --restore-original', { hint: '`vaultgate tx status` shows what changed.' });
     }
     const { resolveOperation } = await import('../txn/index.js');
-    return { ...(await resolveOperation(ctx.session().root, input.op, input.keep_current ? 'keep-current' : 'restore-original', lockTimeout(ctx))) };
+    return { ...(await resolveOperation(ctx.session().root, input.op, input.keep_current ? 'keep-current' : 'restore-original', await lockTimeout(ctx))) };
   },
   text: (r) => `${r.operation_id}: ${r.outcome}`,
 });
@@ -167,7 +172,7 @@ export const undoOp = defineOperation({
   annotations: WRITES,
   async run(input, ctx) {
     const { undoOperation } = await import('../txn/index.js');
-    return { ...(await undoOperation(ctx.session().root, input.op, lockTimeout(ctx))) };
+    return { ...(await undoOperation(ctx.session().root, input.op, await lockTimeout(ctx))) };
   },
   text: (r) => `undid ${r.undone} as ${r.operation_id}`,
 });
@@ -182,7 +187,7 @@ export const checkpointOp = defineOperation({
   annotations: { readOnly: false, destructive: false, idempotent: true, openWorld: false },
   async run(input, ctx) {
     const { checkpointOperation } = await import('../txn/index.js');
-    return { ...(await checkpointOperation(ctx.session().root, input.op, { ...lockTimeout(ctx), ...(input.message !== undefined ? { message: input.message } : {}) })) };
+    return { ...(await checkpointOperation(ctx.session().root, input.op, { ...(await lockTimeout(ctx)), ...(input.message !== undefined ? { message: input.message } : {}) })) };
   },
-  text: (r) => (r.commit ? `committed ${r.commit}` : 'nothing to commit'),
+  text: (r) => (r.commit ? `committed ${r.commit}${r.detached ? ' (on a detached HEAD)' : ''}` : 'nothing to commit'),
 });

@@ -1,8 +1,12 @@
 /**
  * policy: what may be written, and how (DESIGN §5.2). This module says whether
  * a proposed change follows the rules; review (src/proposals) asks it and
- * reports the answers as named checks. Built so far: scenarios.
+ * reports the answers as named checks.
  *
+ * - {@link areaOf} / {@link checkOwners}: area owners from the vault config
+ *   (first matching glob wins; only `human` areas are writable).
+ * - {@link findManagedBlocks} / {@link checkManagedBlocks}: `%%NAME-managed%%`
+ *   blocks (and configured markers) that belong to a plugin or importer.
  * - {@link loadScenario}`(name, {root, env}) → Scenario`: a scenario folder
  *   (`<vault>/.vaultgate/scenarios/<name>/`, else `$XDG_CONFIG_HOME/vaultgate/scenarios/<name>/`):
  *   `scenario.yaml` (strict: SCENARIO_INVALID names the file and key), `AGENT.md`,
@@ -26,6 +30,8 @@
  * May import: errors, vault, markdown, context (its bounds), txn (strict JSON).
  */
 export type { ProposedFile, ReviewCheck, AreaOwner } from './types.js';
+export { areaOf, checkOwners, touchedPaths, type AreaOf } from './areas.js';
+export { findManagedBlocks, checkManagedBlocks, type ManagedBlock } from './managed-blocks.js';
 export {
   loadScenario,
   listScenarios,

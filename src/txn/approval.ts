@@ -4,7 +4,8 @@ import canonicalizeModule from 'canonicalize';
 // canonicalize ships CommonJS with an ESM-style `export default` declaration: at
 // run time the default import is the function itself; the cast tells TypeScript so.
 const canonicalize = canonicalizeModule as unknown as (input: unknown) => string | undefined;
-import type { Bundle } from './bundle-schema.js';
+import { unreachable } from '../errors.js';
+import type { Bundle, BundleWrite } from './bundle-schema.js';
 
 /**
  * The approval hash: SHA-256 over the RFC 8785 canonical JSON of everything a
@@ -35,15 +36,24 @@ export function expandedBundle(b: Bundle): Record<string, unknown> {
     schema: b.schema,
     operation_id: b.operation_id,
     operation_type: b.operation_type,
-    writes: b.writes.map((w) => ({
-      path: w.path,
-      mode: w.mode,
-      ...(w.to === undefined ? {} : { to: w.to }),
-      ...(w.content === undefined ? {} : { content_sha256: sha(w.content), content_bytes: w.content.byteLength }),
-    })),
+    writes: b.writes.map(expandedWrite),
     expected_hashes: b.expected_hashes,
     read_preconditions: b.read_preconditions,
   };
+}
+
+function expandedWrite(w: BundleWrite): Record<string, unknown> {
+  switch (w.mode) {
+    case 'create':
+    case 'replace':
+      return { path: w.path, mode: w.mode, content_sha256: sha(w.content), content_bytes: w.content.byteLength };
+    case 'delete':
+      return { path: w.path, mode: w.mode };
+    case 'move':
+      return { path: w.path, mode: w.mode, to: w.to };
+    default:
+      return unreachable(w, 'write mode');
+  }
 }
 
 /** Identity of a bundle for replay: same expanded bundle → same hash, whatever the JSON formatting. */

@@ -1,8 +1,8 @@
-import fs from 'node:fs';
 import path from 'node:path';
-import { VaultgateError } from '../errors.js';
+import { unreachable, VaultgateError } from '../errors.js';
 import { loadZod, once } from '../lazy-require.js';
-import { isReservedPath, normalizeVaultPath, sha256Hex } from '../vault/index.js';
+import { filesystemFoldKey, isReservedPath, normalizeVaultPath, sha256Hex } from '../vault/index.js';
+import { readInputFile } from './read-input.js';
 import {
   MAX_BUNDLE_BYTES,
   MAX_FILE_BYTES,
@@ -12,20 +12,69 @@ import {
   MAX_WRITES,
   OPERATION_ID,
   TEMP_NAME,
-} from './limits.js';
+} from './settings.js';
 import { parseStrictJson } from './strict-json.js';
 
 export const BUNDLE_SCHEMA = 'vaultgate.transaction.v1';
-export type WriteMode = 'create' | 'replace' | 'delete' | 'move';
 
-/** One validated write. Paths are canonical (NFC, `/`); `content` is the exact new bytes. */
-export interface BundleWrite {
+/**
+ * One validated write, one variant per mode. Paths are canonical (NFC, `/`);
+ * `content` is the exact new bytes. Every `switch (w.mode)` in the engine ends in
+ * {@link unreachable}, so a fifth mode cannot silently run as one of these four.
+ */
+export type BundleWrite = CreateWrite | ReplaceWrite | DeleteWrite | MoveWrite;
+/** `path` must not exist; published without clobbering. */
+export interface CreateWrite {
+  mode: 'create';
   path: string;
-  mode: WriteMode;
-  /** New bytes for create/replace; absent for delete/move. */
-  content?: Buffer;
-  /** Destination of a move. */
-  to?: string;
+  content: Buffer;
+  /** Absolute path of the `content_file` the bytes came from: shown by inspect, not approved (the bytes are). */
+  source?: string;
+}
+/** `path` exists; its bytes are replaced, its permission bits kept. */
+export interface ReplaceWrite {
+  mode: 'replace';
+  path: string;
+  content: Buffer;
+  /** As {@link CreateWrite.source}. */
+  source?: string;
+}
+/** `path` exists and goes (its original is kept as a backup for undo). */
+export interface DeleteWrite {
+  mode: 'delete';
+  path: string;
+}
+/** `path` moves to `to` (which must not exist), bytes and mode unchanged. */
+export interface MoveWrite {
+  mode: 'move';
+  path: string;
+  to: string;
+}
+export type WriteMode = BundleWrite['mode'];
+export const WRITE_MODES = ['create', 'replace', 'delete', 'move'] as const satisfies readonly WriteMode[];
+
+/** The vault paths a write touches: its path, and a move's destination. */
+export function pathsOf(w: BundleWrite): string[] {
+  switch (w.mode) {
+    case 'create':
+    case 'replace':
+    case 'delete':
+      return [w.path];
+    case 'move':
+      return [w.path, w.to];
+    default:
+      return unreachable(w, 'write mode');
+  }
+}
+
+/**
+ * A map from vault paths to values with no prototype: `__proto__`, `constructor` and
+ * `toString` are ordinary keys here (a note may be called `__proto__`), and a lookup
+ * never finds an inherited member.
+ */
+export type PathMap<V> = Record<string, V>;
+export function pathMap<V>(): PathMap<V> {
+  return Object.create(null) as PathMap<V>;
 }
 
 /** A bundle that passed every check that needs no disk access. */
@@ -34,32 +83,38 @@ export interface Bundle {
   operation_id: string;
   operation_type: string;
   writes: BundleWrite[];
-  /** Canonical path → expected SHA-256, or null for "must not exist". */
-  expected_hashes: Record<string, string | null>;
-  read_preconditions: Record<string, string>;
+  /** Canonical path → expected SHA-256, or null for "must not exist" (a {@link pathMap}). */
+  expected_hashes: PathMap<string | null>;
+  /** Canonical path → SHA-256 (a {@link pathMap}). */
+  read_preconditions: PathMap<string>;
 }
 
-/** Built on first use: zod is loaded only by the commands that parse a bundle. */
+const SHA256 = /^[0-9a-f]{64}$/;
+
+/**
+ * Built on first use: zod is loaded only by the commands that parse a bundle. The
+ * two path-keyed tables are *not* zod records: a record silently drops a key named
+ * `__proto__` (it builds a plain object), so they are checked key by key below.
+ */
 const bundleSchema = once(() => {
   const { z } = loadZod();
-  const Sha256 = z.string().regex(/^[0-9a-f]{64}$/, 'expected 64 lower-case hex digits');
+  const Sha256 = z.string().regex(SHA256, 'expected 64 lower-case hex digits');
   const WriteSchema = z.strictObject({
     path: z.string().min(1),
-    mode: z.enum(['create', 'replace', 'delete', 'move']),
+    mode: z.enum(WRITE_MODES),
     content: z.string().optional(),
     content_file: z.string().min(1).optional(),
     sha256: Sha256.optional(),
     to: z.string().min(1).optional(),
   });
-  const BundleSchema = z.strictObject({
+  return z.strictObject({
     schema: z.literal(BUNDLE_SCHEMA),
     operation_id: z.string().regex(OPERATION_ID, 'letters, digits, `.`, `_`, `-`; at most 128; starting with a letter or digit'),
     operation_type: z.string().min(1).max(64),
     writes: z.array(WriteSchema).min(1).max(MAX_WRITES),
-    expected_hashes: z.record(z.string(), Sha256.nullable()),
-    read_preconditions: z.record(z.string(), Sha256).default({}),
+    expected_hashes: z.unknown(),
+    read_preconditions: z.unknown().optional(),
   });
-  return BundleSchema;
 });
 
 const invalid = (message: string, info: { path?: string; details?: Record<string, unknown> } = {}) =>
@@ -73,11 +128,6 @@ const limit = (message: string, details: Record<string, unknown>, p?: string) =>
     ...(p === undefined ? {} : { path: p }),
     hint: 'Split the change into several smaller bundles.',
   });
-
-/** Case-fold key used for collision checks: NFC, then full-ish case folding (ß → ss). */
-export function foldKey(p: string): string {
-  return p.normalize('NFC').toUpperCase().toLowerCase().normalize('NFC');
-}
 
 /** A write path: lexically valid, portable, not reserved, and short enough to carry our temp suffix. */
 export function checkWritePath(input: string): string {
@@ -104,13 +154,27 @@ export interface ParseOptions {
   baseDir: string;
 }
 
+/** A JSON object's own entries, refusing anything that is not a plain JSON object. */
+function objectEntries(value: unknown, field: string): Array<[string, unknown]> {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    throw invalid(`bundle ${field}: expected an object of path → hash`, { details: { field } });
+  }
+  return Object.keys(value).map((k) => [k, (value as Record<string, unknown>)[k]]);
+}
+
+function hashValue(value: unknown, field: string, key: string, nullable: boolean): string | null {
+  if (value === null && nullable) return null;
+  if (typeof value === 'string' && SHA256.test(value)) return value;
+  throw invalid(`bundle ${field}.${key}: expected 64 lower-case hex digits${nullable ? ' or null' : ''}`, { details: { field: `${field}.${key}` } });
+}
+
 /**
  * Validate a bundle document completely without touching the vault: strict JSON,
  * exact shape, modes, paths, limits, hash table coverage. Reads `content_file`s.
  */
 export function parseBundle(bytes: Uint8Array, opts: ParseOptions): Bundle {
   if (bytes.byteLength > MAX_BUNDLE_BYTES) {
-    throw limit(`bundle is ${bytes.byteLength} bytes, over ${MAX_BUNDLE_BYTES}`, { actual: bytes.byteLength, limit: MAX_BUNDLE_BYTES });
+    throw limit(`bundle is over ${MAX_BUNDLE_BYTES} bytes`, { actual: bytes.byteLength, limit: MAX_BUNDLE_BYTES });
   }
   let text: string;
   try {
@@ -121,20 +185,20 @@ export function parseBundle(bytes: Uint8Array, opts: ParseOptions): Bundle {
   const raw = parseStrictJson(text);
   const parsed = bundleSchema().safeParse(raw);
   if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    const where = issue.path.join('.') || '(root)';
-    if (issue.code === 'too_big' && issue.path.join('.') === 'writes') {
+    const issue = parsed.error.issues[0];
+    const where = issue?.path.join('.') || '(root)';
+    if (issue?.code === 'too_big' && where === 'writes') {
       throw limit(`bundle has more than ${MAX_WRITES} writes`, { limit: MAX_WRITES });
     }
-    throw invalid(`bundle ${where}: ${issue.message}`, { details: { field: where } });
+    throw invalid(`bundle ${where}: ${issue?.message ?? 'invalid'}`, { details: { field: where } });
   }
   const b = parsed.data;
   const writes: BundleWrite[] = [];
-  const targets = new Map<string, string>(); // fold key → canonical path
-  const expectedFor = new Map<string, string | null>(); // canonical → what expected_hashes must say
+  const targets = new Map<string, string>(); // filesystem fold key → canonical path
+  const expectedFor = new Map<string, 'absent' | 'sha'>(); // canonical → what expected_hashes must say
   let total = 0;
-  const claim = (rel: string, must: string | null | 'sha') => {
-    const key = foldKey(rel);
+  const claim = (rel: string, must: 'absent' | 'sha') => {
+    const key = filesystemFoldKey(rel);
     const other = targets.get(key);
     if (other !== undefined) {
       throw invalid(`${rel} and ${other} are the same file once case and Unicode form are ignored`, {
@@ -143,26 +207,22 @@ export function parseBundle(bytes: Uint8Array, opts: ParseOptions): Bundle {
       });
     }
     targets.set(key, rel);
-    expectedFor.set(rel, must === 'sha' ? 'sha' : null);
+    expectedFor.set(rel, must);
   };
   b.writes.forEach((w, n) => {
     const at = `writes.${n}`;
     const rel = checkWritePath(w.path);
     const hasContent = w.content !== undefined || w.content_file !== undefined;
-    if (w.mode === 'create' || w.mode === 'replace') {
+    const source = w.content_file !== undefined ? path.resolve(opts.baseDir, w.content_file) : undefined;
+    const newContent = (): Buffer => {
       if (w.content !== undefined && w.content_file !== undefined) throw invalid(`${at}: give content or content_file, not both`, { path: rel });
-      if (!hasContent) throw invalid(`${at}: ${w.mode} needs content or content_file`, { path: rel });
-      if (w.content_file !== undefined && w.sha256 === undefined) throw invalid(`${at}: content_file needs sha256`, { path: rel });
       if (w.to !== undefined) throw invalid(`${at}: only move takes \`to\``, { path: rel });
-    } else {
-      if (hasContent || w.sha256 !== undefined) throw invalid(`${at}: ${w.mode} takes no content`, { path: rel });
-      if (w.mode === 'move' && w.to === undefined) throw invalid(`${at}: move needs \`to\``, { path: rel });
-      if (w.mode === 'delete' && w.to !== undefined) throw invalid(`${at}: only move takes \`to\``, { path: rel });
-    }
-    let content: Buffer | undefined;
-    if (w.content !== undefined) content = Buffer.from(w.content, 'utf8');
-    if (w.content_file !== undefined) content = readContentFile(path.resolve(opts.baseDir, w.content_file), rel);
-    if (content) {
+      let content: Buffer;
+      if (w.content !== undefined) content = Buffer.from(w.content, 'utf8');
+      else if (w.content_file !== undefined) {
+        if (w.sha256 === undefined) throw invalid(`${at}: content_file needs sha256`, { path: rel });
+        content = readContentFile(source!, rel);
+      } else throw invalid(`${at}: ${w.mode} needs content or content_file`, { path: rel });
       if (content.byteLength > MAX_FILE_BYTES) {
         throw limit(`${rel}: new content is ${content.byteLength} bytes, over ${MAX_FILE_BYTES}`, { actual: content.byteLength, limit: MAX_FILE_BYTES }, rel);
       }
@@ -173,61 +233,94 @@ export function parseBundle(bytes: Uint8Array, opts: ParseOptions): Bundle {
       if (w.sha256 !== undefined && sha256Hex(content) !== w.sha256) {
         throw invalid(`${at}: content does not match its sha256`, { path: rel, details: { expected: w.sha256, actual: sha256Hex(content) } });
       }
+      return content;
+    };
+    const noContent = () => {
+      if (hasContent || w.sha256 !== undefined) throw invalid(`${at}: ${w.mode} takes no content`, { path: rel });
+    };
+    switch (w.mode) {
+      case 'create':
+      case 'replace': {
+        const content = newContent();
+        claim(rel, w.mode === 'create' ? 'absent' : 'sha');
+        writes.push({ mode: w.mode, path: rel, content, ...(source !== undefined ? { source } : {}) });
+        break;
+      }
+      case 'delete':
+        noContent();
+        if (w.to !== undefined) throw invalid(`${at}: only move takes \`to\``, { path: rel });
+        claim(rel, 'sha');
+        writes.push({ mode: 'delete', path: rel });
+        break;
+      case 'move': {
+        noContent();
+        if (w.to === undefined) throw invalid(`${at}: move needs \`to\``, { path: rel });
+        const to = checkWritePath(w.to);
+        claim(rel, 'sha');
+        claim(to, 'absent');
+        writes.push({ mode: 'move', path: rel, to });
+        break;
+      }
+      default:
+        unreachable(w.mode, 'write mode');
     }
-    claim(rel, w.mode === 'create' ? null : 'sha');
-    const out: BundleWrite = { path: rel, mode: w.mode };
-    if (content) out.content = content;
-    if (w.mode === 'move') {
-      const to = checkWritePath(w.to!);
-      claim(to, null);
-      out.to = to;
-    }
-    writes.push(out);
   });
   // one written path may not be a folder of another (`a` and `a/b.md`)
   const keys = [...targets.keys()].sort();
   for (let k = 1; k < keys.length; k++) {
-    if (keys[k]!.startsWith(keys[k - 1]! + '/')) {
-      throw invalid(`${targets.get(keys[k - 1]!)} is both a file and a folder of ${targets.get(keys[k]!)}`, { path: targets.get(keys[k]!) });
+    const shallow = keys[k - 1] ?? '';
+    const deep = keys[k] ?? '';
+    if (deep.startsWith(shallow + '/')) {
+      throw invalid(`${targets.get(shallow)} is both a file and a folder of ${targets.get(deep)}`, { path: targets.get(deep) });
     }
   }
-  const expected: Record<string, string | null> = {};
-  for (const [key, value] of Object.entries(b.expected_hashes)) {
+  const expected = pathMap<string | null>();
+  for (const [key, value] of objectEntries(b.expected_hashes, 'expected_hashes')) {
     const rel = normalizeVaultPath(key, { portable: true });
+    const hash = hashValue(value, 'expected_hashes', key, true);
     if (Object.hasOwn(expected, rel)) throw invalid(`expected_hashes lists ${rel} twice`, { path: rel });
     const must = expectedFor.get(rel);
     if (must === undefined) throw invalid(`expected_hashes names ${rel}, which no write touches`, { path: rel });
-    if (must === null && value !== null) throw invalid(`expected_hashes.${rel} must be null: the write creates it`, { path: rel });
-    if (must === 'sha' && value === null) throw invalid(`expected_hashes.${rel} must be the current SHA-256: the write changes an existing file`, { path: rel });
-    expected[rel] = value;
+    if (must === 'absent' && hash !== null) throw invalid(`expected_hashes.${rel} must be null: the write creates it`, { path: rel });
+    if (must === 'sha' && hash === null) throw invalid(`expected_hashes.${rel} must be the current SHA-256: the write changes an existing file`, { path: rel });
+    expected[rel] = hash;
   }
   for (const rel of expectedFor.keys()) {
     if (!Object.hasOwn(expected, rel)) throw invalid(`expected_hashes has no entry for ${rel}`, { path: rel });
   }
-  const reads: Record<string, string> = {};
-  const readEntries = Object.entries(b.read_preconditions);
+  const reads = pathMap<string>();
+  const readEntries = b.read_preconditions === undefined ? [] : objectEntries(b.read_preconditions, 'read_preconditions');
   if (readEntries.length > MAX_READ_PRECONDITIONS) {
     throw limit(`more than ${MAX_READ_PRECONDITIONS} read_preconditions`, { limit: MAX_READ_PRECONDITIONS });
   }
   for (const [key, value] of readEntries) {
     const rel = normalizeVaultPath(key);
+    const hash = hashValue(value, 'read_preconditions', key, false) ?? '';
     if (Object.hasOwn(reads, rel)) throw invalid(`read_preconditions lists ${rel} twice`, { path: rel });
-    if (targets.has(foldKey(rel))) throw invalid(`${rel} is written; pin it in expected_hashes, not read_preconditions`, { path: rel });
-    reads[rel] = value;
+    if (targets.has(filesystemFoldKey(rel))) throw invalid(`${rel} is written; pin it in expected_hashes, not read_preconditions`, { path: rel });
+    reads[rel] = hash;
   }
   return { schema: BUNDLE_SCHEMA, operation_id: b.operation_id, operation_type: b.operation_type, writes, expected_hashes: expected, read_preconditions: reads };
 }
 
+/**
+ * New bytes from a file outside the vault. Only a regular file is read (decided on
+ * the open descriptor, so a FIFO, `/dev/zero` or a socket is refused unread and a
+ * swap between a check and the read is impossible), and never more than the
+ * per-file limit plus one byte (a `/proc` file says its size is 0).
+ */
 function readContentFile(abs: string, rel: string): Buffer {
-  let st: fs.Stats;
+  let r: ReturnType<typeof readInputFile>;
   try {
-    st = fs.statSync(abs);
-  } catch {
-    throw invalid(`content_file for ${rel} not found: ${abs}`, { path: rel });
+    r = readInputFile(abs, MAX_FILE_BYTES, { allowPipe: false });
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'EMFILE' || code === 'ENFILE') throw e;
+    throw invalid(`content_file for ${rel} cannot be read (${code ?? (e as Error).message}): ${abs}`, { path: rel });
   }
-  if (!st.isFile()) throw invalid(`content_file for ${rel} is not a regular file: ${abs}`, { path: rel });
-  if (st.size > MAX_FILE_BYTES) {
-    throw limit(`${rel}: content_file is ${st.size} bytes, over ${MAX_FILE_BYTES}`, { actual: st.size, limit: MAX_FILE_BYTES }, rel);
+  if (r.kind !== 'file') throw invalid(`content_file for ${rel} is not a regular file: ${abs}`, { path: rel });
+  if (r.bytes.byteLength > MAX_FILE_BYTES) {
+    throw limit(`${rel}: content_file is over ${MAX_FILE_BYTES} bytes`, { limit: MAX_FILE_BYTES }, rel);
   }
-  return fs.readFileSync(abs);
+  return r.bytes;
 }

@@ -1,9 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { readJsonFile, removeTree, writeDurable } from './durable.js';
+import { VaultgateError } from '../errors.js';
+import { removeTree, writeDurable } from './durable.js';
 import { rethrowIfCrash, type FsOps } from './fs-ops.js';
-import type { Intent } from './journal.js';
-import { txnLayout } from './layout.js';
+import { parseJournalWrite, type Intent, type JournalWrite } from './journal.js';
+import { isOperationId, txnLayout } from './layout.js';
+import { HISTORY_TAIL_BYTES, LEGACY_UNDO_PREFIX, UNDO_PREFIX } from './settings.js';
 
 /**
  * Finishing an operation. An applied operation's folder (intent + backups) moves
@@ -12,6 +14,7 @@ import { txnLayout } from './layout.js';
  * history line only, so its id may be used again.
  */
 export type Outcome = 'applied' | 'rolled_back' | 'resolved_keep_current' | 'resolved_restore_original';
+const OUTCOMES: readonly Outcome[] = ['applied', 'rolled_back', 'resolved_keep_current', 'resolved_restore_original'];
 
 export interface DoneRecord {
   schema: 'vaultgate.done.v1';
@@ -25,15 +28,82 @@ export interface DoneRecord {
   changed_paths: string[];
   /** Folder under txn/backups/ holding intent and originals; pruned by txn.keep_backups. */
   backup_dir: string | null;
-  writes: Intent['writes'];
+  writes: JournalWrite[];
   /** Folders the operation created (undo removes them again when empty). */
   created_dirs: string[];
   displaced?: string[];
 }
 
+/**
+ * The result record of operation `op`, or null when there is none. `op` must be an
+ * operation id (a file name, never a path). A record that exists but is not a valid
+ * one is STATE_CORRUPT: treating it as absent would let its id be used again.
+ */
 export function readDone(root: string, op: string, ops: FsOps): DoneRecord | null {
-  const r = readJsonFile<DoneRecord>(path.join(txnLayout(root).done, `${op}.json`), ops);
-  return r?.schema === 'vaultgate.done.v1' ? r : null;
+  if (!isOperationId(op)) return null;
+  const file = path.join(txnLayout(root).done, `${op}.json`);
+  let text: string;
+  try {
+    text = ops.readFile(file).toString('utf8');
+  } catch (e) {
+    rethrowIfCrash(e);
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw e;
+  }
+  const rel = `.vaultgate/txn/done/${op}.json`;
+  const bad = (why: string): never => {
+    throw new VaultgateError('STATE_CORRUPT', `${rel} is not a valid result record (${why})`, {
+      path: rel,
+      hint: 'Restore it from a backup of the vault, or move it away (its operation id then counts as unused).',
+    });
+  };
+  let r: Record<string, unknown>;
+  try {
+    r = JSON.parse(text) as Record<string, unknown>;
+  } catch {
+    return bad('not JSON');
+  }
+  if (!r || typeof r !== 'object' || r.schema !== 'vaultgate.done.v1') return bad('wrong schema');
+  const str = (k: string) => (typeof r[k] === 'string' ? (r[k] as string) : bad(k));
+  const strs = (k: string, dflt?: string[]) =>
+    r[k] === undefined && dflt ? dflt : Array.isArray(r[k]) && (r[k] as unknown[]).every((x) => typeof x === 'string') ? (r[k] as string[]) : bad(k);
+  const outcome = OUTCOMES.find((o) => o === r.outcome) ?? bad('outcome');
+  if (r.backup_dir !== null && typeof r.backup_dir !== 'string') bad('backup_dir');
+  if (!Array.isArray(r.writes)) bad('writes');
+  return {
+    schema: 'vaultgate.done.v1',
+    operation_id: str('operation_id'),
+    operation_type: str('operation_type'),
+    outcome,
+    bundle_sha256: str('bundle_sha256'),
+    approval_sha256: str('approval_sha256'),
+    ...(r.undo_of === undefined ? {} : { undo_of: str('undo_of') }),
+    completed_at: str('completed_at'),
+    changed_paths: strs('changed_paths'),
+    backup_dir: (r.backup_dir as string | null) ?? null,
+    writes: (r.writes as unknown[]).map((w, n) => parseJournalWrite(w, `${rel} writes[${n}]`)),
+    created_dirs: strs('created_dirs', []),
+    ...(r.displaced === undefined ? {} : { displaced: strs('displaced') }),
+  };
+}
+
+/**
+ * The applied undo of `op`, if there is one: `_undo-<op>`, or a record written
+ * before user and engine ids were separated (`undo-<op>` whose record says it undid
+ * `op`; a user's own operation named `undo-<op>` says no such thing).
+ */
+export function readUndoOf(root: string, op: string, ops: FsOps): DoneRecord | null {
+  const rec = readDone(root, UNDO_PREFIX + op, ops);
+  if (rec?.outcome === 'applied') return rec;
+  const legacy = readDone(root, LEGACY_UNDO_PREFIX + op, ops);
+  return legacy?.outcome === 'applied' && legacy.undo_of === op ? legacy : null;
+}
+
+/** The undo that holds now: `op` was undone, and that undo was not itself undone (a redo). */
+export function currentUndo(root: string, op: string, ops: FsOps): DoneRecord | null {
+  const undo = readUndoOf(root, op, ops);
+  if (!undo) return null;
+  return currentUndo(root, undo.operation_id, ops) ? null : undo;
 }
 
 export function finalize(
@@ -135,7 +205,7 @@ function readTail(file: string, ops: FsOps): string {
   const size = Number(st.size);
   const fd = ops.openRead(file);
   try {
-    const n = Math.min(size, 64 * 1024);
+    const n = Math.min(size, HISTORY_TAIL_BYTES);
     const buf = Buffer.alloc(n);
     fs.readSync(fd, buf, 0, n, size - n);
     return buf.toString('utf8');

@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import path from 'node:path';
 import { vaultgateDir } from '../vault/index.js';
-import { OPERATION_ID } from './limits.js';
+import { INTERNAL_OPERATION_ID, OPERATION_ID } from './settings.js';
 
 /**
  * Where the engine keeps its state inside `<vault>/.vaultgate/` (DESIGN §3):
@@ -10,6 +10,7 @@ import { OPERATION_ID } from './limits.js';
  * .vaultgate/lock/owner.json            the vault lock (a directory: mkdir/rename are atomic)
  * .vaultgate/txn/pending/<op>/          one folder per unfinished operation: intent.json, b<i> backups,
  *                                       quarantine.json when recovery found someone else's edit
+ *                                       (<op> is a user's id, or `_undo-<op>` for the engine's undo)
  * .vaultgate/txn/done/<op>.json         result of every applied operation (replay, undo, checkpoint)
  * .vaultgate/txn/backups/<ms>-<op>/     the finished operation's folder: originals kept for undo, pruned
  * .vaultgate/txn/history.jsonl          append-only log of finished operations
@@ -45,19 +46,36 @@ export function txnLayout(root: string): TxnLayout {
   };
 }
 
-/** Whether a `pending/` entry can be an operation folder (skips `.DS_Store` and friends). */
-export function isOperationDirName(name: string): boolean {
-  return OPERATION_ID.test(name) || /^undo-[A-Za-z0-9._-]{1,200}$/.test(name);
+/**
+ * Whether a string is an operation id: a user's (`OPERATION_ID`) or the engine's own
+ * (`INTERNAL_OPERATION_ID`, undo). Also whether a `pending/` entry can be an operation
+ * folder (skips `.DS_Store` and friends), and what `undo`, `checkpoint` and `tx resolve`
+ * accept before they look anything up: an id is a file name, never a path.
+ */
+export function isOperationId(name: string): boolean {
+  return OPERATION_ID.test(name) || INTERNAL_OPERATION_ID.test(name);
 }
+export const isOperationDirName = isOperationId;
 
 /** First 8 hex digits of the op id's hash: keeps temp names short and fixed-length. */
 export function op8(operationId: string): string {
   return crypto.createHash('sha256').update(operationId).digest('hex').slice(0, 8);
 }
 
-/** Deterministic temp name for write `n` of an operation, beside its target (a dot-file). */
+/** Deterministic temp name for write `n` of an operation, beside its target (a dot-file): the new bytes before they are published. */
 export function tempName(name: string, operationId: string, n: number): string {
   return `.${name}.vg-${op8(operationId)}-${String(n).padStart(4, '0')}.tmp`;
+}
+
+/** Deterministic name for write `n`'s original, moved aside beside it right before it is replaced, deleted or moved. */
+export function asideName(name: string, operationId: string, n: number): string {
+  return `.${name}.vg-${op8(operationId)}-${String(n).padStart(4, '0')}.old`;
+}
+
+/** A sibling of a disk path: `dir/name` → `dir/` + `make(name)`. */
+export function besideDisk(disk: string, make: (name: string) => string): string {
+  const slash = disk.lastIndexOf('/');
+  return disk.slice(0, slash + 1) + make(disk.slice(slash + 1));
 }
 
 /** Vault-relative disk path → absolute path. */

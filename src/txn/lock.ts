@@ -2,10 +2,11 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { VaultgateError } from '../errors.js';
-import { readJsonFile, removeTree } from './durable.js';
+import { unreachable, VaultgateError } from '../errors.js';
+import { removeTree } from './durable.js';
 import { realFsOps, rethrowIfCrash, type FsOps } from './fs-ops.js';
 import { txnLayout } from './layout.js';
+import { DEFAULT_LOCK_TIMEOUT_MS, HEARTBEAT_EVERY_MS, HEARTBEAT_TTL_MS, MAX_CLOCK_SKEW_MS } from './settings.js';
 
 /**
  * The vault lock: `.vaultgate/lock/` holding `owner.json`. It is born complete —
@@ -14,8 +15,10 @@ import { txnLayout } from './layout.js';
  *
  * Stale means: the owner is on this host and its pid is dead, or alive but
  * started at another time (the pid was reused); or the owner is on another host
- * and its heartbeat expired. A live owner on this host is never reaped, however
- * old its lock: "old" is not evidence of death (a 64 MiB fsync can be slow).
+ * and its heartbeat expired; or the record cannot be read or is not a valid owner
+ * record (checked field by field) and the lock has not changed for the heartbeat
+ * TTL. A live owner on this host is never reaped, however old its lock: "old" is
+ * not evidence of death (a 64 MiB fsync can be slow).
  */
 export interface LockOwner {
   pid: number;
@@ -31,7 +34,7 @@ export interface LockOptions {
   ops?: FsOps;
   /** Give up after this long (LOCK_BUSY, exit 75). */
   timeoutMs?: number;
-  /** Another host's owner is stale after this long without a heartbeat. */
+  /** Another host's owner, or an unreadable or invalid record, is stale after this long without a change. */
   heartbeatTtlMs?: number;
 }
 
@@ -42,9 +45,7 @@ export interface LockHandle {
   release(): void;
 }
 
-export const DEFAULT_LOCK_TIMEOUT_MS = 10_000;
-export const HEARTBEAT_TTL_MS = 60_000;
-const HEARTBEAT_EVERY_MS = 5_000;
+export { DEFAULT_LOCK_TIMEOUT_MS, HEARTBEAT_TTL_MS };
 
 /** Process start time from /proc, to tell a live owner from a reused pid. */
 export function processStartTime(pid: number): string | null {
@@ -74,11 +75,66 @@ function pidAlive(pid: number): boolean {
  */
 const heldTokens = new Set<string>();
 
-export type Liveness = 'live' | 'dead' | 'reused-pid' | 'heartbeat-expired' | 'unreadable';
+/**
+ * - `live`: the owner runs (this host: its pid with its start time; another host: a fresh heartbeat);
+ * - `unverified`: the record cannot be read or is not a valid record, and the lock changed
+ *   less than the heartbeat TTL ago (a writer may be between creating and filling it): held;
+ * - `dead`, `reused-pid`, `heartbeat-expired`: the owner is gone: stale;
+ * - `unreadable`, `invalid`: an unreadable or invalid record unchanged for the TTL: stale.
+ */
+export type Liveness = 'live' | 'unverified' | 'dead' | 'reused-pid' | 'heartbeat-expired' | 'unreadable' | 'invalid';
 
-/** Judge an owner record (null = no readable owner.json). */
-export function judgeOwner(owner: LockOwner | null, lockAgeMs: number, ttl = HEARTBEAT_TTL_MS): Liveness {
-  if (!owner) return lockAgeMs > ttl ? 'unreadable' : 'live';
+/** Whether a lock in this state keeps others out. */
+export function isHeld(liveness: Liveness): boolean {
+  return liveness === 'live' || liveness === 'unverified';
+}
+
+/** An owner record, checked field by field; `problem` says what is wrong with it. */
+export type OwnerRecord = { owner: LockOwner; problem: null } | { owner: null; problem: string; unreadable: boolean };
+
+export function parseLockOwner(raw: unknown, now = Date.now()): OwnerRecord {
+  const bad = (problem: string): OwnerRecord => ({ owner: null, problem, unreadable: false });
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) return bad('is not a JSON object');
+  const r = raw as Record<string, unknown>;
+  if (!Number.isSafeInteger(r.pid) || (r.pid as number) <= 0) return bad('has no valid pid (a positive whole number)');
+  if (typeof r.host !== 'string' || r.host === '') return bad('has no valid host');
+  if (typeof r.token !== 'string' || r.token === '') return bad('has no valid token');
+  if (r.start_time !== null && typeof r.start_time !== 'string') return bad('has no valid start_time');
+  if (typeof r.acquired_at !== 'string') return bad('has no valid acquired_at');
+  if (typeof r.heartbeat_ms !== 'number' || !Number.isFinite(r.heartbeat_ms) || r.heartbeat_ms < 0) return bad('has no valid heartbeat_ms');
+  if (r.heartbeat_ms > now + MAX_CLOCK_SKEW_MS) return bad('has a heartbeat in the future');
+  return {
+    owner: { pid: r.pid as number, host: r.host, token: r.token, start_time: r.start_time as string | null, acquired_at: r.acquired_at, heartbeat_ms: r.heartbeat_ms },
+    problem: null,
+  };
+}
+
+/** Read `<dir>/owner.json` without trusting it; `changedMs` is the newest mtime of the folder and the record. */
+function readOwner(dir: string, ops: FsOps): { record: OwnerRecord; changedMs: number } {
+  const dirSt = ops.lstat(dir);
+  const file = path.join(dir, 'owner.json');
+  const fileSt = ops.lstat(file);
+  const changedMs = Math.max(dirSt ? Number(dirSt.mtimeMs) : 0, fileSt ? Number(fileSt.mtimeMs) : 0);
+  let text: string;
+  try {
+    text = ops.readFile(file).toString('utf8');
+  } catch (e) {
+    rethrowIfCrash(e);
+    const code = (e as NodeJS.ErrnoException).code ?? 'an error';
+    return { record: { owner: null, problem: code === 'ENOENT' ? 'is missing' : `cannot be read (${code})`, unreadable: true }, changedMs };
+  }
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch {
+    return { record: { owner: null, problem: 'is not JSON', unreadable: true }, changedMs };
+  }
+  return { record: parseLockOwner(raw), changedMs };
+}
+
+/** Judge an owner record (null = no valid owner.json; `ageMs` = how long the lock has not changed). */
+export function judgeOwner(owner: LockOwner | null, ageMs: number, ttl = HEARTBEAT_TTL_MS, unreadable = true): Liveness {
+  if (!owner) return ageMs > ttl ? (unreadable ? 'unreadable' : 'invalid') : 'unverified';
   if (owner.host === os.hostname()) {
     if (owner.pid === process.pid) return heldTokens.has(owner.token) ? 'live' : 'dead';
     if (!pidAlive(owner.pid)) return 'dead';
@@ -89,12 +145,44 @@ export function judgeOwner(owner: LockOwner | null, lockAgeMs: number, ttl = HEA
   return Date.now() - owner.heartbeat_ms > ttl ? 'heartbeat-expired' : 'live';
 }
 
-export function readLockOwner(root: string, ops: FsOps = realFsOps): { owner: LockOwner | null; liveness: Liveness } | null {
+function reasonFor(liveness: Liveness, record: OwnerRecord, ageMs: number, ttl: number): string {
+  const secs = (ms: number) => `${Math.max(0, Math.round(ms / 1000))} s`;
+  const o = record.owner;
+  switch (liveness) {
+    case 'live':
+      return o && o.host === os.hostname() ? `pid ${o.pid} on this host is running` : `the owner on ${o?.host} refreshed its heartbeat ${secs(Date.now() - (o?.heartbeat_ms ?? 0))} ago`;
+    case 'dead':
+      return `pid ${o?.pid} on this host has exited`;
+    case 'reused-pid':
+      return `pid ${o?.pid} on this host is another process now (its start time differs)`;
+    case 'heartbeat-expired':
+      return `the owner on ${o?.host} has not refreshed its heartbeat for ${secs(Date.now() - (o?.heartbeat_ms ?? 0))} (more than ${secs(ttl)})`;
+    case 'unverified':
+      return `owner.json ${record.problem}; the lock counts as held until it has gone ${secs(ttl)} without a change (${secs(ageMs)} so far)`;
+    case 'unreadable':
+    case 'invalid':
+      return `owner.json ${record.problem}, and the lock has not changed for ${secs(ageMs)} (more than ${secs(ttl)}): stale`;
+    default:
+      return unreachable(liveness, 'liveness');
+  }
+}
+
+export interface LockState {
+  owner: LockOwner | null;
+  liveness: Liveness;
+  /** Whether the next writer may reap it. */
+  stale: boolean;
+  /** Why, in words (`tx status` shows it). */
+  reason: string;
+}
+
+export function readLockOwner(root: string, ops: FsOps = realFsOps, ttl = HEARTBEAT_TTL_MS): LockState | null {
   const dir = txnLayout(root).lock;
-  const st = ops.lstat(dir);
-  if (!st) return null;
-  const owner = readJsonFile<LockOwner>(path.join(dir, 'owner.json'), ops);
-  return { owner, liveness: judgeOwner(owner, Date.now() - Number(st.mtimeMs)) };
+  if (!ops.lstat(dir)) return null;
+  const { record, changedMs } = readOwner(dir, ops);
+  const ageMs = Date.now() - changedMs;
+  const liveness = judgeOwner(record.owner, ageMs, ttl, record.owner ? true : record.unreadable);
+  return { owner: record.owner, liveness, stale: !isHeld(liveness), reason: reasonFor(liveness, record, ageMs, ttl) };
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -130,8 +218,8 @@ export async function acquireLock(root: string, opts: LockOptions = {}): Promise
         throw e;
       }
     }
-    last = readLockOwner(root, ops);
-    if (last && last.liveness !== 'live') {
+    last = readLockOwner(root, ops, ttl);
+    if (last?.stale) {
       reap(root, last.owner, ops, ttl);
       continue;
     }
@@ -157,7 +245,7 @@ export async function acquireLock(root: string, opts: LockOptions = {}): Promise
     },
     release() {
       heldTokens.delete(token);
-      const cur = readJsonFile<LockOwner>(path.join(lock, 'owner.json'), ops);
+      const cur = readOwner(lock, ops).record.owner;
       if (cur?.token !== token) return; // reaped and re-taken by someone else: not ours to remove
       const gone = path.join(base, `.lock-released-${token}`);
       ops.rename(lock, gone);
@@ -192,8 +280,9 @@ function reap(root: string, judged: LockOwner | null, ops: FsOps, ttl: number): 
     rethrowIfCrash(e);
     return; // someone else reaped or released it
   }
-  const moved = readJsonFile<LockOwner>(path.join(aside, 'owner.json'), ops);
-  if (judged && moved?.token !== judged.token && judgeOwner(moved, 0, ttl) === 'live') {
+  // what we moved may be a lock re-taken in between (a valid owner we did not judge): put it back
+  const moved = readOwner(aside, ops).record.owner;
+  if (moved && moved.token !== judged?.token && isHeld(judgeOwner(moved, 0, ttl))) {
     try {
       ops.rename(aside, lock);
       return;
@@ -212,8 +301,8 @@ function sweepStaging(root: string, ours: string, ops: FsOps, ttl: number): void
     const dir = path.join(base, name);
     const st = ops.lstat(dir);
     if (!st?.isDirectory()) continue;
-    const o = readJsonFile<LockOwner>(path.join(dir, 'owner.json'), ops);
-    if (name.startsWith('.lock-released-') || judgeOwner(o, Date.now() - Number(st.mtimeMs), ttl) !== 'live') {
+    const { record, changedMs } = readOwner(dir, ops);
+    if (name.startsWith('.lock-released-') || !isHeld(judgeOwner(record.owner, Date.now() - changedMs, ttl))) {
       try {
         removeTree(dir, ops);
       } catch (e) {

@@ -1,36 +1,78 @@
 import path from 'node:path';
-import { VaultgateError } from '../errors.js';
+import { unreachable, VaultgateError } from '../errors.js';
 import { sha256Hex } from '../vault/index.js';
 import { fsyncDir } from './durable.js';
 import { rethrowIfCrash, type FsOps } from './fs-ops.js';
+import { backupName } from './journal.js';
 import { abs } from './layout.js';
-import type { PlannedWrite } from './plan.js';
+import { hasOriginal, type PlannedCreate, type PlannedDelete, type PlannedMove, type PlannedReplace, type PlannedWithOriginal, type PlannedWrite } from './plan.js';
 import { checkParents } from './vault-state.js';
 
 /**
  * The per-file steps of an apply. Every mutating call is preceded by a fresh
  * check that no folder on the way became a symlink (docs/guarantees.md G6).
+ *
+ * Nobody else takes our lock (editors, sync clients, people), so a file can change
+ * at any moment. Before an original is replaced, deleted or moved, it is first
+ * *moved aside* (`rename`, atomic) to a journaled dot-name beside it, and what was
+ * moved is checked: the very inode backed up at the start, holding the planned
+ * bytes. Only then is the new file published, by `link` (never clobbers). So:
+ * - a save by temp + rename that landed before the move is what got moved aside:
+ *   it is not the backed-up inode → put back, operation rolled back, exit 75;
+ * - a save landing between the move and the publish makes the publish fail with
+ *   EEXIST: the save stays, exit 75;
+ * - an in-place write before the check changes the bytes that are checked;
+ * - an in-place write after the check lands in the moved-aside original, which is
+ *   hashed once more after the last write and before the commit ({@link verifyOriginals}).
  */
+
+/** A change by someone else, found while applying: the operation is rolled back (exit 75). */
+export class ConcurrentEdit extends VaultgateError {
+  constructor(rel: string, what: string, details: Record<string, unknown> = {}) {
+    super('STALE_HASH', `${rel} ${what} while the operation ran; it was rolled back and that change was kept`, {
+      path: rel,
+      details: { during_apply: true, ...details },
+      hint: 'Someone (an editor, a sync client) changed the vault during the apply. Re-read the file, rebuild the bundle, and run `vaultgate tx inspect` again.',
+    });
+  }
+}
+
+/**
+ * Record (durably, in the journal) that a disk path holds someone else's file that
+ * this operation never wrote: rollback and recovery leave it exactly as it is.
+ */
+export type Release = (disk: string) => void;
+
 /**
  * Keep the original for rollback and undo: a hard link (instant, same inode), or a
  * copy where links are not possible. Its bytes are checked against the planned old
- * hash, so an edit that slipped in after planning stops the operation here.
+ * hash, so an edit that slipped in after planning stops the operation here, before
+ * anything in the vault changed. Returns the inode of the original that was backed
+ * up: the aside check later insists on that very inode.
  */
-export function backupOriginal(root: string, opDir: string, w: PlannedWrite, ops: FsOps): void {
+export function backupOriginal(root: string, opDir: string, w: PlannedWithOriginal, ops: FsOps): bigint {
   checkParents(root, w.disk, ops);
   const src = abs(root, w.disk);
-  const dst = path.join(opDir, `b${w.index}`);
+  const dst = path.join(opDir, backupName(w.index));
+  let ino: bigint;
   try {
     ops.link(src, dst);
+    const st = ops.lstat(dst);
+    if (!st) throw Object.assign(new Error(`backup ${dst} vanished`), { code: 'ENOENT' });
+    ino = st.ino;
   } catch (e) {
     rethrowIfCrash(e);
     const code = (e as NodeJS.ErrnoException).code;
     if (code !== 'EXDEV' && code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EMLINK') throw e;
+    const before = ops.lstat(src);
     const bytes = ops.readFile(src);
+    const after = ops.lstat(src);
+    if (!before || !after || before.ino !== after.ino) throw new ConcurrentEdit(w.path, 'was replaced');
+    ino = after.ino;
     const fd = ops.openExclusive(dst, 0o600);
     try {
       ops.write(fd, bytes);
-      ops.fchmod(fd, w.old_mode!);
+      ops.fchmod(fd, w.old_mode);
       ops.fsync(fd);
     } finally {
       ops.close(fd);
@@ -44,75 +86,170 @@ export function backupOriginal(root: string, opDir: string, w: PlannedWrite, ops
       hint: 'Re-read the file, rebuild the bundle, and run `vaultgate tx inspect` again.',
     });
   }
+  return ino;
 }
 
-export function performWrite(root: string, w: PlannedWrite, ops: FsOps): void {
-  const target = abs(root, w.disk);
-  if (w.mode === 'create' || w.mode === 'replace') {
-    checkParents(root, w.temp!, ops);
-    const tmp = abs(root, w.temp!);
-    const fd = ops.openExclusive(tmp, w.mode === 'create' ? 0o666 : 0o600);
-    let ino: bigint;
-    try {
-      ops.write(fd, w.content!);
-      ops.fchmod(fd, w.new_mode!);
-      ops.fsync(fd);
-      ino = ops.fstat(fd).ino;
-    } finally {
-      ops.close(fd);
-    }
-    checkParents(root, w.disk, ops);
-    if (w.mode === 'replace') ops.rename(tmp, target);
-    else {
-      try {
-        ops.link(tmp, target); // never clobbers: EEXIST if someone created it meanwhile
-      } catch (e) {
-        rethrowIfCrash(e);
-        if ((e as NodeJS.ErrnoException).code === 'EEXIST') {
-          throw new VaultgateError('STALE_HASH', `${w.path} was created by someone else while the operation ran`, {
-            path: w.path,
-            hint: 'Re-read the vault, rebuild the bundle, and run `vaultgate tx inspect` again.',
-          });
-        }
-        throw e;
-      }
-      checkParents(root, w.temp!, ops);
-      ops.unlink(tmp);
-    }
-    checkParents(root, w.disk, ops);
-    fsyncDir(path.dirname(target), ops);
-    const st = ops.lstat(target);
-    if (!st?.isFile() || st.ino !== ino || Number(st.size) !== w.content!.byteLength) {
-      throw new VaultgateError('INTEGRITY', `${w.path} is not the file just written`, {
-        path: w.path,
-        hint: 'Another program is writing this folder; run `vaultgate tx status`.',
-      });
-    }
-    return;
+export function performWrite(root: string, w: PlannedWrite, ops: FsOps, originalIno: (w: PlannedWithOriginal) => bigint, release: Release): void {
+  switch (w.mode) {
+    case 'create':
+      return performCreate(root, w, ops, release);
+    case 'replace':
+      return performReplace(root, w, ops, originalIno(w), release);
+    case 'delete':
+      return performDelete(root, w, ops, originalIno(w), release);
+    case 'move':
+      return performMove(root, w, ops, originalIno(w), release);
+    default:
+      return unreachable(w, 'write mode');
   }
-  if (w.mode === 'delete') {
-    checkParents(root, w.disk, ops);
-    ops.unlink(target);
-    checkParents(root, w.disk, ops);
-    fsyncDir(path.dirname(target), ops);
-    return;
-  }
-  const dest = abs(root, w.to_disk!);
-  checkParents(root, w.disk, ops);
-  checkParents(root, w.to_disk!, ops);
+}
+
+/** Write the new bytes to the journaled temp name; returns the temp file's inode. */
+function writeTemp(root: string, w: PlannedCreate | PlannedReplace, ops: FsOps): bigint {
+  checkParents(root, w.temp, ops);
+  const fd = ops.openExclusive(abs(root, w.temp), w.mode === 'create' ? 0o666 : 0o600);
   try {
-    ops.link(target, dest);
+    ops.write(fd, w.content);
+    ops.fchmod(fd, w.new_mode);
+    ops.fsync(fd);
+    return ops.fstat(fd).ino;
+  } finally {
+    ops.close(fd);
+  }
+}
+
+/** Publish the temp file under the target name without clobbering anything that appeared there. */
+function publish(root: string, w: PlannedCreate | PlannedReplace, ops: FsOps, ino: bigint, onTaken: () => never): void {
+  const target = abs(root, w.disk);
+  checkParents(root, w.disk, ops);
+  try {
+    ops.link(abs(root, w.temp), target); // never clobbers: EEXIST if someone saved or created it meanwhile
   } catch (e) {
     rethrowIfCrash(e);
-    if ((e as NodeJS.ErrnoException).code === 'EEXIST') {
-      throw new VaultgateError('STALE_HASH', `${w.to} was created by someone else while the operation ran`, { path: w.to! });
+    if ((e as NodeJS.ErrnoException).code === 'EEXIST') onTaken();
+    throw e;
+  }
+  checkParents(root, w.temp, ops);
+  ops.unlink(abs(root, w.temp));
+  checkParents(root, w.disk, ops);
+  fsyncDir(path.dirname(target), ops);
+  const st = ops.lstat(target);
+  if (!st?.isFile() || st.ino !== ino || Number(st.size) !== w.content.byteLength) {
+    throw new VaultgateError('INTEGRITY', `${w.path} is not the file just written`, {
+      path: w.path,
+      hint: 'Another program is writing this folder; run `vaultgate tx status`.',
+    });
+  }
+}
+
+function performCreate(root: string, w: PlannedCreate, ops: FsOps, release: Release): void {
+  const ino = writeTemp(root, w, ops);
+  publish(root, w, ops, ino, () => {
+    release(w.disk);
+    throw new ConcurrentEdit(w.path, 'was created by someone else');
+  });
+}
+
+/**
+ * Move the original aside and check it is the backed-up inode with the planned
+ * bytes. A name that is gone (a sync client renamed or deleted it) is someone
+ * else's doing: the location is released untouched.
+ */
+function moveAside(root: string, w: PlannedWithOriginal, ops: FsOps, ino: bigint, release: Release): void {
+  checkParents(root, w.disk, ops);
+  checkParents(root, w.aside, ops);
+  try {
+    ops.rename(abs(root, w.disk), abs(root, w.aside));
+  } catch (e) {
+    rethrowIfCrash(e);
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') {
+      release(w.disk);
+      throw new ConcurrentEdit(w.path, 'was moved or removed');
     }
     throw e;
   }
-  checkParents(root, w.to_disk!, ops);
+  const found = checkOriginal(root, w, ops, ino);
+  if (found !== null) {
+    // what we moved is someone's newer file: recovery puts it back (the target name is free)
+    throw new ConcurrentEdit(w.path, found.replaced ? 'was saved again (replaced)' : 'was edited', { expected: w.old_sha256, actual: found.sha256 });
+  }
+}
+
+/** null when the moved-aside original is the backed-up inode with the planned bytes; else what is there. */
+function checkOriginal(root: string, w: PlannedWithOriginal, ops: FsOps, ino: bigint): { replaced: boolean; sha256: string | null } | null {
+  const p = abs(root, w.aside);
+  const st = ops.lstat(p);
+  if (!st?.isFile()) return { replaced: true, sha256: null };
+  const sha256 = sha256Hex(ops.readFile(p));
+  if (st.ino !== ino) return { replaced: true, sha256 };
+  return sha256 === w.old_sha256 ? null : { replaced: false, sha256 };
+}
+
+function performReplace(root: string, w: PlannedReplace, ops: FsOps, ino: bigint, release: Release): void {
+  const tempIno = writeTemp(root, w, ops);
+  moveAside(root, w, ops, ino, release);
+  publish(root, w, ops, tempIno, () => {
+    // saved again between the move and the publish: that save stays where it is;
+    // the original we moved aside (checked: the old bytes) goes, it is also the backup
+    checkParents(root, w.aside, ops);
+    if (checkOriginal(root, w, ops, ino) === null) {
+      release(w.disk);
+      ops.unlink(abs(root, w.aside));
+    }
+    throw new ConcurrentEdit(w.path, 'was saved again');
+  });
+}
+
+function performDelete(root: string, w: PlannedDelete, ops: FsOps, ino: bigint, release: Release): void {
+  moveAside(root, w, ops, ino, release);
+  checkParents(root, w.disk, ops);
+  fsyncDir(path.dirname(abs(root, w.disk)), ops);
+}
+
+function performMove(root: string, w: PlannedMove, ops: FsOps, ino: bigint, release: Release): void {
+  moveAside(root, w, ops, ino, release);
+  const dest = abs(root, w.to_disk);
+  checkParents(root, w.aside, ops);
+  checkParents(root, w.to_disk, ops);
+  try {
+    ops.link(abs(root, w.aside), dest); // never clobbers
+  } catch (e) {
+    rethrowIfCrash(e);
+    if ((e as NodeJS.ErrnoException).code === 'EEXIST') {
+      release(w.to_disk);
+      throw new ConcurrentEdit(w.to, 'was created by someone else');
+    }
+    throw e;
+  }
+  checkParents(root, w.to_disk, ops);
   fsyncDir(path.dirname(dest), ops);
   checkParents(root, w.disk, ops);
-  ops.unlink(target);
-  checkParents(root, w.disk, ops);
-  fsyncDir(path.dirname(target), ops);
+  fsyncDir(path.dirname(abs(root, w.disk)), ops);
+}
+
+/**
+ * After the last write and before the commit: every original moved aside is hashed
+ * once more. An in-place write that reached it after its check (an editor holding
+ * the old file open) is found here, and the operation is rolled back with that
+ * edit put back under its name. Then the asides go (the backups keep the originals).
+ */
+export function verifyOriginals(root: string, writes: PlannedWrite[], ops: FsOps, opDir: string): void {
+  for (const w of writes) {
+    if (!hasOriginal(w)) continue;
+    const p = abs(root, w.aside);
+    const bytes = ops.lstat(p)?.isFile() ? ops.readFile(p) : ops.readFile(path.join(opDir, backupName(w.index)));
+    const actual = sha256Hex(bytes);
+    if (actual !== w.old_sha256) throw new ConcurrentEdit(w.path, 'was edited in place', { expected: w.old_sha256, actual });
+  }
+  const dirs = new Set<string>();
+  for (const w of writes) {
+    if (!hasOriginal(w)) continue;
+    const p = abs(root, w.aside);
+    checkParents(root, w.aside, ops);
+    if (!ops.lstat(p)) continue;
+    ops.unlink(p);
+    dirs.add(path.dirname(p));
+  }
+  for (const d of dirs) fsyncDir(d, ops);
 }

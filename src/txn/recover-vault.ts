@@ -6,7 +6,7 @@ import { recoverAll, type RecoverOutcome } from './recover.js';
  * operations (a person may have put a file back to its old or new bytes).
  */
 export async function recoverVault(root: string, opts: EngineOptions = {}): Promise<{ recovered: RecoverOutcome[] }> {
-  return withEngine(root, opts, async (ops, _lock, keepBackups, first) => {
+  return withEngine(root, opts, async ({ ops, keepBackups, recovered: first }) => {
     const done = first.filter((r) => r.outcome !== 'quarantined');
     const again = recoverAll(root, ops, { keepBackups, retryQuarantined: true });
     const seen = new Set(done.map((r) => r.operation_id));

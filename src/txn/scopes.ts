@@ -1,5 +1,6 @@
 import { VaultgateError } from '../errors.js';
-import type { BundleWrite, WriteMode } from './bundle-schema.js';
+import { filesystemFoldKey } from '../vault/index.js';
+import { pathsOf, WRITE_MODES, type BundleWrite, type WriteMode } from './bundle-schema.js';
 
 /**
  * Operation types are write scopes (DESIGN §5.1): each may touch only its kind of
@@ -17,7 +18,7 @@ export interface ScopeRule {
 
 export type ScopeTable = Readonly<Record<string, ScopeRule>>;
 
-const ALL: readonly WriteMode[] = ['create', 'replace', 'delete', 'move'];
+const ALL: readonly WriteMode[] = WRITE_MODES;
 
 export const DEFAULT_SCOPES: ScopeTable = {
   note: { description: 'Markdown notes anywhere outside reserved folders', modes: ALL, files: 'markdown' },
@@ -53,12 +54,13 @@ export function checkScope(type: string, writes: BundleWrite[], ctx: ScopeContex
     });
   for (const w of writes) {
     if (!rule.modes.includes(w.mode)) throw out(w.path, `mode ${w.mode} is not allowed`);
-    for (const p of w.to === undefined ? [w.path] : [w.path, w.to]) {
+    for (const p of pathsOf(w)) {
       if (rule.files === 'markdown' && !isMarkdown(p)) throw out(p, 'not a Markdown note');
       if (rule.files === 'non-markdown' && isMarkdown(p)) throw out(p, 'a Markdown note is not an attachment');
       if (rule.under !== undefined) {
         const folder = typeof rule.under === 'string' ? rule.under : ctx[rule.under.config];
-        if (!p.toLowerCase().startsWith(folder.toLowerCase() + '/')) throw out(p, `outside ${folder}/`);
+        // the filesystem fold: on a case-insensitive disk `INBOX/` is the captures folder `Inbox/`
+        if (!filesystemFoldKey(p).startsWith(filesystemFoldKey(folder) + '/')) throw out(p, `outside ${folder}/`);
       }
     }
   }

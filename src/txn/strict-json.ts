@@ -1,5 +1,5 @@
 import { VaultgateError } from '../errors.js';
-import { MAX_JSON_DEPTH } from './limits.js';
+import { MAX_JSON_DEPTH } from './settings.js';
 
 /**
  * A strict JSON parser for bundles. `JSON.parse` silently keeps the last of two

@@ -1,20 +1,24 @@
 import path from 'node:path';
-import { isVaultgateError, VaultgateError } from '../errors.js';
+import { isVaultgateError, unreachable, VaultgateError } from '../errors.js';
 import { sha256Hex } from '../vault/index.js';
 import { executePlan } from './apply.js';
+import { BUNDLE_SCHEMA, pathMap, pathsOf, type Bundle, type BundleWrite } from './bundle-schema.js';
 import { assertNotBlocked, withEngine, type EngineOptions } from './engine.js';
-import { BUNDLE_SCHEMA, type Bundle, type BundleWrite } from './bundle-schema.js';
-import { readDone } from './history.js';
-import { abs, txnLayout } from './layout.js';
 import { rethrowIfCrash, type FsOps } from './fs-ops.js';
+import { currentUndo, readDone, readUndoOf } from './history.js';
+import { backupName } from './journal.js';
+import { abs, isOperationId, txnLayout } from './layout.js';
 import { buildPlan } from './plan.js';
+import { UNDO_PREFIX } from './settings.js';
 import { checkParents, readState, resolveTarget } from './vault-state.js';
 
 /**
- * `undo OP`: the inverse of OP as a new operation `undo-OP`, allowed only while
- * every file OP touched still holds exactly what OP left there (else 75, naming
- * each changed file). Works after a restart: it reads `txn/done/OP.json` and the
- * originals kept under `txn/backups/` (until pruned by `txn.keep_backups`).
+ * `undo OP`: the inverse of OP as a new operation in the engine's own namespace,
+ * `_undo-OP` (a user's id never starts with `_`, so a bundle applied under the id
+ * `undo-OP` is just another operation), allowed only while every file OP touched
+ * still holds exactly what OP left there (else 75, naming each changed file). Works
+ * after a restart: it reads `txn/done/OP.json` and the originals kept under
+ * `txn/backups/` (until pruned by `txn.keep_backups`).
  */
 export interface UndoResult {
   operation_id: string;
@@ -23,26 +27,43 @@ export interface UndoResult {
   replayed: boolean;
 }
 
+const unknown = (op: string) =>
+  new VaultgateError('OPERATION_UNKNOWN', `no applied operation ${JSON.stringify(op)}`, { hint: 'Check the id in .vaultgate/txn/history.jsonl (`vaultgate tx status` counts them).' });
+
 export async function undoOperation(root: string, op: string, opts: EngineOptions = {}): Promise<UndoResult> {
-  return withEngine(root, opts, async (ops, lock, keepBackups, _recovered, blocked) => {
+  if (!isOperationId(op)) throw unknown(op);
+  return withEngine(root, opts, async ({ ops, lock, keepBackups, blocked }) => {
     const rec = readDone(root, op, ops);
-    if (!rec) {
-      throw new VaultgateError('OPERATION_UNKNOWN', `no applied operation ${op}`, { hint: 'Check the id in .vaultgate/txn/history.jsonl.' });
-    }
+    if (!rec) throw unknown(op);
     if (rec.outcome !== 'applied') {
       throw new VaultgateError('UNDO_UNAVAILABLE', `operation ${op} was ${rec.outcome.replace(/_/g, ' ')}, not applied`, {});
     }
-    const undoId = `undo-${op}`;
-    const prior = readDone(root, undoId, ops);
-    if (prior?.outcome === 'applied') return { operation_id: undoId, undone: op, changed_paths: prior.changed_paths, replayed: true };
+    const prior = readUndoOf(root, op, ops);
+    if (prior) {
+      if (currentUndo(root, op, ops)) return { operation_id: prior.operation_id, undone: op, changed_paths: prior.changed_paths, replayed: true };
+      throw new VaultgateError('UNDO_UNAVAILABLE', `${op} was undone by ${prior.operation_id}, and that undo was itself undone since`, {
+        hint: `Undo the undo's undo instead: \`vaultgate undo ${UNDO_PREFIX}${prior.operation_id}\`.`,
+      });
+    }
+    const undoId = UNDO_PREFIX + op;
     const backupDir = rec.backup_dir ? path.join(txnLayout(root).backups, rec.backup_dir) : null;
     const original = (index: number, rel: string, want: string): Buffer => {
-      const file = backupDir ? path.join(backupDir, `b${index}`) : null;
-      const bytes = file && ops.lstat(file) ? ops.readFile(file) : null;
-      if (!bytes || sha256Hex(bytes) !== want) {
+      const file = backupDir ? path.join(backupDir, backupName(index)) : null;
+      const bytes = file && ops.lstat(file)?.isFile() ? ops.readFile(file) : null;
+      if (!bytes) {
         throw new VaultgateError('UNDO_UNAVAILABLE', `the original of ${rel} is no longer kept (backups are pruned to txn.keep_backups)`, {
           path: rel,
           hint: 'Restore it from git or your own backup; raise txn.keep_backups in .vaultgate/config.yaml to keep more.',
+        });
+      }
+      const actual = sha256Hex(bytes);
+      if (actual !== want) {
+        // the kept original is the very inode that was replaced: an editor that held it open may have written into it
+        const kept = path.relative(root, file ?? '').split(path.sep).join('/');
+        throw new VaultgateError('INTEGRITY', `the kept original of ${rel} (${kept}) no longer holds the bytes ${op} replaced: it may hold an edit made while ${op} was applied`, {
+          path: rel,
+          details: { backup: kept, expected: want, backup_sha256: actual },
+          hint: `Nothing was changed. Look at ${kept} and copy what you need from it before anything else; then edit ${rel} by hand.`,
         });
       }
       return bytes;
@@ -54,36 +75,44 @@ export async function undoOperation(root: string, op: string, opts: EngineOption
         const t = resolveTarget(root, rel, ops);
         actual = t.exists ? (readState(root, t.disk, ops)?.sha256 ?? null) : null;
       } catch (e) {
+        rethrowIfCrash(e);
         if (!isVaultgateError(e)) throw e;
         actual = 'unreadable';
       }
       if (actual !== want) conflicts.push({ path: rel, expected: want, actual });
     };
     const writes: BundleWrite[] = [];
-    const expected: Record<string, string | null> = {};
+    const expected = pathMap<string | null>();
     const modes = new Map<number, number>();
     for (const w of [...rec.writes].reverse()) {
       const n = writes.length;
-      if (w.mode === 'create') {
-        check(w.path, w.new_sha256);
-        writes.push({ path: w.path, mode: 'delete' });
-        expected[w.path] = w.new_sha256;
-      } else if (w.mode === 'replace') {
-        check(w.path, w.new_sha256);
-        writes.push({ path: w.path, mode: 'replace', content: original(w.index, w.path, w.old_sha256!) });
-        expected[w.path] = w.new_sha256;
-        modes.set(n, w.old_mode!);
-      } else if (w.mode === 'delete') {
-        check(w.path, null);
-        writes.push({ path: w.path, mode: 'create', content: original(w.index, w.path, w.old_sha256!) });
-        expected[w.path] = null;
-        modes.set(n, w.old_mode!);
-      } else {
-        check(w.to!, w.old_sha256);
-        check(w.path, null);
-        writes.push({ path: w.to!, mode: 'move', to: w.path });
-        expected[w.to!] = w.old_sha256;
-        expected[w.path] = null;
+      switch (w.mode) {
+        case 'create':
+          check(w.path, w.new_sha256);
+          writes.push({ path: w.path, mode: 'delete' });
+          expected[w.path] = w.new_sha256;
+          break;
+        case 'replace':
+          check(w.path, w.new_sha256);
+          writes.push({ path: w.path, mode: 'replace', content: original(w.index, w.path, w.old_sha256) });
+          expected[w.path] = w.new_sha256;
+          modes.set(n, w.old_mode);
+          break;
+        case 'delete':
+          check(w.path, null);
+          writes.push({ path: w.path, mode: 'create', content: original(w.index, w.path, w.old_sha256) });
+          expected[w.path] = null;
+          modes.set(n, w.old_mode);
+          break;
+        case 'move':
+          check(w.to, w.old_sha256);
+          check(w.path, null);
+          writes.push({ path: w.to, mode: 'move', to: w.path });
+          expected[w.to] = w.old_sha256;
+          expected[w.path] = null;
+          break;
+        default:
+          unreachable(w, 'write mode');
       }
     }
     if (conflicts.length > 0) {
@@ -92,11 +121,11 @@ export async function undoOperation(root: string, op: string, opts: EngineOption
         hint: 'Undo only restores files that still hold exactly what the operation wrote; edit the changed files by hand or with a new bundle.',
       });
     }
-    const bundle: Bundle = { schema: BUNDLE_SCHEMA, operation_id: undoId, operation_type: 'generic', writes, expected_hashes: expected, read_preconditions: {} };
-    assertNotBlocked(undoId, writes.flatMap((w) => (w.to ? [w.path, w.to] : [w.path])), blocked);
+    const bundle: Bundle = { schema: BUNDLE_SCHEMA, operation_id: undoId, operation_type: 'generic', writes, expected_hashes: expected, read_preconditions: pathMap() };
+    assertNotBlocked(undoId, writes.flatMap(pathsOf), blocked);
     const plan = buildPlan(root, bundle, { ops, scopeContext: { captures_folder: '' }, skipScope: true, modes });
     const r = executePlan(root, plan, ops, lock, { keepBackups, undo_of: op });
-    removeEmptyDirs(root, rec.created_dirs ?? [], ops);
+    removeEmptyDirs(root, rec.created_dirs, ops);
     return { operation_id: undoId, undone: op, changed_paths: r.changed_paths, replayed: false };
   });
 }

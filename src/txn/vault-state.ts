@@ -1,7 +1,6 @@
 import path from 'node:path';
 import { VaultgateError } from '../errors.js';
-import { sha256Hex } from '../vault/index.js';
-import { foldKey } from './bundle-schema.js';
+import { filesystemFoldKey, sha256Hex } from '../vault/index.js';
 import type { FsOps } from './fs-ops.js';
 import { abs } from './layout.js';
 
@@ -43,7 +42,7 @@ export function resolveTarget(root: string, rel: string, ops: FsOps, cache: DirC
   const missing: string[] = [];
   let absent = false;
   for (let n = 0; n < parts.length; n++) {
-    const part = parts[n]!;
+    const part = parts[n] ?? '';
     const last = n === parts.length - 1;
     if (absent) {
       diskParts.push(part);
@@ -64,8 +63,8 @@ export function resolveTarget(root: string, rel: string, ops: FsOps, cache: DirC
         name = nfc;
         st = ops.lstat(path.join(parentAbs, nfc));
       } else {
-        const key = foldKey(part);
-        const alias = entries.find((e) => foldKey(e) === key);
+        const key = filesystemFoldKey(part);
+        const alias = entries.find((e) => filesystemFoldKey(e) === key);
         if (alias !== undefined) {
           const where = [...diskParts, alias].join('/');
           throw new VaultgateError('PATH_CASE_ALIAS', `${rel}: the vault already has ${where}, which differs only by case`, {
@@ -103,7 +102,7 @@ export function checkParents(root: string, disk: string, ops: FsOps): void {
   const parts = disk.split('/');
   let cur = root;
   for (let n = 0; n < parts.length - 1; n++) {
-    cur = path.join(cur, parts[n]!);
+    cur = path.join(cur, parts[n] ?? '');
     const st = ops.lstat(cur);
     if (!st) return; // a missing folder cannot redirect anything; the step itself will fail
     if (st.isSymbolicLink() || !st.isDirectory()) throw symlinkError(disk, parts.slice(0, n + 1).join('/'));

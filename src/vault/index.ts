@@ -3,6 +3,7 @@
  * the transaction engine reuses for writing.
  *
  * - {@link selectVault}: which vault (option, env, machine config).
+ * - {@link filesystemFoldKey}: the key of names a case-insensitive disk stores as one.
  * - {@link normalizeVaultPath} / {@link locateOnDisk} / {@link assertNoSymlinkComponents}: confined paths.
  * - {@link scanVault}: the files Obsidian sees (no dot-folders, no symlinks);
  *   {@link statVaultPath}: one path as the walk would see it.
@@ -10,11 +11,12 @@
  *   have changed, or that a reader must walk; {@link watchUnsoundReason}: where
  *   a watcher cannot see every change (network and FUSE filesystems).
  * - {@link readNoteFile}: safe, size-bounded, strict UTF-8 reads with the byte hash.
- * - {@link readVaultConfig}: per-vault settings (exclusions, captures folder).
+ * - {@link readVaultConfig}: per-vault settings (exclusions, captures folder, areas and owners, managed-block markers).
  * - {@link vaultIdentity} / {@link predictVaultId}: the vault identity approvals and caches bind to.
  * - {@link compilePathGlob}: globs over vault paths (`Books/**`), as config names parts of the vault.
  */
 export * from './dirs.js';
+export * from './case-fold.js';
 export * from './vault-path.js';
 export * from './scan.js';
 export * from './stat-path.js';
@@ -25,4 +27,4 @@ export * from './read-file.js';
 export * from './select-vault.js';
 export * from './vault-config.js';
 export * from './vault-id.js';
-export { compilePathGlob, matchesAnyGlob, type PathGlob } from './path-glob.js';
+export { compilePathGlob, matchesAnyGlob, type PathGlob, type GlobOptions } from './path-glob.js';

@@ -1,4 +1,4 @@
-import { VaultgateError } from '../errors.js';
+import { VaultgateError, type ErrorCode } from '../errors.js';
 
 /**
  * Globs over vault paths, for the places config names parts of the vault
@@ -15,13 +15,24 @@ import { VaultgateError } from '../errors.js';
  * a glob that silently matched nothing would make a scenario search nothing and
  * block every write, with no word about why. List one glob per alternative.
  *
- * Case-sensitive on purpose: a glob grants writes, and the stricter reading
- * (fewer matches) can only block more, never allow more.
+ * Case-sensitive by default: a scenario's glob grants writes, and the stricter
+ * reading (fewer matches) can only block more, never allow more. The vault
+ * config's areas ask for `caseInsensitive`: an area glob *protects* a folder,
+ * and on macOS and Windows `imported/x.md` is the file under `Imported/`, so
+ * there the wider reading is the safe one.
+ *
+ * Why not `path.matchesGlob`: on Node 20 it is experimental (it prints a warning
+ * on stderr, which agents parse) and it has no case-insensitive mode.
  */
 export interface PathGlob {
   /** The glob as given (NFC). */
   readonly glob: string;
   test(path: string): boolean;
+}
+
+export interface GlobOptions {
+  /** Compare case-insensitively (Unicode-aware): the vault config's areas. */
+  caseInsensitive?: boolean;
 }
 
 /** Why a glob is not valid, or null. */
@@ -46,7 +57,7 @@ function escapeRegex(s: string): string {
  * Compile a glob, or throw `errorCode` (the caller's, e.g. SCENARIO_INVALID)
  * with a message naming `where` (the file and key the glob came from).
  */
-export function compilePathGlob(input: string, where: string, errorCode: 'SCENARIO_INVALID' | 'CONFIG_INVALID'): PathGlob {
+export function compilePathGlob(input: string, where: string, errorCode: Extract<ErrorCode, 'SCENARIO_INVALID' | 'CONFIG_INVALID'>, opts: GlobOptions = {}): PathGlob {
   const glob = input.normalize('NFC');
   const problem = globProblem(glob);
   if (problem) {
@@ -70,7 +81,7 @@ export function compilePathGlob(input: string, where: string, errorCode: 'SCENAR
       .join('');
     if (!last) re += '/';
   });
-  const regex = new RegExp(re + '$', 'u');
+  const regex = new RegExp(re + '$', opts.caseInsensitive ? 'iu' : 'u');
   return { glob, test: (p: string) => regex.test(p.normalize('NFC')) };
 }
 

@@ -1,14 +1,15 @@
 import crypto from 'node:crypto';
-import fs from 'node:fs';
 import path from 'node:path';
 import { VaultgateError } from '../errors.js';
 import { loadYaml, loadZod, once } from '../lazy-require.js';
+import { compilePathGlob, type PathGlob } from './path-glob.js';
+import { readStateBytes } from './state-file.js';
 import { normalizeVaultPath } from './vault-path.js';
 
 /**
  * Per-vault settings in `<vault>/.vaultgate/config.yaml`. Strict: an unknown key is
- * an error (DESIGN §1.6), so a typo never silently disables an exclusion.
- * The policy module will extend this schema with areas, owners and scenarios.
+ * an error (DESIGN §1.6), so a typo never silently disables an exclusion or
+ * leaves an area unprotected. docs/proposals.md documents every key.
  */
 export interface VaultConfig {
   /** Vault folders (or files) not indexed: links to them are `unindexed`. */
@@ -17,11 +18,34 @@ export interface VaultConfig {
   captures_folder: string;
   /** How many completed operations keep their backups for undo. */
   txn: { keep_backups: number };
+  /** Who owns which part of the vault; the first rule whose glob matches a path decides. */
+  areas: AreaRule[];
+  /** The owner of a path no area matches. */
+  default_owner: AreaOwnerName;
+  /** Start/end markers of managed blocks besides `%%NAME-managed%%` … `%%/NAME-managed%%`. */
+  managed_blocks: ManagedMarker[];
+}
+
+/** Who owns a part of the vault (DESIGN §5.2): only `human` areas are writable by proposals. */
+export const AREA_OWNERS = ['human', 'imported', 'repo_mirror', 'compiled', 'unknown'] as const;
+export type AreaOwnerName = (typeof AREA_OWNERS)[number];
+
+export interface AreaRule {
+  /** Vault-relative glob (path-glob.ts), matched case-insensitively. */
+  glob: string;
+  owner: AreaOwnerName;
+  /** False: the area's files are not indexed (like `index.exclude`). */
+  index: boolean;
+}
+
+export interface ManagedMarker {
+  start: string;
+  end: string;
 }
 
 /** The settings of a vault without a config file, and the default of every key. A fresh object per call: callers normalise it in place. */
 function defaultVaultConfig(): VaultConfig {
-  return { index: { exclude: [] }, captures_folder: 'Inbox', txn: { keep_backups: 200 } };
+  return { index: { exclude: [] }, captures_folder: 'Inbox', txn: { keep_backups: 200 }, areas: [], default_owner: 'human', managed_blocks: [] };
 }
 
 /** Built on first use: most vaults have no config file, and then zod is never loaded. */
@@ -33,6 +57,15 @@ const vaultConfigSchema = once(() => {
     txn: z
       .strictObject({ keep_backups: z.number().int().min(0).max(1_000_000).default(() => defaultVaultConfig().txn.keep_backups) })
       .default(() => defaultVaultConfig().txn),
+    areas: z
+      .array(z.strictObject({ glob: z.string().min(1), owner: z.enum(AREA_OWNERS), index: z.boolean().default(true) }))
+      .max(1000)
+      .default(() => []),
+    default_owner: z.enum(AREA_OWNERS).default('human'),
+    managed_blocks: z
+      .array(z.strictObject({ start: z.string().trim().min(1), end: z.string().trim().min(1) }))
+      .max(100)
+      .default(() => []),
   });
 });
 
@@ -52,14 +85,9 @@ export interface VaultConfigCache {
 }
 
 export function readVaultConfig(root: string, cache?: VaultConfigCache): VaultConfig {
-  const file = vaultConfigPath(root);
-  let bytes: Buffer;
-  try {
-    bytes = fs.readFileSync(file);
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return defaultVaultConfig();
-    throw e;
-  }
+  // never through a symbolic link at .vaultgate or at the file (STATE_CORRUPT)
+  const bytes = readStateBytes(root, 'config.yaml');
+  if (bytes === null) return defaultVaultConfig();
   const sha256 = cache ? crypto.createHash('sha256').update(bytes).digest('hex') : '';
   const cached = cache?.get(sha256);
   if (cached) return cached;
@@ -83,20 +111,56 @@ function parseVaultConfig(text: string): VaultConfig {
     throw new VaultgateError(
       'CONFIG_INVALID',
       `.vaultgate/config.yaml: ${issue.path.join('.') || '(root)'}: ${issue.message}`,
-      { hint: 'Known keys: index.exclude (list of folders), captures_folder, txn.keep_backups.' },
+      {
+        hint:
+          'Known keys: index.exclude (list of folders), captures_folder, txn.keep_backups, ' +
+          'areas (list of {glob, owner, index}), default_owner, managed_blocks (list of {start, end}); see docs/proposals.md.',
+      },
     );
   }
   const cfg: VaultConfig = parsed.data;
   cfg.index.exclude = cfg.index.exclude.map((p) => normalizeVaultPath(p.replace(/\/+$/, '')));
   cfg.captures_folder = normalizeVaultPath(cfg.captures_folder.replace(/\/+$/, ''));
+  // A bad glob is refused now, with the key that holds it, not at the first write it fails to guard.
+  cfg.areas.forEach((a, n) => compiledGlob(a.glob, `.vaultgate/config.yaml: areas.${n}.glob`));
   return cfg;
 }
 
-/** Whether a vault path falls under one of the excluded folders (or is one of the excluded files). */
+const globCache = new Map<string, PathGlob>();
+function compiledGlob(glob: string, where = '.vaultgate/config.yaml: areas'): PathGlob {
+  let g = globCache.get(glob);
+  if (!g) {
+    g = compilePathGlob(glob, where, 'CONFIG_INVALID', { caseInsensitive: true });
+    globCache.set(glob, g);
+  }
+  return g;
+}
+
+/** The first area rule whose glob matches the path (first match wins), or null. */
+export function areaRuleFor(cfg: VaultConfig, rel: string): AreaRule | null {
+  for (const a of cfg.areas) if (compiledGlob(a.glob).test(rel)) return a;
+  return null;
+}
+
+/**
+ * Whether a vault path is not indexed: under one of the excluded folders (or one of
+ * the excluded files), or in an area with `index: false`.
+ */
 export function isExcluded(cfg: VaultConfig, rel: string): boolean {
   const lower = rel.toLowerCase();
-  return cfg.index.exclude.some((ex) => {
+  const excluded = cfg.index.exclude.some((ex) => {
     const e = ex.toLowerCase();
     return lower === e || lower.startsWith(e + '/');
   });
+  return excluded || (cfg.areas.length > 0 && areaRuleFor(cfg, rel)?.index === false);
+}
+
+/**
+ * Everything that decides {@link isExcluded}, as one string: the index compares it
+ * with the value it stored and re-resolves every link when it changes.
+ */
+export function exclusionKey(cfg: VaultConfig): string {
+  // Rules with index: true matter too: first match wins, so they shadow later ones.
+  const areas = cfg.areas.some((a) => !a.index) ? cfg.areas.map((a) => [a.glob, a.index]) : [];
+  return JSON.stringify(areas.length ? { exclude: cfg.index.exclude, areas } : cfg.index.exclude);
 }

@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { VaultgateError } from '../errors.js';
+import { readStateFile } from './state-file.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
@@ -11,13 +12,9 @@ export function vaultgateDir(root: string): string {
 
 /** The vault's id from `.vaultgate/vault-id`, or null when the vault was never initialised. Never writes. */
 export function readVaultId(root: string): string | null {
-  let text: string;
-  try {
-    text = fs.readFileSync(path.join(vaultgateDir(root), 'vault-id'), 'utf8').trim();
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw e;
-  }
+  const raw = readStateFile(root, 'vault-id');
+  if (raw === null) return null;
+  const text = raw.trim();
   if (!UUID.test(text)) {
     throw new VaultgateError('STATE_CORRUPT', `.vaultgate/vault-id does not hold a UUID`, {
       hint: 'Restore .vaultgate/vault-id from a backup; approvals are bound to it.',

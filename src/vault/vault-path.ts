@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { VaultgateError } from '../errors.js';
+import { filesystemFoldKey } from './case-fold.js';
 
 /**
  * Folders that are not part of the vault for Obsidian (dot-folders) and that no
@@ -20,6 +21,8 @@ const WINDOWS_RESERVED = /^(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³])(\..*)
 export interface NormalizeOptions {
   /** Also refuse names Windows cannot store (required for writes). */
   portable?: boolean;
+  /** What the person typed, when `input` was derived from it: refusals quote this. */
+  typed?: string;
 }
 
 /**
@@ -28,8 +31,9 @@ export interface NormalizeOptions {
  * Nothing on disk is consulted; see {@link assertNoSymlinkComponents} for that.
  */
 export function normalizeVaultPath(input: string, opts: NormalizeOptions = {}): string {
+  const shown = opts.typed ?? input;
   const fail = (why: string, hint = 'Give a path relative to the vault root, e.g. `notes/idea.md`.') =>
-    new VaultgateError('PATH_INVALID', `invalid vault path ${JSON.stringify(input)}: ${why}`, { path: input, hint });
+    new VaultgateError('PATH_INVALID', `invalid vault path ${JSON.stringify(shown)}: ${why}`, { path: shown, hint });
   if (typeof input !== 'string' || input.length === 0) throw fail('empty');
   if (input.includes('\u0000')) throw fail('contains a NUL character');
   if (input.includes('\\')) throw fail('contains a backslash; use `/` between folders');
@@ -66,28 +70,53 @@ export function isHiddenPath(rel: string): boolean {
   return rel.split('/').some((p) => p.startsWith('.'));
 }
 
-/** True when the path is under one of the folders no write may touch. */
+/**
+ * True when the path is under one of the folders no write may touch. Compared with
+ * the filesystem fold, not `toLowerCase`: on a case-insensitive disk `.obſidian/` *is*
+ * `.obsidian/`, even before Obsidian has created it.
+ */
 export function isReservedPath(rel: string): boolean {
-  const first = rel.split('/')[0]!.normalize('NFC').toLowerCase();
-  return (RESERVED_TOP_FOLDERS as readonly string[]).includes(first);
+  const first = filesystemFoldKey(rel.split('/')[0] ?? '');
+  return RESERVED_TOP_FOLDERS.some((r) => filesystemFoldKey(r) === first);
 }
 
 /**
- * Turn what a user typed (vault-relative, or absolute inside the vault) into a
- * canonical vault-relative path. Absolute paths outside the root are refused.
+ * Turn a path as a person types it on the command line (vault-relative, or
+ * absolute inside the vault) into a canonical vault-relative path. Read-side
+ * arguments only: `.` and `..` segments are resolved first, lexically, and the
+ * result is judged, so `Games/../Home.md` is `Home.md`, while a path that climbs
+ * out (`../../etc/passwd`) is PATH_OUTSIDE_VAULT, quoting what was typed.
+ * Bundle paths never come through here: {@link normalizeVaultPath} refuses
+ * every `..` in them, because an agent must write the exact path it means.
  */
 export function toVaultRelative(root: string, input: string): string {
+  const outside = () =>
+    new VaultgateError('PATH_OUTSIDE_VAULT', `${JSON.stringify(input)} is outside the vault ${root}`, {
+      path: input,
+      hint: 'Give a path inside the vault, relative to its root.',
+    });
   if (path.isAbsolute(input)) {
     const rel = path.relative(root, input);
-    if (rel === '' || rel.startsWith('..') || path.isAbsolute(rel)) {
-      throw new VaultgateError('PATH_OUTSIDE_VAULT', `${input} is outside the vault ${root}`, {
-        path: input,
-        hint: 'Give a path inside the vault, relative to its root.',
-      });
-    }
+    if (rel === '' || rel.startsWith('..') || path.isAbsolute(rel)) throw outside();
     return normalizeVaultPath(rel.split(path.sep).join('/'));
   }
-  return normalizeVaultPath(input.replace(/^\.\//, ''));
+  const kept: string[] = [];
+  for (const part of input.split('/')) {
+    if (part === '.') continue;
+    if (part === '..') {
+      if (kept.length === 0) throw outside();
+      kept.pop();
+    } else {
+      kept.push(part);
+    }
+  }
+  if (kept.length === 0 && input !== '') {
+    throw new VaultgateError('PATH_INVALID', `${JSON.stringify(input)} names the vault folder itself, not a file in it`, {
+      path: input,
+      hint: 'Give a path relative to the vault root, e.g. `notes/idea.md`.',
+    });
+  }
+  return normalizeVaultPath(kept.join('/'), { typed: input });
 }
 
 /**

@@ -107,3 +107,21 @@ test('first run: a command that builds the index shows progress on a terminal’
   const piped = await runCli(['search', 'shared'], { vault: root, home: tempDir() });
   assert.equal(piped.stderr, '', 'no progress when stderr is not a terminal');
 });
+
+test('first run: init writes .vaultgate/.gitignore (runtime state ignored, settings kept) and never replaces one', async () => {
+  const { execFileSync } = await import('node:child_process');
+  const { root, home } = tempVault({ 'a.md': '# A\n' });
+  execFileSync('git', ['init', '-q', root]);
+  const r = await runCliProcess(['init'], { vault: root, home });
+  assert.equal(r.exitCode, 0, r.stdout);
+  fs.writeFileSync(path.join(root, '.vaultgate/config.yaml'), 'txn:\n  keep_backups: 5\n');
+  fs.mkdirSync(path.join(root, '.vaultgate/txn/backups/x'), { recursive: true });
+  fs.writeFileSync(path.join(root, '.vaultgate/txn/backups/x/copy.md'), 'a copy of a note');
+  const status = execFileSync('git', ['-C', root, 'status', '--porcelain', '--untracked-files=all'], { encoding: 'utf8' });
+  assert.match(status, /\.vaultgate\/config\.yaml/);
+  assert.match(status, /\.vaultgate\/vault-id/);
+  assert.doesNotMatch(status, /txn\/|lock\//);
+  fs.writeFileSync(path.join(root, '.vaultgate/.gitignore'), 'mine\n');
+  await runCliProcess(['init'], { vault: root, home });
+  assert.equal(fs.readFileSync(path.join(root, '.vaultgate/.gitignore'), 'utf8'), 'mine\n');
+});

@@ -91,6 +91,39 @@ test('note: the whole note, or one section, with sha256 and lines', async () => 
   assert.deepEqual([gone.exitCode, gone.json.error.code], [2, 'NOT_FOUND']);
 });
 
+test('note --heading ^id returns the whole block the id names, not just the line carrying it (issue 13)', async () => {
+  const note = '# Log\n\nFirst line,\nsecond line ^para\n\n- item ^li\n  - sub\n- other\n\n> quoted\n> more\n^quote-id\n';
+  const { root, home } = tempVault({ 'Log.md': note });
+  const ask = (id: string) => runCliProcess(['note', 'Log', '--heading', id], { vault: root, home });
+  const para = await ask('^para');
+  assert.equal(para.exitCode, 0, para.stdout + para.stderr);
+  assert.deepEqual([para.json.text, para.json.lines, para.json.anchor], ['First line,\nsecond line ^para\n', [3, 4], '#^para']);
+  const item = await ask('^li');
+  assert.deepEqual([item.json.text, item.json.lines], ['- item ^li\n  - sub\n', [6, 7]]);
+  const quote = await ask('^quote-id');
+  assert.equal(quote.exitCode, 0, quote.stdout);
+  assert.deepEqual([quote.json.text, quote.json.lines], ['> quoted\n> more\n^quote-id\n', [10, 12]]);
+  const resolved = await runCliProcess(['resolve', '[[Log#^quote-id]]', '--from', 'Log.md'], { vault: root, home });
+  assert.deepEqual(resolved.json.subpath, { kind: 'block', value: 'quote-id', exists: true, lines: [10, 12] });
+});
+
+test('note resolves . and .. before judging the path, and quotes what was typed when it climbs out (issue 13)', async () => {
+  const { root, home } = tempVault({ 'Home.md': '# Home\n', 'Games/Chess.md': 'x\n' });
+  const inside = await runCliProcess(['note', 'Games/../Home.md'], { vault: root, home });
+  assert.equal(inside.exitCode, 0, inside.stdout + inside.stderr);
+  assert.deepEqual([inside.json.path, inside.json.text], ['Home.md', '# Home\n']);
+  const noMd = await runCliProcess(['note', './Games/./../Games/Chess'], { vault: root, home });
+  assert.deepEqual([noMd.exitCode, noMd.json.path], [0, 'Games/Chess.md']);
+  const out = await runCliProcess(['note', '../../etc/passwd'], { vault: root, home });
+  assert.deepEqual([out.exitCode, out.json.error.code], [2, 'PATH_OUTSIDE_VAULT']);
+  assert.match(out.json.error.message, /"\.\.\/\.\.\/etc\/passwd"/);
+  assert.doesNotMatch(out.stdout, /passwd\.md/);
+  const deep = await runCliProcess(['note', 'Games/../../Home.md'], { vault: root, home });
+  assert.deepEqual([deep.exitCode, deep.json.error.code], [2, 'PATH_OUTSIDE_VAULT']);
+  const hidden = await runCliProcess(['note', 'Games/../.obsidian/app'], { vault: root, home });
+  assert.deepEqual([hidden.exitCode, hidden.json.error.code], [2, 'NOT_FOUND']);
+});
+
 test('context: JSON packet and markdown format on the real binary', async () => {
   const { root, home } = tempVault(VAULT);
   const r = await runCliProcess(['context', 'what are the risks of alpha?', '--budget-chars', '2000'], { vault: root, home });

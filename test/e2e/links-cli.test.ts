@@ -98,6 +98,20 @@ test('check counts and lists unresolved, ambiguous, broken anchors, orphans, bad
   assert.equal(counts.links, counts.resolved + counts.unresolved + counts.ambiguous + counts.unindexed + counts.external);
 });
 
+test('a link that is a whole footnote definition is a backlink; text CommonMark refuses as a link is no broken link (issue 13)', async () => {
+  const { root, home } = vault({
+    'Notes.md': 'A claim[^1].\n\n[^1]: [[Lonely]]\n\nCite [A](“B” ([C](zotero://x)) (…)).\n\n| a | b |\n|---|---|\n| [[Lonely#Top|alias]] | x |\n',
+  });
+  const b = await runCliProcess(['backlinks', 'Lonely.md'], { vault: root, home });
+  assert.equal(b.exitCode, 0, b.stderr);
+  assert.deepEqual(b.json.backlinks.map((l: any) => [l.source, l.line, l.raw]), [['Notes.md', 3, '[[Lonely]]'], ['Notes.md', 9, '[[Lonely#Top|alias]]']]);
+  const c = await runCliProcess(['check'], { vault: root, home });
+  assert.equal(c.exitCode, 0, c.stderr);
+  assert.deepEqual(c.json.items.unresolved.map((u: any) => u.raw), ['[[Missing]]']);
+  assert.ok(!c.json.items.orphans.includes('Lonely.md'), 'the footnote link makes Lonely.md linked');
+  assert.deepEqual(c.json.items.broken_anchors.map((u: any) => u.raw), ['[[Alpha#Nope]]', '[[Lonely#Top|alias]]']);
+});
+
 test('check and backlinks report a non-UTF-8 note as a warning and go on', async () => {
   const { root, home } = vault({ 'Latin1.md': Buffer.from([0x63, 0x61, 0x66, 0xe9, 0x0a]) });
   const r = await runCliProcess(['check'], { vault: root, home });

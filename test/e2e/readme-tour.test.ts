@@ -48,17 +48,24 @@ test('README tour: it works on a copy, every command runs on it, and the read co
 
   const filled: Record<string, string> = {};
   for (const args of commands) {
-    const argv = args.map((a) => (/^<[a-z_]+>$/.test(a) ? (filled[a] ?? assert.fail(`${a} is used before a command printed it`)) : a));
+    const argv = args.map((a) => (/^<[a-z0-9_]+>$/.test(a) ? (filled[a] ?? assert.fail(`${a} is used before a command printed it`)) : a));
     const r = await runCli(argv, { home, env: { VAULTGATE_VAULT: vault }, cwd: REPO_ROOT });
     const shown = `vaultgate ${args.join(' ')}`;
     assert.equal(r.exitCode, 0, `${shown}: ${r.stdout}${r.stderr}`);
     if (r.json?.approval_sha256) filled['<hash>'] = r.json.approval_sha256;
-    if (r.json?.operation_id) filled['<operation_id>'] = r.json.operation_id;
+    if (r.json?.operation_id && args[0] === 'tx') filled['<operation_id>'] = r.json.operation_id;
+    if (typeof r.json?.sha256 === 'string') filled['<sha256>'] = r.json.sha256;
+    if (r.json?.proposal?.id && args[0] === 'propose') filled['<id>'] = r.json.proposal.id;
+    if (r.json?.review_hash) filled['<review_hash>'] = r.json.review_hash;
     if (args[0] === 'search') assert.ok(r.json.total > 0, `${shown} finds nothing`);
     if (args.includes('--format') && args.includes('markdown')) assert.match(r.stdout, /^# Context packet from vaultgate/, shown);
     else if (args[0] === 'context') assert.ok(r.json.total > 0, `${shown} finds nothing`);
   }
   assert.ok(filled['<hash>'], 'the tour inspects a bundle');
+  // The proposal loop: the change landed by its review hash, and its rollback waits for review.
+  assert.ok(fs.readFileSync(path.join(vault, 'Wiki/Cooking/Sourdough.md'), 'utf8').includes('every 24 hours'));
+  const queue = await runCli(['proposals'], { home, env: { VAULTGATE_VAULT: vault } });
+  assert.deepEqual(queue.json.proposals.map((p: { state: string; origin: string }) => [p.origin, p.state]), [['rollback', 'pending'], ['propose', 'applied']]);
   // The tour ends with undo: the note the bundle created is gone again; the repo's examples never changed.
   assert.equal(fs.existsSync(path.join(vault, 'Wiki/Cooking/Rye bread.md')), false);
   assert.deepEqual(snapshotTree(path.join(REPO_ROOT, 'examples'), { includeHidden: true }), before);

@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { runCli, runCliProcess } from '../helpers/run-cli.js';
-import { snapshotTree, tempVault } from '../helpers/temp-vault.js';
+import { snapshotTree, tempDir, tempVault } from '../helpers/temp-vault.js';
 import { makeBundle, sha, vaultImage, writeBundleFile } from '../unit/txn/txn-helpers.js';
 
 const tx = (root: string, home: string, args: string[]) => runCli(args, { vault: root, home });
@@ -160,7 +160,7 @@ test('undo restores the exact bytes and modes, only while the files hold what th
   fs.writeFileSync(path.join(root, 'n/new.md'), 'N');
   const u = await runCliProcess(['undo', 'op1'], { vault: root, home });
   assert.equal(u.exitCode, 0, u.stdout + u.stderr);
-  assert.equal(u.json.operation_id, 'undo-op1');
+  assert.equal(u.json.operation_id, '_undo-op1', 'undo runs in the engine’s own id namespace');
   assert.deepEqual(vaultImage(root), before);
   const twice = await tx(root, home, ['undo', 'op1']);
   assert.deepEqual([twice.exitCode, twice.json.replayed], [0, true]);
@@ -215,4 +215,26 @@ test('errors are JSON with code, message and hint on stdout', async () => {
   assert.equal(missing.exitCode, 2);
   const resolve = await tx(root, home, ['tx', 'resolve', 'x']);
   assert.deepEqual([resolve.exitCode, resolve.json.error.code], [2, 'USAGE']);
+});
+
+test('tx inspect names the file each content_file write is read from, so the approver sees where the bytes come from', async () => {
+  const { root, home } = tempVault({ 'a.md': '# A\n' });
+  const outside = tempDir();
+  const secret = path.join(outside, 'id_rsa');
+  fs.writeFileSync(secret, 'not really a key');
+  const bundleDir = tempDir();
+  const bundle = path.join(bundleDir, 'b.json');
+  fs.writeFileSync(
+    bundle,
+    JSON.stringify({
+      schema: 'vaultgate.transaction.v1',
+      operation_id: 'cf-1',
+      operation_type: 'generic',
+      writes: [{ path: 'notes/copied.md', mode: 'create', content_file: secret, sha256: sha('not really a key') }],
+      expected_hashes: { 'notes/copied.md': null },
+    }),
+  );
+  const r = await runCliProcess(['tx', 'inspect', bundle], { vault: root, home });
+  assert.equal(r.exitCode, 0, r.stdout);
+  assert.equal(r.json.writes[0].content_file, secret);
 });

@@ -43,9 +43,9 @@ test('5,000 past operations neither block nor break apply, replay or pruning', a
   const history = fs.readFileSync(path.join(txn, 'history.jsonl'), 'utf8').trim().split('\n');
   assert.equal(history.length, 5001);
   assert.equal(JSON.parse(history[5000]!).operation_id, 'new-op');
-  // an old id with its old bundle is a replay, answered from the record without reading history
+  // an old id with its old bundle (and the approval it was applied with) is a replay, answered from the record without reading history
   const f = writeBundleFile(path.dirname(root), old, 'old.json');
-  const replay = await cli(root, home, ['tx', 'apply', f, '--approval', '0'.repeat(64)]);
+  const replay = await cli(root, home, ['tx', 'apply', f, '--approval', sha('old-2500')]);
   assert.deepEqual([replay.exitCode, replay.json.replayed], [0, true]);
   assert.equal(txStatus(root).applied_operations, 5001);
 });
@@ -81,9 +81,10 @@ test('a failed rollback quarantines its operation: its paths alone are blocked u
   const { root, home } = tempVault({ 'x.md': 'X', 'y.md': 'Y', 'free.md': 'F' });
   await cli(root, home, ['init']);
   await crashAfter(root, makeBundle(root, 'stuck', [{ path: 'x.md', mode: 'replace', content: 'X2' }, { path: 'y.md', mode: 'replace', content: 'Y2' }]),
-    (op, args) => op === 'rename' && String(args[1]).endsWith('/x.md'));
-  // the original of x.md disappears from the journal: rollback cannot restore it
+    (op, args) => (op === 'rename' || op === 'link') && String(args[1]).endsWith('/x.md'));
+  // the original of x.md disappears (its backup, and the original moved aside beside it): rollback cannot restore it
   fs.rmSync(path.join(root, '.vaultgate/txn/pending/stuck/b0'));
+  for (const n of fs.readdirSync(root)) if (/^\.x\.md\.vg-.*\.old$/.test(n)) fs.rmSync(path.join(root, n));
   const free = await apply(root, home, 'free', [{ path: 'free.md', mode: 'replace', content: 'F2' }]);
   assert.equal(free.exitCode, 0, free.stdout);
   assert.deepEqual(free.json.recovered.map((r: { outcome: string }) => r.outcome), ['quarantined']);
@@ -105,7 +106,7 @@ test('recovery never overwrites an edit it did not make; --restore-original keep
   const { root, home } = tempVault({ 'x.md': 'X', 'y.md': 'Y' });
   await cli(root, home, ['init']);
   await crashAfter(root, makeBundle(root, 'op1', [{ path: 'x.md', mode: 'replace', content: 'X2' }, { path: 'y.md', mode: 'replace', content: 'Y2' }]),
-    (op, args) => op === 'rename' && String(args[1]).endsWith('/x.md'));
+    (op, args) => (op === 'rename' || op === 'link') && String(args[1]).endsWith('/x.md'));
   fs.writeFileSync(path.join(root, 'x.md'), 'user edit during the outage');
   const rec = await cli(root, home, ['tx', 'recover']);
   assert.equal(rec.exitCode, 0);
@@ -161,7 +162,7 @@ test('an interrupted operation: inspect (which never writes) asks for tx recover
   const { root, home } = tempVault({ 'x.md': 'X', 'y.md': 'Y', 'free.md': 'F' });
   await cli(root, home, ['init']);
   await crashAfter(root, makeBundle(root, 'cut', [{ path: 'x.md', mode: 'replace', content: 'X2' }, { path: 'y.md', mode: 'replace', content: 'Y2' }]),
-    (op, args) => op === 'rename' && String(args[1]).endsWith('/x.md'));
+    (op, args) => (op === 'rename' || op === 'link') && String(args[1]).endsWith('/x.md'));
   const st = await cli(root, home, ['tx', 'status']);
   assert.deepEqual(st.json.pending.map((p: { operation_id: string; state: string }) => [p.operation_id, p.state]), [['cut', 'needs_recovery']]);
   assert.equal(st.json.lock, null);

@@ -39,6 +39,7 @@ function cases(bundle: string, opId: string): Case[] {
     { name: 'context-markdown', op: 'context', argv: ['context', 'sourdough starter', '--format', 'markdown', '--json', '--budget-chars', '2000'] },
     { name: 'note', op: 'note', argv: ['note', 'Home.md'] },
     { name: 'note-heading', op: 'note', argv: ['note', 'Games/Catan/Rules.md', '--heading', 'The robber on a 7'] },
+    { name: 'note-window', op: 'note', argv: ['note', 'Games/Catan/Rules.md', '--max-chars', '300'] },
     { name: 'resolve', op: 'resolve', argv: ['resolve', '[[Rules]]', '--from', 'Games/Catan/Strategy.md'] },
     { name: 'links', op: 'links', argv: ['links', 'Journal/2026-11-28.md'] },
     { name: 'backlinks', op: 'backlinks', argv: ['backlinks', 'Wiki/Cooking/Sourdough.md'] },
@@ -66,6 +67,22 @@ function cases(bundle: string, opId: string): Case[] {
     { name: 'state-patch-stale', op: 'state_patch', argv: ['state', 'patch', 'golden', '--revision', '0', '--patch-file', '<patch>'], exit: 75 },
     { name: 'state-list', op: 'state_list', argv: ['state', 'list'] },
     { name: 'state-delete', op: 'state_delete', argv: ['state', 'delete', 'golden', '--revision', '1'] },
+    // the proposal loop, after undo put Sourdough.md back to its original bytes
+    { name: 'propose', op: 'propose', argv: ['propose', 'Wiki/Cooking/Sourdough.md', '--replace', 'every 12 hours', '--with', 'every 24 hours', '--base', '<base>', '--title', 'Feed less often', '--agent', 'golden'] },
+    { name: 'propose-blocked', op: 'propose', argv: ['propose', 'Inbox/New idea.md', '--content', '# New idea\n\nSee [[Rules]] and [[Sourdough#Nowhere]] and [[Someday]].\n', '--base', 'none'] },
+    { name: 'propose-scenario', op: 'propose', argv: ['propose', 'Books/Dune.md', '--content', '---\ntags: [books]\n---\n# Dune (novel)\n', '--base', 'none', '--scenario', 'books'] },
+    { name: 'propose-stale', op: 'propose', argv: ['propose', 'Home.md', '--append', '--content', 'x', '--base', '0'.repeat(64)], exit: 75 },
+    { name: 'review', op: 'review', argv: ['review', 'p-1'] },
+    { name: 'show', op: 'show', argv: ['show', 'p-2'] },
+    { name: 'apply', op: 'apply', argv: ['apply', 'p-1', '--review-hash', '<review_hash>'] },
+    { name: 'apply-unknown', op: 'apply', argv: ['apply', 'p-99', '--review-hash', 'a'.repeat(64)], exit: 2 },
+    { name: 'rollback', op: 'rollback', argv: ['rollback', 'p-1'] },
+    { name: 'decline', op: 'decline', argv: ['decline', 'p-2', '--reason', 'links need fixing'] },
+    { name: 'reopen', op: 'reopen', argv: ['reopen', 'p-2'] },
+    { name: 'proposals', op: 'proposals', argv: ['proposals'] },
+    { name: 'log', op: 'log', argv: ['log', '--limit', '4'] },
+    { name: 'skill-install', op: 'skill_install', argv: ['skill', 'install', '--home', path.join(path.dirname(bundle), 'user-home'), '--guard'] },
+    { name: 'skill-uninstall', op: 'skill_uninstall', argv: ['skill', 'uninstall', '--home', path.join(path.dirname(bundle), 'user-home')] },
   ];
 }
 
@@ -79,9 +96,14 @@ function normalise(value: unknown, base: string, key = ''): unknown {
   if (typeof value !== 'string') return value;
   if (key === 'vault_id') return '<vault-id>';
   if (key === 'approval_sha256') return '<approval>';
+  if (key === 'review_hash') return '<review-hash>';
   if (key === 'commit') return '<commit>';
   if (/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d/.test(value)) return '<time>';
-  return value.split(base).join('<tmp>').replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, '<vault-id>');
+  return value
+    .split(base)
+    .join('<tmp>')
+    .replace(/\b(proposal-p-\d+)-[0-9a-f]{8}\b/g, '$1-<nonce>')
+    .replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, '<vault-id>');
 }
 
 test('golden: every operation has a golden case', () => {
@@ -117,14 +139,16 @@ test('golden: every operation’s JSON output on the demo vault matches its gold
   );
   const env = { GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t' };
   let approval = '';
+  let reviewHash = '';
   fs.mkdirSync(GOLDEN_DIR, { recursive: true });
   const mismatches: string[] = [];
   for (const c of cases(bundle, opId)) {
-    const argv = c.argv.map((a) => (a === '<approval>' ? approval : a === '<patch>' ? patch : a));
+    const argv = c.argv.map((a) => (a === '<approval>' ? approval : a === '<patch>' ? patch : a === '<base>' ? crypto.createHash('sha256').update(old).digest('hex') : a === '<review_hash>' ? reviewHash : a));
     const r = await runCli(['--vault', vault, ...argv], { home, env, cwd: base });
     assert.equal(r.exitCode, c.exit ?? 0, `${c.name}: ${r.stdout}${r.stderr}`);
     assert.ok(r.json, `${c.name}: stdout is one JSON document`);
     if (c.name === 'tx-inspect') approval = r.json.approval_sha256;
+    if (c.name === 'review') reviewHash = r.json.review_hash;
     const actual = JSON.stringify(normalise(r.json, base), null, 2) + '\n';
     const file = path.join(GOLDEN_DIR, `${c.name}.json`);
     if (UPDATE) {

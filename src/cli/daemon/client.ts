@@ -3,7 +3,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { dataRoots } from '../../vault/dirs.js';
 import { selectVault } from '../../vault/select-vault.js';
-import { BUILD, VERSION } from '../version.js';
+import { BUILD, VERSION } from '../../version.js';
 import { cachedMachineConfig } from './machine-config-cache.js';
 import { daemonPaths, isPrivateDir, type DaemonPaths } from './paths.js';
 import { PROTOCOL, readLines, send, type ControlRequest, type Reply, type RunRequest } from './protocol.js';

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { VaultgateError } from '../../errors.js';
 import type { Freshness } from '../../session/index.js';
 import { dataRoots, selectVault } from '../../vault/index.js';
-import { BUILD } from '../version.js';
+import { BUILD } from '../../version.js';
 import { controlDaemon, type ControlOutcome } from './client.js';
 import { daemonPaths, type DaemonPaths } from './paths.js';
 import type { DaemonInfo } from './protocol.js';
@@ -154,7 +154,7 @@ function recordedPid(p: DaemonPaths): number | null {
 function isOurDaemon(pid: number): boolean {
   try {
     const argv = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
-    return argv.includes('daemon') && argv.includes('run') && argv.some((a) => a.endsWith('main.js'));
+    return argv.includes('daemon') && argv.includes('run') && argv.some((a) => /main\.c?js$/.test(a));
   } catch {
     return false;
   }

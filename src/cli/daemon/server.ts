@@ -5,7 +5,7 @@ import { VaultgateError } from '../../errors.js';
 import { VaultSession, type Freshness } from '../../session/index.js';
 import { dataRoots, selectVault } from '../../vault/index.js';
 import { runCli } from '../run-cli.js';
-import { BUILD, VERSION } from '../version.js';
+import { BUILD, VERSION } from '../../version.js';
 import { controlDaemon, FORWARDED_VERBS, vaultOption, verbOf } from './client.js';
 import { rememberMachineConfig } from './machine-config-cache.js';
 import { daemonPaths, ensurePrivateDirs } from './paths.js';
@@ -206,8 +206,9 @@ export async function serveDaemon(opts: DaemonOptions): Promise<{ reason: string
     const vault = fs.statSync(root, { throwIfNoEntry: false });
     if (!vault?.isDirectory() || vault.ino !== rootIno) return void shutdown('the vault folder is gone');
     if (fs.lstatSync(paths.socket, { throwIfNoEntry: false })?.ino !== socketIno) return void shutdown('the socket was removed or replaced');
-    // Two daemons started at once: the one that lost the socket exits, but its token may be the one on disk. The socket is ours, so is the token file.
-    if (readOr(paths.token) !== `${token}\n`) writePrivate(paths.token, `${token}\n`);
+    // Two daemons started at once: the one that lost the socket exits and removes its token, which may have been the
+    // one on disk. The socket is ours, so the token file is ours to write again.
+    if (!fs.existsSync(paths.token)) writePrivate(paths.token, `${token}\n`);
     if (mainScript && buildStamp !== fileStamp(mainScript)) return void shutdown('vaultgate was rebuilt or upgraded');
     try {
       rememberMachineConfig(opts.env);

@@ -42,7 +42,10 @@ const block = fc.oneof(
   fc.tuple(fc.constantFrom('note', 'warning', 'tip'), words, paragraph).map(([t, w, p]) => `> [!${t}] ${w}\n> ${p}`),
   proseLink.map((l) => `%%\n${l}\n%%`),
   inCode.map((c) => `$$\n[[${c}]]\n$$`),
-  fc.constantFrom('^blk-1', 'text ^id-2'),
+  fc.constantFrom('^blk-1', 'text ^id-2', 'para\n^id-3', '> quoted\n^id-4', '- item\n  ^id-5'),
+  fc.tuple(prose, words).map(([p, w]) => `Note[^1].\n\n[^1]: [[${p}]] ${w}`),
+  fc.tuple(prose, words).map(([p, w]) => `| a | b |\n|---|---|\n| [[${p}#${w}|${w}]] | x |`),
+  fc.tuple(words, prose).map(([w, p]) => `[${w}](“q” ([c](${p}.md)) (…))`),
 );
 
 const frontmatter = fc.option(
@@ -101,7 +104,12 @@ function checkInvariants(text: string, m: NoteModel): void {
   for (const t of m.tags) {
     if (t.source === 'inline') assert.equal(text.slice(t.range.start, t.range.end), `#${t.name}`);
   }
-  for (const b of m.blockIds) assert.equal(text.slice(b.range.start, b.range.end), `^${b.id}`);
+  for (const b of m.blockIds) {
+    assert.equal(text.slice(b.range.start, b.range.end), `^${b.id}`);
+    const { start, end } = b.blockRange;
+    assert.ok(0 <= start && start < end && end <= text.length, 'block range in bounds');
+    assert.deepEqual([b.blockStartLine, b.blockEndLine], [naiveLine(text, start), naiveLine(text, end - 1)], 'block lines');
+  }
   for (const list of [m.links, m.protected]) {
     for (let i = 1; i < list.length; i++) assert.ok((list[i - 1]?.range.start ?? 0) <= (list[i]?.range.start ?? 0), 'sorted by start');
   }

@@ -38,6 +38,20 @@ test('block ids: ^id on its own line after a table, quote or callout names that 
   assert.deepEqual(ids.flatMap((b) => [b.blockRange, b.range]), ranges);
 });
 
+test('block ids: an id on its own line continuing a paragraph, quote or list names the element (issue 13)', () => {
+  const { text, ranges } = marked('«Para text\n«^para-id»»\n\n«> quoted\n«^quote-id»»\n\n«- a\n  - b\n«^list-id»»\n\nText\n\n- c\n  «- d\n    «^item-id»»\n');
+  const ids = parseNote(text).blockIds;
+  assert.deepEqual(ids.map((b) => b.id), ['para-id', 'quote-id', 'list-id', 'item-id']);
+  assert.deepEqual(ids.flatMap((b) => [b.blockRange, b.range]), ranges);
+  assert.deepEqual(ids.map((b) => [b.blockStartLine, b.blockEndLine, b.startLine]), [[1, 2, 2], [4, 5, 5], [7, 9, 9], [14, 15, 15]]);
+});
+
+test('block ids: a lone id after a blank line names the paragraph before it at the top level; inside a quote, the quote', () => {
+  const { text, ranges } = marked('«Para one\ntwo»\n\n«^p2»\n\n«> [!note] T\n> body\n>\n> «^c»»\n');
+  const ids = parseNote(text).blockIds;
+  assert.deepEqual(ids.flatMap((b) => [b.blockRange, b.range]), ranges);
+});
+
 test('block ids: ^ inside text, in code or with other characters is not a block id', () => {
   assert.deepEqual(parseNote('a ^b c\n\nx^y\n\n```\ntext ^code\n```\n\n`^inline`\n\nbad ^id_with_underscore').blockIds, []);
 });

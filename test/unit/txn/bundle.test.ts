@@ -87,6 +87,9 @@ test('expected_hashes: exactly one entry per written path, null only for paths t
 test('paths: relative, NFC, portable, not reserved, no collisions after case folding', () => {
   const p = (path: string) => code(() => parse({ ...base(), writes: [{ path, mode: 'create', content: 'x' }], expected_hashes: { [path]: null } }));
   assert.equal(p('../x.md'), 'PATH_OUTSIDE_VAULT');
+  // Read arguments resolve `..` (toVaultRelative); a bundle keeps the exact-path rule: any `..` is refused.
+  assert.equal(p('a/../x.md'), 'PATH_OUTSIDE_VAULT');
+  assert.equal(p('./x.md'), 'PATH_INVALID');
   assert.equal(p('/etc/x.md'), 'PATH_OUTSIDE_VAULT');
   assert.equal(p('C:/x.md'), 'PATH_OUTSIDE_VAULT');
   assert.equal(p('a\\b.md'), 'PATH_INVALID');

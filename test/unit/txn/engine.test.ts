@@ -56,13 +56,13 @@ test('every finished operation leaves one history line; a torn last line does no
   assert.equal(fs.readFileSync(path.join(root, 'a.md'), 'utf8'), 'A3');
 });
 
-/** The step number of the last `rename` onto a vault file (the second file's publish), found on a twin vault. */
+/** The step number of the last publish (`link`, or `rename`) onto a vault file (the second file's publish), found on a twin vault. */
 async function publishStepOf(files: Record<string, string>, writes: WriteSpec[], target: string, prepare?: (root: string) => Promise<void>, op = 'op1') {
   const probe = tempVault(files).root;
   await prepare?.(probe);
   let step = 0;
   await apply(probe, op, writes, {
-    ops: faultyFsOps({ atStep: Number.MAX_SAFE_INTEGER, kind: 'crash', beforeStep: (n, op, args) => void (op === 'rename' && String(args[1]).endsWith(`/${target}`) && (step = n)) }, realFsOps),
+    ops: faultyFsOps({ atStep: Number.MAX_SAFE_INTEGER, kind: 'crash', beforeStep: (n, op, args) => void ((op === 'rename' || op === 'link') && String(args[1]).endsWith(`/${target}`) && (step = n)) }, realFsOps),
   });
   return step;
 }

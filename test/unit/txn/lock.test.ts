@@ -27,7 +27,7 @@ test('lock liveness: dead pid and reused pid are stale on this host; elsewhere o
   assert.equal(judgeOwner(owner({ pid: process.ppid, start_time: processStartTime(process.ppid), heartbeat_ms: 0 }), 0), 'live', 'age alone never makes a live owner stale');
   assert.equal(judgeOwner(owner({ host: 'other.example', pid: 1, heartbeat_ms: Date.now() }), 0), 'live');
   assert.equal(judgeOwner(owner({ host: 'other.example', pid: 1, heartbeat_ms: Date.now() - 3_600_000 }), 0), 'heartbeat-expired');
-  assert.equal(judgeOwner(null, 1_000), 'live', 'an unreadable owner record is given the heartbeat period');
+  assert.equal(judgeOwner(null, 1_000), 'unverified', 'an unreadable owner record is given the heartbeat period (held, but never called live)');
   assert.equal(judgeOwner(null, 3_600_000), 'unreadable');
   assert.equal(judgeOwner(owner({ token: 'not-held-by-us' }), 0), 'dead', "our own pid with a token we do not hold: a release that failed");
 });

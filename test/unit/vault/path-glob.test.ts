@@ -36,3 +36,11 @@ test('path glob: braces, classes, absolute paths, .. and partial ** are refused 
   }
   assert.throws(() => compilePathGlob('/x', 'config.yaml: areas[0].glob', 'CONFIG_INVALID'), (e: any) => e.code === 'CONFIG_INVALID');
 });
+
+test('path glob: case-insensitive when asked (the vault config’s areas protect folders: on macOS imported/ is Imported/)', () => {
+  const area = (g: string) => compilePathGlob(g, 'test', 'CONFIG_INVALID', { caseInsensitive: true });
+  assert.equal(glob('Imported/**').test('imported/a.md'), false);
+  assert.equal(area('Imported/**').test('imported/a.md'), true);
+  assert.equal(area('Заметки/**').test('ЗАМЕТКИ/x.md'), true);
+  assert.equal(area('Imported/**').test('Importedx/a.md'), false);
+});

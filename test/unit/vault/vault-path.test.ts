@@ -36,6 +36,20 @@ test('toVaultRelative accepts absolute paths inside the vault only', () => {
   assert.throws(() => toVaultRelative(root, path.dirname(root)), { code: 'PATH_OUTSIDE_VAULT' });
 });
 
+test('toVaultRelative resolves . and .. before judging, and quotes what was typed when the path climbs out', () => {
+  const { root } = tempVault({ 'Home.md': 'x' });
+  assert.equal(toVaultRelative(root, 'Games/../Home.md'), 'Home.md');
+  assert.equal(toVaultRelative(root, './a/./b/../c.md'), 'a/c.md');
+  assert.equal(toVaultRelative(root, path.join(root, 'Games/../Home.md')), 'Home.md');
+  for (const input of ['../../etc/passwd', 'a/../../x.md', '..']) {
+    assert.throws(() => toVaultRelative(root, input), (e: any) => e.code === 'PATH_OUTSIDE_VAULT' && e.message.includes(JSON.stringify(input)) && e.path === input);
+  }
+  assert.throws(() => toVaultRelative(root, 'a/..'), { code: 'PATH_INVALID' });
+  assert.throws(() => toVaultRelative(root, 'a/../b//c.md'), (e: any) => e.code === 'PATH_INVALID' && e.message.includes('"a/../b//c.md"'));
+  // The lexical rule is for what people type; bundle paths keep refusing every `..`.
+  assert.throws(() => normalizeVaultPath('Games/../Home.md'), { code: 'PATH_OUTSIDE_VAULT' });
+});
+
 test('symlink components are refused, even when they point inside the vault', () => {
   const { root } = tempVault({ 'real/n.md': 'x' });
   fs.symlinkSync(path.join(root, 'real'), path.join(root, 'link'));

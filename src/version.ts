@@ -1,7 +1,8 @@
+/** The vaultgate version every face reports (CLI `--version`, MCP server info, the generated skill). */
+export const VERSION = '0.1.0';
+
 /** Set by scripts/bundle.mjs (esbuild `define`): one id per build of the bundle. */
 declare const __VAULTGATE_BUILD__: string | undefined;
-
-export const VERSION = '0.1.0';
 
 /**
  * Which build of vaultgate this is: the daemon answers only clients of its own

@@ -1,0 +1,115 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { format } from 'node:util';
+import { Command, Option } from 'commander';
+import { VaultgateError } from '../errors.js';
+import { errorReport } from '../ops/index.js';
+import type { Reporter } from './command-kit.js';
+
+/**
+ * The verbs that start another face: `vaultgate mcp` (MCP stdio server) and
+ * `vaultgate serve` (web inbox). Not operations of the table — they do not
+ * return a document, they serve the table's operations until stopped — so
+ * they are registered here; all their logic lives in `src/mcp/` and
+ * `src/inbox/web/`, loaded only when the verb runs.
+ */
+
+const HELP_GROUP = 'Agents and inboxes:';
+/** The compiled CLI as installed (package.json `bin`), for `--print-config` (absolute: desktop apps start servers without the shell's PATH). */
+const CLI_MAIN = path.join(path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..'), 'dist/cli/main.cjs');
+
+function intOption(value: string, name: string, min: number, max: number): number {
+  const n = /^\d+$/.test(value.trim()) ? Number(value) : NaN;
+  if (!Number.isSafeInteger(n) || n < min || n > max) {
+    throw new VaultgateError('USAGE', `--${name} must be a whole number from ${min} to ${max}, not ${JSON.stringify(value)}`, { hint: `e.g. --${name} ${min === 0 ? 0 : min * 2}` });
+  }
+  return n;
+}
+
+/** A failure before the protocol starts: stderr only (stdout belongs to the MCP client). */
+function failOnStderr(reporter: Reporter, e: unknown): void {
+  const { error, exitCode, internal } = errorReport(e);
+  if (internal) reporter.io.stderr(((e as Error)?.stack ?? String(e)) + '\n');
+  reporter.io.stderr(`error [${error.code}]: ${error.message}${error.hint ? `\nhint: ${error.hint}` : ''}\n`);
+  reporter.exit(exitCode);
+}
+
+export function registerFaceVerbs(program: Command, reporter: Reporter): void {
+  program
+    .command('mcp')
+    .summary('Serve this vault to MCP clients over stdio (Claude Code, Claude Desktop, Cursor, VS Code)')
+    .description(
+      'Serve this vault to MCP clients over stdio (one vault per server).\n\n' +
+        'Tools are the operations with an MCP name (search, context, note, resolve_link, links, backlinks, check_vault, propose, review, list_proposals, …), ' +
+        'with the same arguments (snake_case), the same JSON (structuredContent) and the same errors as the CLI. No tool writes into the vault; ' +
+        '`apply` is offered only with --allow-apply and still needs the review hash. Results stay under --max-output-chars and say when they were cut. ' +
+        'Resources: vaultgate://note/{path}, vaultgate://proposal/{id}. Prompt: answer_from_vault. Ends when stdin closes.',
+    )
+    .helpGroup(HELP_GROUP)
+    .option('--allow-apply', 'also offer the `apply` tool (it still requires the review hash of a review)')
+    .addOption(new Option('--max-output-chars <n>', 'most characters a tool result may have').default('20000', '20000'))
+    .addOption(new Option('--print-config <client>', 'print the JSON that registers this server with a client, and exit').choices(['claude-desktop', 'cursor', 'vscode']))
+    .addHelpText('after', '\nExamples:\n  $ vaultgate mcp --vault ~/Notes\n  $ vaultgate mcp --print-config claude-desktop --vault ~/Notes\n  $ claude mcp add vaultgate -- vaultgate mcp --vault ~/Notes\n')
+    .action(async (_opts: unknown, cmd: Command) => {
+      const o = cmd.optsWithGlobals() as { vault?: string; allowApply?: boolean; maxOutputChars: string; printConfig?: string };
+      try {
+        const maxOutputChars = intOption(o.maxOutputChars, 'max-output-chars', 1000, 10_000_000);
+        if (o.printConfig) {
+          const { mcpClientConfig } = await import('../mcp/print-config.js');
+          const { selectVault } = await import('../vault/index.js');
+          const vault = selectVault(o.vault, reporter.io.env, reporter.io.cwd).root;
+          const r = mcpClientConfig(o.printConfig, { vault, node: process.execPath, cli: CLI_MAIN, env: reporter.io.env, allowApply: Boolean(o.allowApply) });
+          reporter.report({ json: r, document: JSON.stringify(r.config, null, 2), text: JSON.stringify(r.config, null, 2) });
+          return;
+        }
+        // stdout is the protocol channel from here on: a stray log line from anywhere goes to stderr.
+        for (const level of ['log', 'info', 'debug', 'warn'] as const) console[level] = (...args: unknown[]) => void process.stderr.write(format(...args) + '\n');
+        const { runMcpServer } = await import('../mcp/index.js');
+        const code = await runMcpServer({
+          vault: o.vault,
+          env: reporter.io.env,
+          cwd: reporter.io.cwd,
+          allowApply: Boolean(o.allowApply),
+          maxOutputChars,
+          stdin: process.stdin,
+          stdout: process.stdout,
+          log: (line) => reporter.io.stderr(line + '\n'),
+        });
+        reporter.exit(code);
+      } catch (e) {
+        if (o.printConfig) reporter.fail(e);
+        else failOnStderr(reporter, e);
+      }
+    });
+
+  program
+    .command('serve')
+    .summary('Open the web inbox: review, approve, decline and roll back proposals in a browser (loopback only)')
+    .description(
+      'Serve the web inbox for this vault on 127.0.0.1. The printed URL carries a random token; every API call needs it ' +
+        '(Authorization: Bearer TOKEN, or the session cookie the page sets from it). Piped, stdout gets one JSON line {"url","token","port"}. ' +
+        'Runs until interrupted (Ctrl-C).',
+    )
+    .helpGroup(HELP_GROUP)
+    .addOption(new Option('--port <n>', 'port to listen on; 0 picks a free one').default('0', '0'))
+    .option('--host <address>', 'address to listen on (default 127.0.0.1); any other address is reachable from the network and is warned about')
+    .addHelpText('after', '\nExamples:\n  $ vaultgate serve --vault ~/Notes\n  $ vaultgate serve --port 8765 --json\n')
+    .action(async (_opts: unknown, cmd: Command) => {
+      const o = cmd.optsWithGlobals() as { vault?: string; port: string; host?: string; json?: boolean };
+      try {
+        const port = intOption(o.port, 'port', 0, 65535);
+        const { startWebInbox } = await import('../inbox/web/index.js');
+        const inbox = await startWebInbox({ vault: o.vault, env: reporter.io.env, cwd: reporter.io.cwd, port, ...(o.host ? { host: o.host } : {}), log: (line) => reporter.io.stderr(line + '\n') });
+        if (!reporter.io.isTTY || o.json) reporter.io.stdout(JSON.stringify({ url: inbox.url, token: inbox.token, port: inbox.port }) + '\n');
+        else reporter.io.stdout(`vaultgate inbox for ${inbox.vault}\n  ${inbox.url}\n(open it in a browser; Ctrl-C stops the server)\n`);
+        await new Promise<void>((resolve) => {
+          process.once('SIGINT', resolve);
+          process.once('SIGTERM', resolve);
+        });
+        await inbox.close();
+        reporter.exit(0);
+      } catch (e) {
+        reporter.fail(e);
+      }
+    });
+}

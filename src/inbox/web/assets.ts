@@ -1,0 +1,564 @@
+/**
+ * The web inbox's page: one HTML file, one script, one stylesheet, served from
+ * these strings (no front-end build step, no CDN: it works offline).
+ *
+ * The script builds every element with `createElement` and sets every piece of
+ * note text with `textContent` — there is no `innerHTML` anywhere (a unit test
+ * checks), so a note containing `<script>` or `<img onerror>` is shown as text.
+ * The server's Content-Security-Policy (`script-src 'self'`, no inline script)
+ * is the second wall. The script and stylesheet are kept free of backticks and
+ * `${` so they can live in template strings.
+ */
+
+const INDEX_HTML = String.raw`<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>vaultgate inbox</title>
+<link rel="icon" href="/favicon.svg" type="image/svg+xml">
+<link rel="stylesheet" href="/app.css">
+<script src="/app.js" defer></script>
+</head>
+<body>
+<header>
+  <h1>vaultgate <span class="sub">inbox</span></h1>
+  <span id="vault" class="vault"></span>
+  <nav>
+    <button id="tab-queue" class="tab active" type="button">Queue</button>
+    <button id="tab-history" class="tab" type="button">History</button>
+  </nav>
+  <span id="live" class="live off" title="live refresh">live</span>
+</header>
+<div id="notice" class="notice" hidden></div>
+<main id="queue-view">
+  <aside id="queue">
+    <div class="filters">
+      <label>State
+        <select id="f-state">
+          <option value="">all</option>
+          <option value="pending" selected>pending</option>
+          <option value="blocked">blocked</option>
+          <option value="applied">applied</option>
+          <option value="declined">declined</option>
+          <option value="recovery">recovery</option>
+        </select>
+      </label>
+      <label>Agent
+        <select id="f-agent"><option value="">all</option></select>
+      </label>
+    </div>
+    <p id="count" class="count"></p>
+    <ul id="list" class="list"></ul>
+  </aside>
+  <article id="detail" class="detail"><p class="empty">Select a proposal.</p></article>
+</main>
+<main id="history-view" hidden>
+  <table id="log" class="log">
+    <thead><tr><th>time</th><th>event</th><th>proposal</th><th>actor</th><th>operation</th><th>details</th></tr></thead>
+    <tbody></tbody>
+  </table>
+</main>
+</body>
+</html>
+`;
+
+const FAVICON_SVG = String.raw`<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16"><rect width="16" height="16" rx="3" fill="#3b4a6b"/><path d="M4 4h8v2H9v6H7V6H4z" fill="#fff"/></svg>
+`;
+
+const APP_CSS = String.raw`:root { --bg: #f7f7f5; --panel: #fff; --ink: #1f2328; --mute: #6a737d; --line: #d8dadf; --accent: #3b4a6b;
+  --add: #e6ffec; --add-ink: #116329; --del: #ffebe9; --del-ink: #a40e26; --warn: #9a6700; --block: #cf222e; --ok: #1a7f37; }
+* { box-sizing: border-box; }
+[hidden] { display: none !important; }
+body { margin: 0; font: 14px/1.45 system-ui, -apple-system, "Segoe UI", sans-serif; color: var(--ink); background: var(--bg); }
+header { display: flex; align-items: center; gap: 16px; padding: 8px 16px; background: var(--accent); color: #fff; }
+header h1 { font-size: 16px; margin: 0; font-weight: 600; }
+header .sub { font-weight: 400; opacity: .8; }
+header .vault { font: 12px ui-monospace, monospace; opacity: .85; flex: 1; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
+nav { display: flex; gap: 4px; }
+.tab { background: transparent; border: 1px solid rgba(255,255,255,.4); color: #fff; padding: 3px 10px; border-radius: 4px; cursor: pointer; }
+.tab.active { background: #fff; color: var(--accent); }
+.live { font-size: 12px; padding: 2px 8px; border-radius: 10px; background: var(--ok); }
+.live.off { background: #888; }
+.notice { margin: 8px 16px 0; padding: 8px 12px; border-radius: 4px; background: #fff8c5; border: 1px solid #d4a72c; white-space: pre-wrap; }
+.notice.error { background: var(--del); border-color: var(--block); }
+.notice.ok { background: var(--add); border-color: var(--ok); }
+main { display: flex; gap: 12px; padding: 12px 16px; align-items: flex-start; }
+#queue { width: 340px; flex: none; background: var(--panel); border: 1px solid var(--line); border-radius: 6px; }
+.filters { display: flex; gap: 8px; padding: 8px; border-bottom: 1px solid var(--line); }
+.filters label { font-size: 12px; color: var(--mute); display: flex; flex-direction: column; flex: 1; }
+.filters select { font-size: 13px; padding: 2px; }
+.count { margin: 0; padding: 4px 8px; color: var(--mute); font-size: 12px; }
+.list { list-style: none; margin: 0; padding: 0; max-height: calc(100vh - 170px); overflow: auto; }
+.list li { padding: 8px; border-top: 1px solid var(--line); cursor: pointer; }
+.list li:hover { background: #f0f3f8; }
+.list li.selected { background: #e4ebf7; }
+.list .title { font-weight: 600; display: block; overflow-wrap: anywhere; }
+.list .meta { color: var(--mute); font-size: 12px; }
+.badge { display: inline-block; font-size: 11px; padding: 0 6px; border-radius: 8px; border: 1px solid var(--line); margin-right: 4px; }
+.badge.pending { border-color: #0969da; color: #0969da; }
+.badge.blocked { border-color: var(--block); color: var(--block); }
+.badge.applied { border-color: var(--ok); color: var(--ok); }
+.badge.declined, .badge.recovery { border-color: var(--mute); color: var(--mute); }
+.detail { flex: 1; min-width: 0; background: var(--panel); border: 1px solid var(--line); border-radius: 6px; padding: 12px 16px; }
+.detail h2 { margin: 0 0 4px; font-size: 18px; overflow-wrap: anywhere; }
+.detail .meta { color: var(--mute); font-size: 12px; margin-bottom: 8px; }
+.detail .summary { white-space: pre-wrap; margin: 8px 0; }
+.empty { color: var(--mute); }
+.actions { display: flex; flex-wrap: wrap; gap: 8px; align-items: flex-start; margin: 12px 0; }
+button.act { padding: 5px 12px; border-radius: 4px; border: 1px solid var(--line); background: #f6f8fa; cursor: pointer; font: inherit; }
+button.act.primary { background: var(--ok); border-color: var(--ok); color: #fff; }
+button.act.danger { background: #fff; border-color: var(--block); color: var(--block); }
+button.act:disabled { opacity: .5; cursor: default; }
+.decline { display: flex; gap: 6px; align-items: flex-start; }
+.decline textarea { width: 280px; height: 32px; font: inherit; }
+.confirm { border: 1px solid var(--ok); background: #f3fbf5; border-radius: 6px; padding: 8px 12px; margin: 8px 0; }
+.confirm code { font-size: 12px; }
+.checks { list-style: none; padding: 0; margin: 8px 0; }
+.checks li { padding: 2px 0; }
+.checks .mark { display: inline-block; width: 48px; font-weight: 600; font-size: 12px; }
+.checks .ok .mark { color: var(--ok); }
+.checks .warn .mark { color: var(--warn); }
+.checks .block .mark { color: var(--block); }
+.checks .name { font-family: ui-monospace, monospace; font-size: 12px; color: var(--mute); margin-right: 6px; }
+.file { margin: 12px 0; border: 1px solid var(--line); border-radius: 6px; overflow: hidden; }
+.file > .head { background: #f6f8fa; padding: 6px 10px; font-family: ui-monospace, monospace; font-size: 12px; border-bottom: 1px solid var(--line); display: flex; gap: 8px; }
+.file > .head .act-name { font-weight: 600; }
+.modes { display: flex; gap: 4px; margin-left: auto; }
+.modes button { font-size: 11px; padding: 1px 6px; border: 1px solid var(--line); background: #fff; border-radius: 3px; cursor: pointer; }
+.modes button.on { background: var(--accent); color: #fff; }
+table.diff { border-collapse: collapse; width: 100%; font: 12px/1.5 ui-monospace, SFMono-Regular, Menlo, monospace; table-layout: fixed; }
+table.diff td { padding: 0 6px; vertical-align: top; white-space: pre-wrap; overflow-wrap: anywhere; }
+table.diff col.c-n { width: 44px; }
+table.diff col.c-s { width: 16px; }
+table.diff td.n { color: var(--mute); text-align: right; user-select: none; background: #fafbfc; }
+table.diff td.s { color: var(--mute); user-select: none; }
+table.diff tr.hunk td { background: #ddf4ff; color: #57606a; }
+table.diff td.add, table.diff td.add-sign { background: var(--add); }
+table.diff td.del, table.diff td.del-sign { background: var(--del); }
+table.diff td.gap { background: #f6f8fa; }
+table.diff td.meta { color: var(--mute); }
+.md-h { color: #0550ae; font-weight: 700; }
+.md-link { color: #8250df; }
+.md-code { color: #953800; background: rgba(175,184,193,.2); }
+.md-fence { color: #953800; }
+.md-strong { font-weight: 700; }
+.md-tag { color: #0a3069; background: #ddf4ff; border-radius: 3px; }
+.md-quote { color: #57606a; }
+.md-list { color: #cf222e; }
+.md-comment { color: #6e7781; font-style: italic; }
+.md-fm { color: #6639ba; }
+table.log { border-collapse: collapse; width: 100%; background: var(--panel); border: 1px solid var(--line); font-size: 13px; }
+table.log th, table.log td { text-align: left; padding: 4px 8px; border-bottom: 1px solid var(--line); vertical-align: top; }
+table.log td.nowrap { white-space: nowrap; }
+table.log td.details { font: 12px ui-monospace, monospace; color: var(--mute); overflow-wrap: anywhere; }
+code { font-family: ui-monospace, monospace; }
+`;
+
+const APP_JS = String.raw`'use strict';
+(function () {
+  var S = { csrf: null, ops: [], list: [], selected: null, detail: null, diffMode: 'split', tab: 'queue', confirm: null, agents: {} };
+
+  function $(id) { return document.getElementById(id); }
+  function el(tag, props, children) {
+    var e = document.createElement(tag);
+    if (props) {
+      Object.keys(props).forEach(function (k) {
+        var v = props[k];
+        if (v === undefined || v === null) return;
+        if (k === 'class') e.className = v;
+        else if (k === 'text') e.textContent = v;
+        else if (k.indexOf('on') === 0) e.addEventListener(k.slice(2), v);
+        else e.setAttribute(k, String(v));
+      });
+    }
+    (children || []).forEach(function (c) {
+      if (c === null || c === undefined || c === false) return;
+      e.appendChild(typeof c === 'string' ? document.createTextNode(c) : c);
+    });
+    return e;
+  }
+  function clear(e) { while (e.firstChild) e.removeChild(e.firstChild); }
+  function has(op) { return S.ops.indexOf(op) >= 0; }
+
+  function notice(text, kind) {
+    var n = $('notice');
+    n.textContent = text || '';
+    n.className = 'notice' + (kind ? ' ' + kind : '');
+    n.hidden = !text;
+  }
+  function describe(err) {
+    var d = err && err.doc;
+    return d ? d.code + ': ' + d.message + (d.hint ? '\n' + d.hint : '') : String(err && err.message || err);
+  }
+
+  function api(method, path, body) {
+    var headers = { 'Accept': 'application/json' };
+    if (method !== 'GET') { headers['Content-Type'] = 'application/json'; headers['X-CSRF-Token'] = S.csrf || ''; }
+    return fetch(path, { method: method, headers: headers, body: body === undefined ? undefined : JSON.stringify(body), credentials: 'same-origin' })
+      .then(function (r) {
+        return r.json().then(function (j) {
+          if (!j.ok) { var e = new Error(j.error.message); e.doc = j.error; e.status = r.status; throw e; }
+          return j;
+        });
+      });
+  }
+
+  function login() {
+    var m = /(?:^#|&)token=([A-Za-z0-9_-]+)/.exec(location.hash);
+    var first = Promise.resolve();
+    if (m) {
+      history.replaceState(null, '', location.pathname);
+      first = fetch('/api/session', { method: 'POST', headers: { 'Authorization': 'Bearer ' + m[1] }, credentials: 'same-origin' })
+        .then(function (r) { return r.json(); })
+        .then(function (j) { if (!j.ok) { var e = new Error(j.error.message); e.doc = j.error; throw e; } });
+    }
+    return first.then(function () { return api('GET', '/api/session'); }).then(function (j) {
+      S.csrf = j.csrf_token;
+      S.ops = j.operations || [];
+      $('vault').textContent = j.vault.root;
+      $('vault').title = 'vault id ' + j.vault.vault_id;
+    });
+  }
+
+  /* ---- Markdown colouring of one line (spans with textContent only) ---- */
+  var INLINE = /(!?\[\[[^\]\n]*\]\])|(\[[^\]\n]*\]\([^)\n]*\))|(\x60[^\x60\n]+\x60)|(\*\*[^*\n]+\*\*)|(%%[^%\n]*%%)|((?:^|\s)#[A-Za-z0-9_\/-]*[A-Za-z_\/-][A-Za-z0-9_\/-]*)/g;
+  var INLINE_CLASS = ['md-link', 'md-link', 'md-code', 'md-strong', 'md-comment', 'md-tag'];
+  function span(cls, text) { return el('span', { 'class': cls, text: text }); }
+  function inline(parent, text) {
+    var last = 0;
+    INLINE.lastIndex = 0;
+    var m;
+    while ((m = INLINE.exec(text)) !== null) {
+      var start = m.index;
+      var tok = m[0];
+      var group = 1;
+      while (group < m.length && m[group] === undefined) group++;
+      if (group === 6 && /^\s/.test(tok)) { start += 1; tok = tok.slice(1); }
+      if (start > last) parent.appendChild(document.createTextNode(text.slice(last, start)));
+      parent.appendChild(span(INLINE_CLASS[group - 1], tok));
+      last = start + tok.length;
+      if (m[0].length === 0) INLINE.lastIndex++;
+    }
+    if (last < text.length) parent.appendChild(document.createTextNode(text.slice(last)));
+  }
+  function markdownLine(text, ctx) {
+    var f = document.createDocumentFragment();
+    if (/^(\x60\x60\x60|~~~)/.test(text)) { ctx.fence = !ctx.fence; f.appendChild(span('md-fence', text)); return f; }
+    if (ctx.fence) { f.appendChild(span('md-fence', text)); return f; }
+    if (text === '---') { f.appendChild(span('md-fm', text)); return f; }
+    var h = /^#{1,6}\s/.exec(text);
+    if (h) { f.appendChild(span('md-h', text)); return f; }
+    var q = /^\s*>/.exec(text);
+    if (q) { var s = span('md-quote', ''); inline(s, text); f.appendChild(s); return f; }
+    var l = /^(\s*)([-*+]|\d+[.)])(\s+(?:\[[ xX]\]\s)?)/.exec(text);
+    if (l) {
+      f.appendChild(document.createTextNode(l[1]));
+      f.appendChild(span('md-list', l[2]));
+      f.appendChild(document.createTextNode(l[3]));
+      inline(f, text.slice(l[0].length));
+      return f;
+    }
+    inline(f, text);
+    return f;
+  }
+
+  /* ---- unified diff → rows ---- */
+  function parseDiff(text) {
+    var rows = [];
+    var o = 0, n = 0, inHunk = false;
+    var lines = text.split('\n');
+    if (lines.length && lines[lines.length - 1] === '') lines.pop();
+    lines.forEach(function (line) {
+      var h = /^@@ -(\d+)(?:,\d+)? \+(\d+)(?:,\d+)? @@(.*)$/.exec(line);
+      if (h) { o = +h[1]; n = +h[2]; inHunk = true; rows.push({ t: 'hunk', text: line }); return; }
+      if (!inHunk) { rows.push({ t: 'meta', text: line }); return; }
+      var c = line.charAt(0), body = line.slice(1);
+      if (c === '+') rows.push({ t: 'add', n: n++, text: body });
+      else if (c === '-') rows.push({ t: 'del', o: o++, text: body });
+      else if (c === '\\') rows.push({ t: 'meta', text: line });
+      else rows.push({ t: 'ctx', o: o++, n: n++, text: body });
+    });
+    return rows;
+  }
+  function cell(cls, content) {
+    var td = el('td', { 'class': cls });
+    if (content === undefined || content === null) return td;
+    if (typeof content === 'string' || typeof content === 'number') td.textContent = String(content);
+    else td.appendChild(content);
+    return td;
+  }
+  function cols(t, kinds) {
+    t.appendChild(el('colgroup', null, kinds.map(function (k) { return el('col', { 'class': 'c-' + k }); })));
+  }
+  function unified(rows) {
+    var t = el('table', { 'class': 'diff unified' });
+    cols(t, ['n', 'n', 's', 'text']);
+    var ctx = { fence: false };
+    rows.forEach(function (r) {
+      if (r.t === 'meta') { t.appendChild(el('tr', null, [cell('n'), cell('n'), cell('s'), cell('meta', r.text)])); return; }
+      if (r.t === 'hunk') { t.appendChild(el('tr', { 'class': 'hunk' }, [cell('n'), cell('n'), cell('s'), cell('', r.text)])); return; }
+      var cls = r.t === 'add' ? 'add' : r.t === 'del' ? 'del' : '';
+      t.appendChild(el('tr', null, [cell('n', r.o), cell('n', r.n), cell('s' + (cls ? ' ' + cls + '-sign' : ''), r.t === 'add' ? '+' : r.t === 'del' ? '-' : ' '), cell(cls, markdownLine(r.text, ctx))]));
+    });
+    return t;
+  }
+  function split(rows) {
+    var t = el('table', { 'class': 'diff split' });
+    cols(t, ['n', 'text', 'n', 'text']);
+    var lctx = { fence: false }, rctx = { fence: false };
+    var i = 0;
+    while (i < rows.length) {
+      var r = rows[i];
+      if (r.t === 'meta') { i++; continue; }
+      if (r.t === 'hunk') { t.appendChild(el('tr', { 'class': 'hunk' }, [cell('n'), el('td', { colspan: 3, text: r.text })])); i++; continue; }
+      if (r.t === 'ctx') {
+        t.appendChild(el('tr', null, [cell('n', r.o), cell('', markdownLine(r.text, lctx)), cell('n', r.n), cell('', markdownLine(r.text, rctx))]));
+        i++;
+        continue;
+      }
+      var dels = [], adds = [];
+      while (i < rows.length && rows[i].t === 'del') dels.push(rows[i++]);
+      while (i < rows.length && rows[i].t === 'add') adds.push(rows[i++]);
+      for (var k = 0; k < Math.max(dels.length, adds.length); k++) {
+        var d = dels[k], a = adds[k];
+        t.appendChild(el('tr', null, [
+          cell('n', d ? d.o : null), d ? cell('del', markdownLine(d.text, lctx)) : cell('gap'),
+          cell('n', a ? a.n : null), a ? cell('add', markdownLine(a.text, rctx)) : cell('gap'),
+        ]));
+      }
+    }
+    return t;
+  }
+
+  /* ---- queue ---- */
+  function loadList() {
+    if (!has('proposals')) { $('count').textContent = 'This vaultgate has no proposals.'; return Promise.resolve(); }
+    var q = [];
+    if ($('f-state').value) q.push('state=' + encodeURIComponent($('f-state').value));
+    if ($('f-agent').value) q.push('agent=' + encodeURIComponent($('f-agent').value));
+    return api('GET', '/api/proposals' + (q.length ? '?' + q.join('&') : '')).then(function (j) {
+      S.list = j.proposals;
+      j.proposals.forEach(function (p) { if (p.agent) S.agents[p.agent] = true; });
+      renderAgents();
+      renderList(j.total);
+    });
+  }
+  function renderAgents() {
+    var sel = $('f-agent'), cur = sel.value;
+    var names = Object.keys(S.agents).sort();
+    if (sel.options.length - 1 === names.length) return;
+    clear(sel);
+    sel.appendChild(el('option', { value: '', text: 'all' }));
+    names.forEach(function (a) { sel.appendChild(el('option', { value: a, text: a })); });
+    sel.value = cur;
+  }
+  function renderList(total) {
+    var ul = $('list');
+    clear(ul);
+    $('count').textContent = total === S.list.length ? total + ' proposal' + (total === 1 ? '' : 's') : S.list.length + ' of ' + total + ' proposals';
+    S.list.forEach(function (p) {
+      var li = el('li', { 'class': p.id === S.selected ? 'selected' : '', 'data-id': p.id, onclick: function () { select(p.id); } }, [
+        el('span', { 'class': 'title', text: p.title }),
+        el('span', { 'class': 'meta' }, [
+          el('span', { 'class': 'badge ' + p.state, text: p.state }),
+          p.id + ' · ' + (p.agent || 'no agent') + ' · ' + p.files.length + ' file' + (p.files.length === 1 ? '' : 's') + ' · ' + age(p.created_at),
+          p.blocking.length ? ' · blocked by ' + p.blocking.join(', ') : '',
+          p.warnings ? ' · ' + p.warnings + ' warning' + (p.warnings === 1 ? '' : 's') : '',
+        ]),
+      ]);
+      ul.appendChild(li);
+    });
+  }
+  function age(iso) {
+    var s = Math.max(0, (Date.now() - Date.parse(iso)) / 1000);
+    if (s < 90) return Math.round(s) + ' s ago';
+    if (s < 5400) return Math.round(s / 60) + ' min ago';
+    if (s < 129600) return Math.round(s / 3600) + ' h ago';
+    return Math.round(s / 86400) + ' d ago';
+  }
+
+  /* ---- one proposal ---- */
+  function select(id) {
+    S.selected = id;
+    S.confirm = null;
+    Array.prototype.forEach.call($('list').children, function (li) { li.className = li.getAttribute('data-id') === id ? 'selected' : ''; });
+    return loadDetail();
+  }
+  function loadDetail() {
+    if (!S.selected) return Promise.resolve();
+    return api('GET', '/api/proposals/' + encodeURIComponent(S.selected)).then(function (j) { S.detail = j; renderDetail(); })
+      .catch(function (e) { notice(describe(e), 'error'); });
+  }
+  function checkList(checks) {
+    return el('ul', { 'class': 'checks' }, checks.map(function (c) {
+      var kind = c.ok ? 'ok' : c.severity === 'block' ? 'block' : 'warn';
+      return el('li', { 'class': kind }, [el('span', { 'class': 'mark', text: kind === 'block' ? 'BLOCK' : kind }), el('span', { 'class': 'name', text: c.name }), c.message + (c.path ? ' (' + c.path + ')' : '')]);
+    }));
+  }
+  function fileBlock(f) {
+    var head = el('div', { 'class': 'head' }, [
+      el('span', { 'class': 'act-name', text: f.action }),
+      el('span', { text: f.path + (f.to ? ' → ' + f.to : '') }),
+      f.shrink > 0 ? el('span', { text: 'removes ' + Math.round(f.shrink * 100) + '%' }) : null,
+    ]);
+    var modes = el('span', { 'class': 'modes' });
+    ['split', 'unified'].forEach(function (m) {
+      modes.appendChild(el('button', { type: 'button', 'class': S.diffMode === m ? 'on' : '', text: m === 'split' ? 'side by side' : 'unified', onclick: function () { S.diffMode = m; renderDetail(); } }));
+    });
+    head.appendChild(modes);
+    var rows = parseDiff(f.diff || '');
+    var body = rows.length ? (S.diffMode === 'split' ? split(rows) : unified(rows)) : el('p', { 'class': 'empty', text: f.action === 'move' ? 'moved, text unchanged' : 'no text change' });
+    return el('div', { 'class': 'file', 'data-path': f.path }, [head, body]);
+  }
+  function renderDetail() {
+    var d = $('detail');
+    clear(d);
+    var j = S.detail;
+    if (!j) { d.appendChild(el('p', { 'class': 'empty', text: 'Select a proposal.' })); return; }
+    var p = j.proposal;
+    d.appendChild(el('h2', { text: p.title }));
+    d.appendChild(el('div', { 'class': 'meta' }, [
+      el('span', { 'class': 'badge ' + p.state, text: p.state }),
+      p.id + ' · by ' + (p.agent || 'no agent') + ' · ' + p.created_at + (p.scenario ? ' · scenario ' + p.scenario : '') + (p.rollback_of ? ' · rollback of ' + p.rollback_of : '') +
+        (p.applied_at ? ' · applied ' + p.applied_at + ' as ' + p.operation_id : '') + (p.declined_reason ? ' · declined: ' + p.declined_reason : ''),
+    ]));
+    if (p.summary) d.appendChild(el('p', { 'class': 'summary', text: p.summary }));
+    d.appendChild(actions(p));
+    if (S.confirm) d.appendChild(S.confirm);
+    d.appendChild(el('h3', { text: 'Checks' + (j.review_hash ? '' : ' (no review hash: this cannot be applied as it is)') }));
+    d.appendChild(checkList(j.checks || []));
+    (j.files || []).forEach(function (f) { d.appendChild(fileBlock(f)); });
+  }
+  function button(text, cls, on, disabled) { return el('button', { type: 'button', 'class': 'act ' + (cls || ''), text: text, onclick: on, disabled: disabled ? 'disabled' : null }); }
+  function actions(p) {
+    var box = el('div', { 'class': 'actions' });
+    if ((p.state === 'pending' || p.state === 'blocked') && has('review')) box.appendChild(button('Review again', '', function () { act('review'); }));
+    if (p.state === 'pending' && has('apply')) box.appendChild(button('Approve…', 'primary', approve));
+    if ((p.state === 'pending' || p.state === 'blocked') && has('decline')) {
+      var reason = el('textarea', { id: 'decline-reason', placeholder: 'reason for declining' });
+      box.appendChild(el('span', { 'class': 'decline' }, [reason, button('Decline', 'danger', function () {
+        if (!reason.value.trim()) { notice('Say why you decline it: the agent and the log see the reason.', 'error'); return; }
+        act('decline', { reason: reason.value });
+      })]));
+    }
+    if (p.state === 'declined' && has('reopen')) box.appendChild(button('Reopen', '', function () { act('reopen'); }));
+    if (p.state === 'applied' && has('rollback') && !p.rolled_back_by) box.appendChild(button('Roll back…', 'danger', function () { act('rollback'); }));
+    if (p.rolled_back_by) box.appendChild(el('span', { 'class': 'meta', text: 'rolled back by ' + p.rolled_back_by }));
+    return box;
+  }
+  /* Approve = review now, show that review, then apply with exactly its hash. */
+  function approve() {
+    notice('');
+    api('POST', '/api/proposals/' + encodeURIComponent(S.selected) + '/review', {}).then(function (r) {
+      S.detail.checks = r.checks; S.detail.files = r.files; S.detail.review_hash = r.review_hash; S.detail.proposal.state = r.proposal.state;
+      var blocking = (r.checks || []).filter(function (c) { return !c.ok && c.severity === 'block'; });
+      var warns = (r.checks || []).filter(function (c) { return !c.ok && c.severity !== 'block'; });
+      if (blocking.length || !r.review_hash) {
+        S.confirm = el('div', { 'class': 'confirm' }, [el('strong', { text: 'The review now blocks it: ' }), blocking.map(function (c) { return c.name; }).join(', ') || 'no review hash']);
+      } else {
+        var hash = r.review_hash;
+        S.confirm = el('div', { 'class': 'confirm', id: 'confirm' }, [
+          el('p', null, ['Reviewed just now: ' + r.checks.length + ' checks, ' + warns.length + ' warning' + (warns.length === 1 ? '' : 's') + '. Apply exactly this change (review ', el('code', { text: hash.slice(0, 12) }), ')?']),
+          button('Apply', 'primary', function () { act('apply', { review_hash: hash }); }),
+          ' ',
+          button('Cancel', '', function () { S.confirm = null; renderDetail(); }),
+        ]);
+      }
+      renderDetail();
+    }).catch(function (e) { notice(describe(e), 'error'); });
+  }
+  function act(action, body) {
+    notice('');
+    return api('POST', '/api/proposals/' + encodeURIComponent(S.selected) + '/' + action, body || {}).then(function (r) {
+      S.confirm = null;
+      if (action === 'apply') notice('Applied ' + r.proposal.id + ' as ' + r.operation_id + ': ' + r.changed_paths.join(', '), 'ok');
+      else if (action === 'decline') notice('Declined ' + r.proposal.id + '.', 'ok');
+      else if (action === 'rollback') { notice('Created ' + r.proposal.id + ', the rollback of ' + S.selected + ': review and apply it like any proposal.', 'ok'); S.selected = r.proposal.id; $('f-state').value = ''; }
+      else if (action === 'reopen') notice('Reopened ' + r.proposal.id + ': ' + r.proposal.state + '.', 'ok');
+      return Promise.all([loadList(), loadDetail()]);
+    }).catch(function (e) { notice(describe(e), 'error'); return loadDetail(); });
+  }
+
+  /* ---- history ---- */
+  function loadLog() {
+    if (!has('log')) return Promise.resolve();
+    return api('GET', '/api/log?limit=500').then(function (j) {
+      var tb = $('log').tBodies[0];
+      clear(tb);
+      j.events.forEach(function (e) {
+        tb.appendChild(el('tr', null, [
+          el('td', { 'class': 'nowrap', text: e.at.replace('T', ' ').replace(/\.\d+Z$/, 'Z') }), el('td', { 'class': 'nowrap', text: e.event }),
+          el('td', null, [e.proposal ? el('a', { href: '#', text: e.proposal, onclick: function (ev) { ev.preventDefault(); openFromLog(e.proposal); } }) : '']), el('td', { text: e.actor }),
+          el('td', { text: e.operation_id || '' }), el('td', { 'class': 'details', text: Object.keys(e.details || {}).length ? JSON.stringify(e.details) : '' }),
+        ]));
+      });
+    }).catch(function (e) { notice(describe(e), 'error'); });
+  }
+
+  function openFromLog(id) {
+    $('f-state').value = '';
+    showTab('queue');
+    loadList().then(function () { return select(id); });
+  }
+
+  function showTab(tab) {
+    S.tab = tab;
+    $('tab-queue').className = 'tab' + (tab === 'queue' ? ' active' : '');
+    $('tab-history').className = 'tab' + (tab === 'history' ? ' active' : '');
+    $('queue-view').hidden = tab !== 'queue';
+    $('history-view').hidden = tab !== 'history';
+    if (tab === 'history') loadLog();
+  }
+
+  function live() {
+    var es = new EventSource('/api/events');
+    S.events = es;
+    es.addEventListener('open', function () { $('live').className = 'live'; });
+    es.addEventListener('error', function () { $('live').className = 'live off'; });
+    es.addEventListener('queue', function () {
+      loadList();
+      if (S.selected && !S.confirm) loadDetail();
+      if (S.tab === 'history') loadLog();
+    });
+    return es;
+  }
+
+  var events = null;
+  function start() {
+    document.body.removeAttribute('data-ready');
+    login().then(function () {
+      notice('');
+      if (!events) events = live();
+      return loadList();
+    }).then(function () { document.body.setAttribute('data-ready', '1'); })
+      .catch(function (e) {
+        notice(e && e.status === 401 || (e && e.doc && e.doc.code === 'FORBIDDEN') ? 'Not signed in: open the URL that vaultgate serve printed (it carries the token).' : describe(e), 'error');
+        document.body.setAttribute('data-ready', '0');
+      });
+  }
+
+  document.addEventListener('DOMContentLoaded', function () {
+    $('f-state').addEventListener('change', loadList);
+    $('f-agent').addEventListener('change', loadList);
+    $('tab-queue').addEventListener('click', function () { showTab('queue'); });
+    $('tab-history').addEventListener('click', function () { showTab('history'); });
+    /* The printed URL pasted into a tab that already shows the page changes only the fragment. */
+    window.addEventListener('hashchange', function () { if (/token=/.test(location.hash)) start(); });
+    start();
+  });
+})();
+`;
+
+export interface Asset {
+  body: string;
+  type: string;
+}
+
+/** The static files by URL path. */
+export const ASSETS: Readonly<Record<string, Asset>> = {
+  '/': { body: INDEX_HTML, type: 'text/html; charset=utf-8' },
+  '/app.js': { body: APP_JS, type: 'text/javascript; charset=utf-8' },
+  '/app.css': { body: APP_CSS, type: 'text/css; charset=utf-8' },
+  '/favicon.svg': { body: FAVICON_SVG, type: 'image/svg+xml' },
+};

@@ -1,0 +1,33 @@
+import { parseBundle, type Bundle } from '../txn/index.js';
+import type { StoredChange } from './types.js';
+
+/**
+ * The transaction a proposal becomes. Built through the engine's own parser
+ * (`parseBundle`), so every rule the engine applies to a bundle — portable NFC
+ * paths, reserved folders, case-fold collisions inside the change, a file that
+ * is also a folder, size and count limits — applies to a proposal unchanged,
+ * with the engine's error codes. `operation_id` is the proposal's own
+ * (deterministic), so an interrupted apply maps back to its proposal.
+ */
+export const PROPOSAL_OPERATION_TYPE = 'generic';
+
+export function proposalBundle(operationId: string, changes: readonly StoredChange[]): Bundle {
+  const writes = changes.map((c) => {
+    switch (c.action) {
+      case 'write':
+        return { path: c.path, mode: c.base_sha256 === null ? 'create' : 'replace', content: c.new_text };
+      case 'delete':
+        return { path: c.path, mode: 'delete' };
+      case 'move':
+        return { path: c.path, mode: 'move', to: c.to };
+    }
+  });
+  const expected: Record<string, string | null> = {};
+  for (const c of changes) {
+    expected[c.path] = c.base_sha256;
+    if (c.action === 'move') expected[c.to!] = null;
+  }
+  const doc = { schema: 'vaultgate.transaction.v1', operation_id: operationId, operation_type: PROPOSAL_OPERATION_TYPE, writes, expected_hashes: expected, read_preconditions: {} };
+  // No content_file is ever named, so the base folder is never read.
+  return parseBundle(Buffer.from(JSON.stringify(doc), 'utf8'), { baseDir: '/' });
+}

@@ -1,0 +1,76 @@
+import { structuredPatch } from 'diff';
+import type { StoredChange } from './types.js';
+
+/**
+ * Unified diffs of a proposal's files (git style: `diff --git`, `---`/`+++`,
+ * hunks, `\ No newline at end of file`), computed with jsdiff.
+ *
+ * Deterministic on purpose: jsdiff's `timeout` depends on the machine's speed,
+ * so the same proposal could show a different diff on a slower day. Line diffs
+ * are bounded by edit length instead (`maxEditLength`), and a file too large or
+ * too different for that is shown as one hunk replacing every line — still
+ * exact, only less pointed.
+ */
+
+/** Most line edits the Myers diff explores before falling back to a whole-file hunk. */
+export const MAX_DIFF_EDITS = 1000;
+/** Sides larger than this (UTF-16 units) skip the line diff: a whole-file hunk, in linear time. */
+export const MAX_DIFF_CHARS = 2 * 1024 * 1024;
+/** Lines of context around each change. */
+export const DIFF_CONTEXT = 3;
+
+type Hunk = { oldStart: number; oldLines: number; newStart: number; newLines: number; lines: string[] };
+
+/** Lines of a text for a hunk: each ending's line break dropped, a marker after a last line without one. */
+function hunkLines(text: string, sign: '-' | '+'): string[] {
+  if (text === '') return [];
+  const parts = text.split('\n');
+  const last = parts.pop()!; // '' when the text ends with a line break
+  const out = parts.map((l) => sign + l);
+  if (last !== '') out.push(sign + last, '\\ No newline at end of file');
+  return out;
+}
+
+function lineCount(text: string): number {
+  if (text === '') return 0;
+  const n = text.split('\n').length;
+  return text.endsWith('\n') ? n - 1 : n;
+}
+
+/** One hunk replacing every line: what a diff too large to compute exactly is shown as. */
+function wholeFileHunk(oldText: string, newText: string): Hunk[] {
+  const oldLines = lineCount(oldText);
+  const newLines = lineCount(newText);
+  return [{ oldStart: oldLines ? 1 : 0, oldLines, newStart: newLines ? 1 : 0, newLines, lines: [...hunkLines(oldText, '-'), ...hunkLines(newText, '+')] }];
+}
+
+function hunksOf(oldText: string, newText: string): Hunk[] {
+  if (oldText === newText) return [];
+  if (oldText.length > MAX_DIFF_CHARS || newText.length > MAX_DIFF_CHARS) return wholeFileHunk(oldText, newText);
+  const p = structuredPatch('a', 'b', oldText, newText, undefined, undefined, { context: DIFF_CONTEXT, maxEditLength: MAX_DIFF_EDITS });
+  if (!p) return wholeFileHunk(oldText, newText);
+  // jsdiff keeps start 1 for an empty side; unified diffs write 0 there (as its own formatPatch does)
+  return p.hunks.map((h) => ({ ...h, oldStart: h.oldLines === 0 ? h.oldStart - 1 : h.oldStart, newStart: h.newLines === 0 ? h.newStart - 1 : h.newStart }));
+}
+
+/** The unified diff of one change; a move is a rename header (its bytes do not change). */
+export function changeDiff(c: StoredChange): string {
+  const a = `a/${c.path}`;
+  const target = c.to ?? c.path;
+  const b = `b/${target}`;
+  const header = [`diff --git ${a} ${b}`];
+  if (c.action === 'move') return [...header, `rename from ${c.path}`, `rename to ${target}`].join('\n') + '\n';
+  const oldText = c.old_text;
+  const newText = c.action === 'delete' ? '' : c.new_text;
+  if (c.base_sha256 === null) header.push('new file');
+  if (c.action === 'delete') header.push('deleted file');
+  if ((oldText === null && c.base_sha256 !== null) || newText === null) {
+    return [...header, `Binary files ${c.base_sha256 === null ? '/dev/null' : a} and ${c.action === 'delete' ? '/dev/null' : b} differ`].join('\n') + '\n';
+  }
+  const hunks = hunksOf(oldText ?? '', newText);
+  const lines = [...header, `--- ${c.base_sha256 === null ? '/dev/null' : a}`, `+++ ${c.action === 'delete' ? '/dev/null' : b}`];
+  for (const h of hunks) {
+    lines.push(`@@ -${h.oldStart},${h.oldLines} +${h.newStart},${h.newLines} @@`, ...h.lines);
+  }
+  return lines.join('\n') + '\n';
+}

@@ -1,0 +1,486 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { VaultgateError } from '../errors.js';
+import { loadScenario, type ReviewCheck } from '../policy/index.js';
+import type { VaultSession } from '../session/index.js';
+import { storeFile } from '../store/index.js';
+import { applyBundle, readDone, readLockOwner, realFsOps, txnLayout } from '../txn/index.js';
+import { sha256Hex } from '../vault/index.js';
+import { proposalBundle } from './bundle.js';
+import { defaultTitle, plainMove, resolveChanges, type ChangeRequest, type MoveLinkRewriter } from './changes.js';
+import { runReview } from './review.js';
+import { fileHashes, now, PROPOSAL_STORE, ProposalStore, unknownProposal, type ListFilter, type ProposalSummary } from './store.js';
+import type { AuditEvent, ProposalRecord, ProposalState, StoredChange, StoredReview } from './types.js';
+
+/**
+ * The proposal loop (DESIGN §5.2, docs/proposals.md): propose → review →
+ * apply | decline → reopen, rollback, history. Every face (CLI, MCP server,
+ * inboxes) calls these and nothing else; none of them holds logic of its own.
+ *
+ * `actor` is who acts, for the audit log: the agent's name, or `operator`.
+ */
+
+export interface ProposeInput {
+  title?: string;
+  summary?: string;
+  agent?: string;
+  session?: string;
+  scenario?: string;
+  allow_shrink?: boolean;
+  changes: ChangeRequest[];
+}
+
+/** What review reports (the `review` JSON without its `proposal`). */
+export interface ReviewView {
+  checks: ReviewCheck[];
+  files: StoredReview['files'];
+  diff: string;
+  review_hash: string | null;
+}
+
+export interface ProposeResult {
+  proposal: { id: string; state: ProposalState; title: string; files: ProposalFileView[]; rollback_of?: string };
+  review: ReviewView;
+}
+
+export interface ProposalFileView {
+  path: string;
+  action: StoredChange['action'];
+  to?: string;
+  base_sha256: string | null;
+  new_sha256: string | null;
+}
+
+export interface ReviewResult extends ReviewView {
+  proposal: { id: string; state: ProposalState };
+}
+
+export interface ApplyResultView {
+  operation_id: string;
+  changed_paths: string[];
+  proposal: { id: string; state: 'applied' };
+  /** True when the proposal had already been applied: its stored result. */
+  replayed?: true;
+}
+
+/** Longest title, summary, and agent/session/scenario name, in characters. */
+export const LIMITS = { title: 300, summary: 20_000, name: 200, reason: 2_000 } as const;
+
+function checkText(what: string, value: string | undefined, max: number): string | null {
+  if (value === undefined) return null;
+  if (value.length > max) {
+    throw new VaultgateError('INVALID_INPUT', `${what} is ${value.length} characters, over ${max}`, { details: { actual: value.length, limit: max }, hint: `Shorten ${what}.` });
+  }
+  return value;
+}
+
+const view = (r: StoredReview | null): ReviewView =>
+  r === null ? { checks: [], files: [], diff: '', review_hash: null } : { checks: r.checks, files: r.files, diff: r.diff, review_hash: r.review_hash };
+
+const filesView = (changes: readonly StoredChange[]): ProposalFileView[] =>
+  changes.map((c) => ({ path: c.path, action: c.action, ...(c.to === null ? {} : { to: c.to }), base_sha256: c.base_sha256, new_sha256: c.new_sha256 }));
+
+function withStore<T>(session: VaultSession, body: (store: ProposalStore) => T): T {
+  const store = ProposalStore.open(session.root, session.env);
+  try {
+    return body(store);
+  } finally {
+    store.close();
+  }
+}
+
+async function withStoreAsync<T>(session: VaultSession, body: (store: ProposalStore) => Promise<T>): Promise<T> {
+  const store = ProposalStore.open(session.root, session.env);
+  try {
+    return await body(store);
+  } finally {
+    store.close();
+  }
+}
+
+/** Like withStore, but a vault with no store yet is answered by `absent` (reads create nothing). */
+function withExistingStore<T>(session: VaultSession, absent: () => T, body: (store: ProposalStore) => T): T {
+  if (!fs.existsSync(storeFile(session.root, session.env, PROPOSAL_STORE.name))) return absent();
+  return withStore(session, body);
+}
+
+function reviewedEvent(p: ProposalRecord, review: StoredReview, actor: string, event: AuditEvent['event'], extra: Record<string, unknown> = {}): Omit<AuditEvent, 'seq' | 'at'> {
+  const blocking = review.checks.filter((c) => !c.ok && c.severity === 'block').map((c) => c.name);
+  return {
+    event,
+    actor,
+    proposal: p.id,
+    operation_id: p.operation_id,
+    review_hash: review.review_hash,
+    details: { state: review.verdict, blocking: [...new Set(blocking)], warnings: review.checks.filter((c) => !c.ok && c.severity === 'warn').length, ...extra },
+  };
+}
+
+/** Store a new proposal and review it at once, so the agent learns immediately whether it is pending or blocked. */
+async function storeAndReview(session: VaultSession, store: ProposalStore, p: Parameters<ProposalStore['insert']>[0], actor: string, details: Record<string, unknown> = {}): Promise<ProposeResult> {
+  const rec = store.insert(p, actor, details);
+  const review = await runReview(session, rec);
+  store.saveReview(rec.id, review, review.verdict, ['pending', 'blocked'], reviewedEvent(rec, review, actor, 'reviewed'));
+  const saved = store.require(rec.id);
+  return {
+    proposal: { id: saved.id, state: saved.state, title: saved.title, files: filesView(saved.changes), ...(saved.rollback_of ? { rollback_of: saved.rollback_of } : {}) },
+    review: view(saved.review),
+  };
+}
+
+/** `propose`: every form becomes exact changes; refused (nothing stored) on a stale base, a no-op, or anything the engine refuses. */
+export async function propose(session: VaultSession, input: ProposeInput, actor: string, opts: { rewriter?: MoveLinkRewriter } = {}): Promise<ProposeResult> {
+  const title = checkText('the title', input.title, LIMITS.title);
+  const summary = checkText('the summary', input.summary, LIMITS.summary);
+  const agent = checkText('the agent name', input.agent, LIMITS.name);
+  const sessionName = checkText('the session id', input.session, LIMITS.name);
+  const scenario = checkText('the scenario name', input.scenario, LIMITS.name);
+  // an unknown or broken scenario is refused now (exit 2), not stored to block forever
+  if (scenario !== null) loadScenario(scenario, { root: session.root, env: session.env });
+  const changes = resolveChanges(session.root, input.changes, opts.rewriter ?? plainMove);
+  // The engine's own validation (paths, reserved folders, collisions, limits) before anything is stored.
+  proposalBundle('proposal-check', changes);
+  return withStoreAsync(session, (store) =>
+    storeAndReview(
+      session,
+      store,
+      {
+        title: title?.trim() || defaultTitle(changes),
+        summary,
+        agent,
+        session: sessionName,
+        scenario,
+        allow_shrink: input.allow_shrink === true,
+        origin: 'propose',
+        rollback_of: null,
+        changes,
+      },
+      actor,
+    ),
+  );
+}
+
+/**
+ * An apply that crashed leaves its proposal in `recovery`. Whoever looks next
+ * settles it from the engine's record: applied (the operation's result record
+ * exists), still interrupted (its journal is pending: `tx recover` or the next
+ * apply finishes it), rolled back (neither: back to pending), or decided by
+ * `tx resolve` (declined, saying so: its transaction id is spent).
+ */
+function settleRecovery(session: VaultSession, store: ProposalStore, p: ProposalRecord, actor: string): ProposalRecord {
+  if (p.state !== 'recovery') return p;
+  const root = session.root;
+  const lock = readLockOwner(root);
+  if (lock?.liveness === 'live') return p; // an apply is running right now
+  const done = readDone(root, p.operation_id, realFsOps);
+  const event = (outcome: string) => ({ event: 'recovery' as const, actor, proposal: p.id, operation_id: p.operation_id, review_hash: p.review?.review_hash ?? null, details: { outcome } });
+  if (done?.outcome === 'applied') {
+    store.transition(p.id, ['recovery'], 'applied', event('applied'), { applied_at: done.completed_at, changed_paths: done.changed_paths });
+  } else if (done !== null) {
+    // `tx resolve` settled it by hand: what is in the vault is the person's choice,
+    // and the proposal's transaction id is spent (the engine would refuse it again)
+    const reason = `its interrupted apply was settled with \`vaultgate tx resolve\` (${done.outcome.replace(/_/g, ' ')}); propose the change again if it is still wanted`;
+    store.transition(p.id, ['recovery'], 'declined', event(done.outcome), { declined_reason: reason });
+  } else if (!fs.existsSync(path.join(txnLayout(root).pending, p.operation_id))) {
+    store.transition(p.id, ['recovery'], 'pending', event('rolled_back'));
+  }
+  return store.require(p.id);
+}
+
+/** `review ID`: run every check again; pending/blocked follow the vault. An applied proposal shows its stored review. */
+export async function review(session: VaultSession, id: string, actor: string): Promise<ReviewResult> {
+  return withStoreAsync(session, async (store) => {
+    const p = settleRecovery(session, store, store.require(id), actor);
+    if (p.state === 'applied' || p.state === 'recovery') return { proposal: { id: p.id, state: p.state }, ...view(p.review) };
+    const r = await runReview(session, p);
+    const next: ProposalState = p.state === 'declined' ? 'declined' : r.verdict;
+    store.saveReview(p.id, r, next, [p.state], reviewedEvent(p, r, actor, 'reviewed'));
+    const saved = store.require(id);
+    return { proposal: { id: saved.id, state: saved.state }, ...view(saved.review) };
+  });
+}
+
+export interface ShowResult extends ReviewView {
+  proposal: {
+    id: string;
+    state: ProposalState;
+    title: string;
+    summary: string | null;
+    agent: string | null;
+    session: string | null;
+    scenario: string | null;
+    allow_shrink: boolean;
+    origin: ProposalRecord['origin'];
+    rollback_of: string | null;
+    rolled_back_by: string | null;
+    operation_id: string;
+    created_at: string;
+    updated_at: string;
+    reviewed_at: string | null;
+    applied_at: string | null;
+    changed_paths: string[] | null;
+    declined_reason: string | null;
+  };
+}
+
+/** `show ID`: the stored proposal and its last review, without checking again. */
+export function show(session: VaultSession, id: string, actor: string): ShowResult {
+  return withExistingStore(
+    session,
+    () => {
+      throw unknownProposal(id);
+    },
+    (store) => {
+      const p = settleRecovery(session, store, store.require(id), actor);
+      return {
+        proposal: {
+          id: p.id,
+          state: p.state,
+          title: p.title,
+          summary: p.summary,
+          agent: p.agent,
+          session: p.session,
+          scenario: p.scenario,
+          allow_shrink: p.allow_shrink,
+          origin: p.origin,
+          rollback_of: p.rollback_of,
+          rolled_back_by: store.rollbackOf(p.id)?.id ?? null,
+          operation_id: p.operation_id,
+          created_at: p.created_at,
+          updated_at: p.updated_at,
+          reviewed_at: p.review?.reviewed_at ?? null,
+          applied_at: p.applied_at,
+          changed_paths: p.changed_paths,
+          declined_reason: p.declined_reason,
+        },
+        ...view(p.review),
+      };
+    },
+  );
+}
+
+/** Why a review stops an apply, as the error the exit code follows from. */
+function blockedError(p: ProposalRecord, r: StoredReview): VaultgateError {
+  const failing = r.checks.filter((c) => !c.ok && c.severity === 'block');
+  const details = { id: p.id, checks: failing };
+  const list = failing.map((c) => `${c.name}${c.path ? ` (${c.path})` : ''}`).join(', ');
+  const base = failing.filter((c) => c.name === 'base' || c.name === 'transaction');
+  if (base.length > 0) {
+    return new VaultgateError(base[0]!.name === 'base' ? 'STALE_HASH' : 'QUARANTINED', `${p.id} cannot be applied: ${base.map((c) => c.message).join('; ')}`, {
+      details,
+      hint: base[0]!.name === 'base' ? 'The vault changed since the proposal was made; the agent should re-read the note and propose again.' : 'See `vaultgate tx status`.',
+    });
+  }
+  const policy = failing.filter((c) => c.name === 'owner' || c.name === 'managed_blocks');
+  if (policy.length > 0) {
+    return new VaultgateError('AREA_PROTECTED', `${p.id} writes where proposals may not: ${policy.map((c) => c.message).join('; ')}`, {
+      details,
+      hint: 'Only human areas (and text outside managed blocks) can be written; see the areas of .vaultgate/config.yaml (docs/proposals.md).',
+    });
+  }
+  const scope = failing.filter((c) => c.name === 'scenario' || c.name === 'validator');
+  if (scope.length > 0) {
+    return new VaultgateError('OUT_OF_SCOPE', `${p.id} breaks its scenario's write rules: ${scope.map((c) => c.message).join('; ')}`, { details, hint: 'The agent should fix the change and propose again.' });
+  }
+  return new VaultgateError('PROPOSAL_BLOCKED', `${p.id} is blocked by review: ${list}`, {
+    details,
+    hint: `\`vaultgate review ${p.id}\` shows why; the agent should propose a fixed change.`,
+  });
+}
+
+export interface ApplyOptions {
+  lockTimeoutMs?: number;
+}
+
+/**
+ * `apply ID --review-hash H`: under the vault lock, review again and run the
+ * transaction only if nothing blocks and the review hash is still H. Applying
+ * an applied proposal returns its stored result (two applies at once make one
+ * transaction: the engine replays the operation id).
+ */
+export async function apply(session: VaultSession, id: string, reviewHash: string, actor: string, opts: ApplyOptions = {}): Promise<ApplyResultView> {
+  const store = ProposalStore.open(session.root, session.env);
+  try {
+    let p = settleRecovery(session, store, store.require(id), actor);
+    if (p.state === 'applied') return { operation_id: p.operation_id, changed_paths: p.changed_paths ?? [], proposal: { id: p.id, state: 'applied' }, replayed: true };
+    if (p.state === 'declined') throw declinedError(p);
+    const bundle = proposalBundle(p.operation_id, p.changes);
+    let result;
+    try {
+      result = await applyBundle(session.root, bundle, reviewHash, {
+        ...(opts.lockTimeoutMs === undefined ? {} : { lockTimeoutMs: opts.lockTimeoutMs }),
+        beforePlan: async () => {
+          const cur = store.require(id);
+          if (cur.state === 'declined') throw declinedError(cur);
+          const r = await runReview(session, cur);
+          const from: ProposalState[] = ['pending', 'blocked', 'recovery'];
+          if (r.verdict === 'blocked') {
+            store.saveReview(id, r, 'blocked', from);
+            throw blockedError(cur, r);
+          }
+          if (r.review_hash !== reviewHash) {
+            store.saveReview(id, r, 'pending', from);
+            throw new VaultgateError('APPROVAL_MISMATCH', `the review of ${id} changed since it was approved (review_hash ${r.review_hash}, approved ${reviewHash})`, {
+              details: { expected: r.review_hash, actual: reviewHash },
+              hint: `Something changed since the review. Run \`vaultgate review ${id}\`, read the diff again, and apply with the new review_hash.`,
+            });
+          }
+          // From here a crash leaves `recovery`, and whoever looks next settles it from the engine's record.
+          if (!store.saveReview(id, r, 'recovery', from)) throw declinedError(store.require(id));
+        },
+      });
+    } catch (e) {
+      settleRecovery(session, store, store.require(id), actor);
+      throw e;
+    }
+    p = store.require(id);
+    store.transition(
+      id,
+      ['recovery', 'pending', 'blocked'],
+      'applied',
+      {
+        event: 'applied',
+        actor,
+        proposal: id,
+        operation_id: result.operation_id,
+        review_hash: reviewHash,
+        details: { changed_paths: result.changed_paths, files: fileHashes(p.changes), ...(p.rollback_of ? { rollback_of: p.rollback_of } : {}), ...(result.replayed ? { replayed: true } : {}) },
+      },
+      { applied_at: now(), changed_paths: result.changed_paths },
+    );
+    return { operation_id: result.operation_id, changed_paths: result.changed_paths, proposal: { id, state: 'applied' }, ...(result.replayed ? { replayed: true as const } : {}) };
+  } finally {
+    store.close();
+  }
+}
+
+function declinedError(p: ProposalRecord): VaultgateError {
+  return new VaultgateError('PROPOSAL_DECLINED', `${p.id} was declined${p.declined_reason ? `: ${p.declined_reason}` : ''}`, {
+    details: { id: p.id },
+    hint: `Reopen it first (\`vaultgate reopen ${p.id}\`), review it, then apply.`,
+  });
+}
+
+function stateError(p: ProposalRecord, action: string, allowed: string, hint: string): VaultgateError {
+  return new VaultgateError('PROPOSAL_STATE', `${p.id} is ${p.state}; ${action} needs a proposal that is ${allowed}`, { details: { id: p.id, state: p.state }, hint });
+}
+
+/** `decline ID --reason TEXT`: pending or blocked → declined. */
+export function decline(session: VaultSession, id: string, reason: string, actor: string): { proposal: { id: string; state: 'declined'; reason: string } } {
+  const why = checkText('the reason', reason, LIMITS.reason)!.trim();
+  if (why === '') throw new VaultgateError('USAGE', 'a decline needs a reason', { hint: 'Say why, so the agent can do better: `--reason "…"`.' });
+  return withStore(session, (store) => {
+    const p = settleRecovery(session, store, store.require(id), actor);
+    const ok = store.transition(
+      id,
+      ['pending', 'blocked'],
+      'declined',
+      { event: 'declined', actor, proposal: id, operation_id: p.operation_id, review_hash: p.review?.review_hash ?? null, details: { reason: why } },
+      { declined_reason: why },
+    );
+    if (!ok) {
+      const cur = store.require(id);
+      throw stateError(cur, 'decline', 'pending or blocked', cur.state === 'applied' ? `Undo it with \`vaultgate rollback ${id}\`.` : '`vaultgate show ID` shows its state.');
+    }
+    return { proposal: { id, state: 'declined', reason: why } };
+  });
+}
+
+/** `reopen ID`: declined → reviewed again → pending or blocked. */
+export async function reopen(session: VaultSession, id: string, actor: string): Promise<ReviewResult> {
+  return withStoreAsync(session, async (store) => {
+    const p = store.require(id);
+    if (p.state !== 'declined') throw stateError(p, 'reopen', 'declined', `\`vaultgate review ${id}\` re-checks a proposal in any other state.`);
+    const r = await runReview(session, p);
+    if (!store.saveReview(id, r, r.verdict, ['declined'], reviewedEvent(p, r, actor, 'reopened'))) {
+      throw stateError(store.require(id), 'reopen', 'declined', 'It changed meanwhile; `vaultgate show ID` shows its state.');
+    }
+    store.transition(id, [r.verdict], r.verdict, undefined, { declined_reason: null });
+    const saved = store.require(id);
+    return { proposal: { id, state: saved.state }, ...view(saved.review) };
+  });
+}
+
+/**
+ * `rollback ID`: never writes. A new proposal with the inverse change, based on
+ * the bytes the apply wrote, reviewed like any other: if a file changed since,
+ * it is created but reviews as blocked (base), with the reason.
+ */
+export async function rollback(session: VaultSession, id: string, actor: string): Promise<ProposeResult> {
+  return withStoreAsync(session, async (store) => {
+    const p = settleRecovery(session, store, store.require(id), actor);
+    if (p.state !== 'applied') throw stateError(p, 'rollback', 'applied', p.state === 'recovery' ? 'Finish the interrupted apply first: `vaultgate apply ID` again, or `vaultgate tx recover`.' : 'Only an applied proposal can be rolled back.');
+    const existing = store.rollbackOf(id);
+    if (existing) {
+      throw new VaultgateError('PROPOSAL_STATE', `${id} already has rollback proposal ${existing.id} (${existing.state})`, {
+        details: { id, rollback: existing.id, state: existing.state },
+        hint: `Review or apply ${existing.id}; decline it to make a new one.`,
+      });
+    }
+    const inverse: StoredChange[] = [...p.changes].reverse().map((c): StoredChange => {
+      if (c.action === 'move') return { path: c.to!, action: 'move', to: c.path, base_sha256: c.new_sha256, old_text: c.old_text, new_text: null, new_sha256: c.new_sha256 };
+      if (c.action === 'write' && c.base_sha256 === null) return { path: c.path, action: 'delete', to: null, base_sha256: c.new_sha256, old_text: c.new_text, new_text: null, new_sha256: null };
+      if (c.old_text === null) {
+        throw new VaultgateError('UNDO_UNAVAILABLE', `${c.path} was not UTF-8 text before ${id}, so a proposal cannot restore it`, {
+          path: c.path,
+          hint: `Undo the whole operation with \`vaultgate undo ${p.operation_id}\` while its backups are kept.`,
+        });
+      }
+      return {
+        path: c.path,
+        action: 'write',
+        to: null,
+        base_sha256: c.action === 'delete' ? null : c.new_sha256,
+        old_text: c.action === 'delete' ? null : c.new_text,
+        new_text: c.old_text,
+        new_sha256: sha256Hex(Buffer.from(c.old_text, 'utf8')),
+      };
+    });
+    const result = await storeAndReview(
+      session,
+      store,
+      {
+        title: `Roll back ${id}: ${p.title}`.slice(0, LIMITS.title),
+        summary: `Restores what ${id} changed (operation ${p.operation_id}).`,
+        agent: null,
+        session: p.session,
+        scenario: null,
+        // undoing a change may remove what it added: the person asked for exactly that
+        allow_shrink: true,
+        origin: 'rollback',
+        rollback_of: id,
+        changes: inverse,
+      },
+      actor,
+    );
+    store.appendEvent({ event: 'rolled_back', actor, proposal: id, operation_id: p.operation_id, review_hash: null, details: { rollback_proposal: result.proposal.id, state: result.proposal.state } });
+    return result;
+  });
+}
+
+/** `proposals [--state S] [--agent A]`: newest first, with what blocks each. */
+export function list(session: VaultSession, filter: ListFilter, actor: string): { total: number; proposals: ProposalSummary[] } {
+  return withExistingStore(
+    session,
+    () => ({ total: 0, proposals: [] }),
+    (store) => {
+      for (const id of store.idsInState('recovery')) settleRecovery(session, store, store.require(id), actor);
+      return store.list(filter);
+    },
+  );
+}
+
+/** `log [--limit N] [--proposal ID]`: the audit log, newest first. */
+export function auditLog(session: VaultSession, filter: { limit: number; proposal?: string }): { total: number; events: AuditEvent[] } {
+  const store = ProposalStore.openExisting(session.root, session.env);
+  if (!store) {
+    if (filter.proposal !== undefined) throw unknownProposal(filter.proposal);
+    return { total: 0, events: [] };
+  }
+  try {
+    if (filter.proposal !== undefined && !store.get(filter.proposal)) throw unknownProposal(filter.proposal);
+    return store.log(filter);
+  } finally {
+    store.close();
+  }
+}

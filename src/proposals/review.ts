@@ -1,0 +1,226 @@
+import { isVaultgateError } from '../errors.js';
+import { parseNote, type NoteModel } from '../markdown/index.js';
+import { checkManagedBlocks, checkOwners, loadScenario, scenarioReviewChecks, type ProposedFile, type ReviewCheck } from '../policy/index.js';
+import type { VaultSession } from '../session/index.js';
+import { inspectBundle } from '../txn/index.js';
+import { isMarkdownPath } from '../vault/index.js';
+import { proposalBundle } from './bundle.js';
+import { changeDiff } from './diff.js';
+import { reviewLinks, type FileLinks } from './link-review.js';
+import type { ProposalRecord, ReviewFile, StoredChange, StoredReview } from './types.js';
+import { readCurrent } from './vault-files.js';
+
+/**
+ * Review: every check a proposal must pass, run against the vault as it is now,
+ * and the review hash — the transaction engine's approval hash of the exact
+ * bundle the proposal becomes. The single source of truth for what apply will
+ * do: apply runs this again under the vault lock and lands only if nothing
+ * blocks and the hash is the one the person approved.
+ *
+ * Checks, in order (docs/proposals.md): base, path, owner, managed_blocks,
+ * frontmatter, links, shrink, and for a proposal made under a scenario its
+ * `scenario` and `validator` checks (src/policy). Each name appears at least
+ * once: one passing entry, or one failing entry per problem (with its path).
+ */
+
+/** Above this share of a note's text removed, a change is a shrink. */
+export const SHRINK_LIMIT = 0.5;
+
+export type ReviewInput = Pick<ProposalRecord, 'operation_id' | 'changes' | 'allow_shrink' | 'scenario'> &
+  Partial<Pick<ProposalRecord, 'id' | 'title' | 'summary' | 'agent' | 'session'>>;
+
+const stripBom = (t: string) => (t.charCodeAt(0) === 0xfeff ? t.slice(1) : t);
+const pass = (name: string, message: string, severity: 'block' | 'warn' = 'block'): ReviewCheck => ({ name, ok: true, severity, message });
+
+/** How the engine's refusals read as checks: which check failed. */
+function engineCheck(code: string): 'base' | 'path' | 'transaction' {
+  if (code === 'STALE_HASH') return 'base';
+  if (code === 'QUARANTINED' || code === 'RECOVERY_NEEDED' || code === 'LOCK_BUSY') return 'transaction';
+  return 'path';
+}
+
+export async function runReview(session: VaultSession, p: ReviewInput): Promise<StoredReview> {
+  const root = session.root;
+  const config = session.config();
+  const checks: ReviewCheck[] = [];
+  const files: ProposedFile[] = p.changes.map((c) => ({
+    path: c.path,
+    action: c.action,
+    ...(c.to === null ? {} : { to: c.to }),
+    old_text: c.old_text,
+    new_text: c.new_text,
+    old_sha256: c.base_sha256,
+    new_sha256: c.new_sha256,
+  }));
+
+  // base: every touched file still holds the bytes the change was made on
+  const base: ReviewCheck[] = [];
+  const pathProblems: ReviewCheck[] = [];
+  const expect = (rel: string, want: string | null, role: string) => {
+    let actual: string | null;
+    try {
+      actual = readCurrent(root, rel)?.sha256 ?? null;
+    } catch (e) {
+      if (!isVaultgateError(e)) throw e;
+      pathProblems.push({ name: 'path', ok: false, severity: 'block', path: rel, message: e.message, details: { code: e.code } });
+      return;
+    }
+    if (actual === want) return;
+    const now = actual === null ? 'it no longer exists' : want === null ? 'it exists now' : `it now has ${actual}`;
+    base.push({
+      name: 'base',
+      ok: false,
+      severity: 'block',
+      path: rel,
+      message: `${rel} changed since the proposal was made: ${role} ${want === null ? 'no file' : want}, but ${now}`,
+      details: { expected: want, actual },
+    });
+  };
+  for (const c of p.changes) {
+    expect(c.path, c.base_sha256, 'it was based on');
+    if (c.action === 'move') expect(c.to!, null, 'the move expects');
+  }
+
+  // path: the engine's own rules (inspect plans the transaction and writes nothing); it also gives the review hash
+  let reviewHash: string | null = null;
+  if (base.length === 0 && pathProblems.length === 0) {
+    try {
+      reviewHash = inspectBundle(root, proposalBundle(p.operation_id, p.changes)).approval_sha256;
+    } catch (e) {
+      if (!isVaultgateError(e)) throw e;
+      const name = engineCheck(e.code);
+      (name === 'base' ? base : pathProblems).push({ name, ok: false, severity: 'block', ...(e.path ? { path: e.path } : {}), message: e.message, details: { code: e.code, ...(e.hint ? { hint: e.hint } : {}) } });
+    }
+  }
+  checks.push(...(base.length ? base : [pass('base', 'every touched file still has the hash the change was based on')]));
+  const pathFailures = pathProblems.filter((c) => c.name === 'path');
+  checks.push(...(pathFailures.length ? pathFailures : [pass('path', base.length ? 'paths pass the engine’s rules (checked against disk once the base matches again)' : 'every path passes the transaction engine’s rules')]));
+  checks.push(...pathProblems.filter((c) => c.name !== 'path'));
+
+  checks.push(...checkOwners(files, config));
+  checks.push(...checkManagedBlocks(files, config));
+  // every check reads the same few texts: parse each once
+  const parsed = new Map<string, NoteModel>();
+  const parse = (text: string): NoteModel => {
+    let m = parsed.get(text);
+    if (!m) parsed.set(text, (m = parseNote(stripBom(text))));
+    return m;
+  };
+  checks.push(...frontmatterChecks(p.changes, parse));
+
+  const links = session.read((h) => reviewLinks(h.db, config, p.changes, parse)).result;
+  checks.push(...links.checks);
+  const shrinks = p.changes.map((c) => shrinkOf(c));
+  checks.push(...shrinkChecks(p, shrinks, links.backlinks));
+  checks.push(...(await scenarioChecks(session, p, files)));
+
+  const reviewFiles: ReviewFile[] = p.changes.map((c, i) => reviewFile(c, links.files[i]!, shrinks[i]!));
+  const blocked = checks.some((c) => !c.ok && c.severity === 'block');
+  return {
+    verdict: blocked ? 'blocked' : 'pending',
+    checks,
+    files: reviewFiles,
+    diff: reviewFiles.map((f) => f.diff).join(''),
+    review_hash: reviewHash,
+    reviewed_at: new Date().toISOString(),
+  };
+}
+
+function reviewFile(c: StoredChange, links: FileLinks, shrink: number): ReviewFile {
+  return {
+    path: c.path,
+    action: c.action,
+    ...(c.to === null ? {} : { to: c.to }),
+    old_sha256: c.base_sha256,
+    new_sha256: c.new_sha256,
+    diff: changeDiff(c),
+    links_added: links.links_added,
+    links_removed: links.links_removed,
+    links_broken: links.links_broken,
+    shrink,
+  };
+}
+
+/** frontmatter: the new text's YAML parses; one that was already broken and fails the same way only warns. */
+function frontmatterChecks(changes: readonly StoredChange[], parse: (text: string) => NoteModel): ReviewCheck[] {
+  const out: ReviewCheck[] = [];
+  for (const c of changes) {
+    if (c.action !== 'write' || c.new_text === null || !isMarkdownPath(c.path)) continue;
+    const error = parse(c.new_text).frontmatter?.error ?? null;
+    if (error === null) continue;
+    const before = c.old_text === null ? null : (parse(c.old_text).frontmatter?.error ?? null);
+    const at = `${c.path}:${error.line}:${error.column}`;
+    if (before !== null && before.code === error.code) {
+      out.push({ name: 'frontmatter', ok: false, severity: 'warn', path: c.path, message: `${at}: the frontmatter was already broken and still is (${error.code}: ${error.message})`, details: { ...error } });
+    } else {
+      out.push({ name: 'frontmatter', ok: false, severity: 'block', path: c.path, message: `${at}: the new frontmatter is not valid YAML (${error.code}: ${error.message})`, details: { ...error } });
+    }
+  }
+  return out.length ? out : [pass('frontmatter', 'every new frontmatter block parses')];
+}
+
+/** Share of the old text a change removes (0–1): 1 for a delete, 0 for a move or a note that grows. */
+function shrinkOf(c: StoredChange): number {
+  if (c.action === 'delete') return 1;
+  if (c.action === 'move' || c.old_text === null || c.new_text === null) return 0;
+  const before = stripBom(c.old_text).length;
+  const after = stripBom(c.new_text).length;
+  if (before === 0 || after >= before) return 0;
+  return Math.round(((before - after) / before) * 1000) / 1000;
+}
+
+/** shrink: more than half of a note removed, or a note with backlinks deleted, blocks unless the proposal allows it. */
+function shrinkChecks(p: ReviewInput, shrinks: number[], backlinks: Map<string, number>): ReviewCheck[] {
+  const out: ReviewCheck[] = [];
+  const severity = p.allow_shrink ? 'warn' : 'block';
+  const allowed = p.allow_shrink ? ' (allowed: the proposal says --allow-shrink)' : ' — if that is intended, propose again with --allow-shrink';
+  p.changes.forEach((c, i) => {
+    if (c.action === 'write' && shrinks[i]! > SHRINK_LIMIT) {
+      out.push({
+        name: 'shrink',
+        ok: false,
+        severity,
+        path: c.path,
+        message: `the change removes ${Math.round(shrinks[i]! * 100)}% of ${c.path}${allowed}; was it written from a truncated read?`,
+        details: { shrink: shrinks[i] },
+      });
+    }
+    const links = backlinks.get(c.path) ?? 0;
+    if (c.action === 'delete' && links > 0) {
+      out.push({
+        name: 'shrink',
+        ok: false,
+        severity,
+        path: c.path,
+        message: `${c.path} is linked from other notes (${links} link${links > 1 ? 's' : ''}); deleting it leaves them dangling${allowed}`,
+        details: { backlinks: links },
+      });
+    }
+  });
+  return out.length ? out : [pass('shrink', 'no note loses more than half of its text, and no linked note is deleted')];
+}
+
+/**
+ * scenario and validator: the write rules of the scenario the proposal was made
+ * under, and its validator (src/policy runs it in a child process, bounded). A
+ * scenario that can no longer be loaded (deleted, or its files broken since)
+ * blocks, saying why: its rules cannot be checked.
+ */
+async function scenarioChecks(session: VaultSession, p: ReviewInput, files: readonly ProposedFile[]): Promise<ReviewCheck[]> {
+  if (p.scenario === null) return [];
+  let scenario;
+  try {
+    scenario = loadScenario(p.scenario, { root: session.root, env: session.env });
+  } catch (e) {
+    if (!isVaultgateError(e)) throw e;
+    return [{ name: 'scenario', ok: false, severity: 'block', message: `scenario ${JSON.stringify(p.scenario)} cannot be loaded, so its rules cannot be checked: ${e.message}`, details: { code: e.code } }];
+  }
+  const info = {
+    ...(p.id ? { id: p.id } : {}),
+    ...(p.title ? { title: p.title } : {}),
+    ...(p.summary ? { summary: p.summary } : {}),
+    ...(p.agent ? { agent: p.agent } : {}),
+    ...(p.session ? { session: p.session } : {}),
+  };
+  return scenarioReviewChecks(scenario, files, { proposal: info });
+}

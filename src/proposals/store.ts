@@ -1,0 +1,424 @@
+import zlib from 'node:zlib';
+import { VaultgateError } from '../errors.js';
+import { sha256Hex } from '../vault/index.js';
+import { openStore, type StoreDb, type StoreSpec } from '../store/index.js';
+import type { AuditEvent, ProposalOrigin, ProposalRecord, ProposalState, StoredChange, StoredReview } from './types.js';
+
+type Env = Record<string, string | undefined>;
+
+/**
+ * `proposals.sqlite` under the data root: proposals, their exact changes and
+ * reviews, and the audit log. The user's history, not a cache (src/store): no
+ * row is ever deleted, triggers refuse it, and the audit log refuses updates too.
+ */
+const SCHEMA_V1 = `
+CREATE TABLE meta (
+  key   TEXT PRIMARY KEY,
+  value TEXT NOT NULL
+) STRICT;
+-- Part of every operation id, so ids stay unique across stores (a store moved aside and started anew).
+INSERT INTO meta(key, value) VALUES ('nonce', lower(hex(randomblob(4))));
+
+CREATE TABLE proposals (
+  seq             INTEGER PRIMARY KEY,        -- the number in the id
+  id              TEXT NOT NULL UNIQUE,       -- 'p-' || seq
+  state           TEXT NOT NULL CHECK (state IN ('pending', 'blocked', 'applied', 'declined', 'recovery')),
+  title           TEXT NOT NULL,
+  summary         TEXT,
+  agent           TEXT,
+  session         TEXT,
+  scenario        TEXT,
+  allow_shrink    INTEGER NOT NULL,
+  origin          TEXT NOT NULL,              -- propose | rollback
+  rollback_of     TEXT,
+  operation_id    TEXT NOT NULL UNIQUE,
+  created_at      TEXT NOT NULL,
+  updated_at      TEXT NOT NULL,
+  review          TEXT,                       -- JSON StoredReview of the last review
+  review_hash     TEXT,                       -- of the last review (also in review; here for lists)
+  blocking        TEXT NOT NULL DEFAULT '[]', -- JSON: names of the checks that block, last review
+  warnings        INTEGER NOT NULL DEFAULT 0, -- warnings of the last review
+  applied_at      TEXT,
+  changed_paths   TEXT,                       -- JSON, once applied
+  declined_reason TEXT
+) STRICT;
+CREATE INDEX proposals_by_state ON proposals(state, seq);
+CREATE INDEX proposals_by_agent ON proposals(agent, seq);
+CREATE INDEX proposals_by_rollback ON proposals(rollback_of);
+
+-- The texts of changes are stored once each, by the SHA-256 of their bytes: the
+-- base many proposals share, a rollback's texts (the original's, swapped) cost nothing.
+CREATE TABLE changes (
+  proposal_seq INTEGER NOT NULL REFERENCES proposals(seq),
+  ord          INTEGER NOT NULL,
+  path         TEXT NOT NULL,
+  action       TEXT NOT NULL CHECK (action IN ('write', 'delete', 'move')),
+  to_path      TEXT,
+  base_sha256  TEXT,                       -- its text in texts, when it was UTF-8
+  new_sha256   TEXT,                       -- a write's new text in texts
+  PRIMARY KEY (proposal_seq, ord)
+) STRICT;
+
+CREATE TABLE texts (
+  sha256 TEXT PRIMARY KEY,                 -- of the UTF-8 bytes
+  bytes  INTEGER NOT NULL,                 -- length of the bytes
+  data   BLOB NOT NULL                     -- the bytes, raw-deflated
+) STRICT;
+
+CREATE TABLE audit (
+  seq          INTEGER PRIMARY KEY AUTOINCREMENT,
+  at           TEXT NOT NULL,
+  event        TEXT NOT NULL,
+  actor        TEXT NOT NULL,
+  proposal     TEXT,
+  operation_id TEXT,
+  review_hash  TEXT,
+  details      TEXT NOT NULL                 -- JSON object
+) STRICT;
+CREATE INDEX audit_by_proposal ON audit(proposal, seq);
+
+CREATE TRIGGER proposals_never_deleted BEFORE DELETE ON proposals BEGIN SELECT RAISE(ABORT, 'proposals are never deleted'); END;
+CREATE TRIGGER changes_never_deleted BEFORE DELETE ON changes BEGIN SELECT RAISE(ABORT, 'proposal changes are never deleted'); END;
+CREATE TRIGGER changes_never_updated BEFORE UPDATE ON changes BEGIN SELECT RAISE(ABORT, 'proposal changes are never changed'); END;
+CREATE TRIGGER texts_never_deleted BEFORE DELETE ON texts BEGIN SELECT RAISE(ABORT, 'proposal texts are never deleted'); END;
+CREATE TRIGGER texts_never_updated BEFORE UPDATE ON texts BEGIN SELECT RAISE(ABORT, 'proposal texts are never changed'); END;
+CREATE TRIGGER audit_never_deleted BEFORE DELETE ON audit BEGIN SELECT RAISE(ABORT, 'the audit log is append-only'); END;
+CREATE TRIGGER audit_never_updated BEFORE UPDATE ON audit BEGIN SELECT RAISE(ABORT, 'the audit log is append-only'); END;
+`;
+
+export const PROPOSAL_STORE: StoreSpec = {
+  name: 'proposals',
+  applicationId: 0x56475052, // 'VGPR'
+  migrations: [SCHEMA_V1],
+};
+
+interface ProposalRow {
+  seq: number;
+  id: string;
+  state: ProposalState;
+  title: string;
+  summary: string | null;
+  agent: string | null;
+  session: string | null;
+  scenario: string | null;
+  allow_shrink: number;
+  origin: ProposalOrigin;
+  rollback_of: string | null;
+  operation_id: string;
+  created_at: string;
+  updated_at: string;
+  review: string | null;
+  review_hash: string | null;
+  blocking: string;
+  warnings: number;
+  applied_at: string | null;
+  changed_paths: string | null;
+  declined_reason: string | null;
+}
+
+interface ChangeRow {
+  path: string;
+  action: StoredChange['action'];
+  to_path: string | null;
+  base_sha256: string | null;
+  new_sha256: string | null;
+}
+
+export interface NewProposal {
+  title: string;
+  summary: string | null;
+  agent: string | null;
+  session: string | null;
+  scenario: string | null;
+  allow_shrink: boolean;
+  origin: ProposalOrigin;
+  rollback_of: string | null;
+  changes: StoredChange[];
+}
+
+export interface ListFilter {
+  state?: ProposalState;
+  agent?: string;
+  limit: number;
+}
+
+export interface ProposalSummary {
+  id: string;
+  state: ProposalState;
+  title: string;
+  agent: string | null;
+  session: string | null;
+  scenario: string | null;
+  origin: ProposalOrigin;
+  rollback_of: string | null;
+  created_at: string;
+  updated_at: string;
+  files: Array<{ path: string; action: StoredChange['action']; to?: string }>;
+  /** Names of the checks that block (empty when pending). */
+  blocking: string[];
+  /** Number of warnings of the last review. */
+  warnings: number;
+  review_hash: string | null;
+}
+
+export const now = () => new Date().toISOString();
+
+/** The proposal store of one vault. Every method is one SQLite transaction (busy-waits up to STORE_BUSY_TIMEOUT_MS). */
+export class ProposalStore {
+  private constructor(readonly db: StoreDb, readonly file: string) {}
+
+  /** Open for writing (created when absent). */
+  static open(root: string, env: Env): ProposalStore {
+    const s = openStore(root, env, PROPOSAL_STORE)!;
+    return new ProposalStore(s.db, s.file);
+  }
+
+  /** Open for reading; null when the vault has no proposal store yet (nothing is created). */
+  static openExisting(root: string, env: Env): ProposalStore | null {
+    const s = openStore(root, env, PROPOSAL_STORE, { readonly: true });
+    return s ? new ProposalStore(s.db, s.file) : null;
+  }
+
+  close(): void {
+    this.db.close();
+  }
+
+  private nonce(): string {
+    return this.db.prepare(`SELECT value FROM meta WHERE key = 'nonce'`).pluck().get() as string;
+  }
+
+  /**
+   * Store a new proposal with the next id and log `proposed`, in one write
+   * transaction (BEGIN IMMEDIATE): concurrent proposers are serialised by
+   * SQLite, so every one gets its own id and nothing is lost.
+   */
+  insert(p: NewProposal, actor: string, details: Record<string, unknown> = {}): ProposalRecord {
+    const at = now();
+    const tx = this.db.transaction(() => {
+      const seq = (this.db.prepare('SELECT COALESCE(MAX(seq), 0) + 1 FROM proposals').pluck().get() as number);
+      const id = `p-${seq}`;
+      const operationId = `proposal-${id}-${this.nonce()}`;
+      this.db
+        .prepare(
+          `INSERT INTO proposals (seq, id, state, title, summary, agent, session, scenario, allow_shrink, origin, rollback_of, operation_id, created_at, updated_at)
+           VALUES (?, ?, 'pending', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        )
+        .run(seq, id, p.title, p.summary, p.agent, p.session, p.scenario, p.allow_shrink ? 1 : 0, p.origin, p.rollback_of, operationId, at, at);
+      const ins = this.db.prepare('INSERT INTO changes (proposal_seq, ord, path, action, to_path, base_sha256, new_sha256) VALUES (?, ?, ?, ?, ?, ?, ?)');
+      p.changes.forEach((c, ord) => {
+        if (c.old_text !== null) this.putText(c.base_sha256!, c.old_text);
+        if (c.action === 'write') this.putText(c.new_sha256!, c.new_text!);
+        ins.run(seq, ord, c.path, c.action, c.to, c.base_sha256, c.new_sha256);
+      });
+      this.appendEvent({
+        event: 'proposed',
+        actor,
+        proposal: id,
+        operation_id: operationId,
+        review_hash: null,
+        details: { title: p.title, origin: p.origin, ...(p.rollback_of ? { rollback_of: p.rollback_of } : {}), files: fileHashes(p.changes), ...details },
+      });
+      return id;
+    });
+    return this.get(tx.immediate())!;
+  }
+
+  /** Keep a text by the hash of its bytes (once: a text already kept is not written again). */
+  private putText(sha256: string, text: string): void {
+    const bytes = Buffer.from(text, 'utf8');
+    if (sha256Hex(bytes) !== sha256) throw new Error(`internal: text does not match its hash ${sha256}`);
+    this.db.prepare('INSERT OR IGNORE INTO texts (sha256, bytes, data) VALUES (?, ?, ?)').run(sha256, bytes.byteLength, zlib.deflateRawSync(bytes));
+  }
+
+  /** A kept text, or null (not kept: the file was not UTF-8, or there is none). */
+  private text(sha256: string | null): string | null {
+    if (sha256 === null) return null;
+    const row = this.db.prepare('SELECT bytes, data FROM texts WHERE sha256 = ?').get(sha256) as { bytes: number; data: Buffer } | undefined;
+    if (!row) return null;
+    const bytes = zlib.inflateRawSync(row.data);
+    if (bytes.byteLength !== row.bytes || sha256Hex(bytes) !== sha256) {
+      throw new VaultgateError('STATE_CORRUPT', `${this.file}: the kept text ${sha256} does not match its hash`, {
+        details: { file: this.file, sha256 },
+        hint: 'The proposal store is damaged; restore it from a backup. vaultgate will not overwrite it.',
+      });
+    }
+    return bytes.toString('utf8');
+  }
+
+  get(id: string): ProposalRecord | null {
+    const row = this.db.prepare('SELECT * FROM proposals WHERE id = ?').get(id) as ProposalRow | undefined;
+    if (!row) return null;
+    const changes = (this.db.prepare('SELECT path, action, to_path, base_sha256, new_sha256 FROM changes WHERE proposal_seq = ? ORDER BY ord').all(row.seq) as ChangeRow[]).map(
+      (c): StoredChange => ({
+        path: c.path,
+        action: c.action,
+        to: c.to_path,
+        base_sha256: c.base_sha256,
+        old_text: this.text(c.base_sha256),
+        new_text: c.action === 'write' ? this.text(c.new_sha256) : null,
+        new_sha256: c.new_sha256,
+      }),
+    );
+    return {
+      id: row.id,
+      state: row.state,
+      title: row.title,
+      summary: row.summary,
+      agent: row.agent,
+      session: row.session,
+      scenario: row.scenario,
+      allow_shrink: row.allow_shrink === 1,
+      origin: row.origin,
+      rollback_of: row.rollback_of,
+      operation_id: row.operation_id,
+      created_at: row.created_at,
+      updated_at: row.updated_at,
+      changes,
+      review: row.review === null ? null : (JSON.parse(row.review) as StoredReview),
+      applied_at: row.applied_at,
+      changed_paths: row.changed_paths === null ? null : (JSON.parse(row.changed_paths) as string[]),
+      declined_reason: row.declined_reason,
+    };
+  }
+
+  /** The proposal or a typed error naming the id. */
+  require(id: string): ProposalRecord {
+    const p = this.get(id);
+    if (!p) throw unknownProposal(id);
+    return p;
+  }
+
+  /** The newest proposal rolling `id` back that was not declined, if any. */
+  rollbackOf(id: string): { id: string; state: ProposalState } | null {
+    return (
+      (this.db.prepare(`SELECT id, state FROM proposals WHERE rollback_of = ? AND state != 'declined' ORDER BY seq DESC LIMIT 1`).get(id) as
+        | { id: string; state: ProposalState }
+        | undefined) ?? null
+    );
+  }
+
+  /**
+   * Save a review and move the state, but only from one of `from` (another
+   * process may have moved it meanwhile: then nothing changes and false returns).
+   */
+  saveReview(id: string, review: StoredReview, state: ProposalState, from: readonly ProposalState[], event?: Omit<AuditEvent, 'seq' | 'at'>): boolean {
+    return this.db
+      .transaction(() => {
+        const cur = this.db.prepare('SELECT state FROM proposals WHERE id = ?').pluck().get(id) as ProposalState | undefined;
+        if (cur === undefined || !from.includes(cur)) return false;
+        const blocking = [...new Set(review.checks.filter((c) => !c.ok && c.severity === 'block').map((c) => c.name))];
+        const warnings = review.checks.filter((c) => !c.ok && c.severity === 'warn').length;
+        this.db
+          .prepare('UPDATE proposals SET review = ?, review_hash = ?, blocking = ?, warnings = ?, state = ?, updated_at = ? WHERE id = ?')
+          .run(JSON.stringify(review), review.review_hash, JSON.stringify(blocking), warnings, state, now(), id);
+        if (event) this.appendEvent(event);
+        return true;
+      })
+      .immediate();
+  }
+
+  /** Move the state from one of `from` to `to`, with an optional event, atomically; false when the state was not one of `from`. */
+  transition(
+    id: string,
+    from: readonly ProposalState[],
+    to: ProposalState,
+    event?: Omit<AuditEvent, 'seq' | 'at'>,
+    set: { applied_at?: string; changed_paths?: string[]; declined_reason?: string | null } = {},
+  ): boolean {
+    return this.db
+      .transaction(() => {
+        const cur = this.db.prepare('SELECT state FROM proposals WHERE id = ?').pluck().get(id) as ProposalState | undefined;
+        if (cur === undefined || !from.includes(cur)) return false;
+        this.db
+          .prepare(
+            `UPDATE proposals SET state = ?, updated_at = ?,
+               applied_at = COALESCE(?, applied_at), changed_paths = COALESCE(?, changed_paths),
+               declined_reason = CASE WHEN ? THEN ? ELSE declined_reason END
+             WHERE id = ?`,
+          )
+          .run(
+            to,
+            now(),
+            set.applied_at ?? null,
+            set.changed_paths ? JSON.stringify(set.changed_paths) : null,
+            'declined_reason' in set ? 1 : 0,
+            set.declined_reason ?? null,
+            id,
+          );
+        if (event) this.appendEvent(event);
+        return true;
+      })
+      .immediate();
+  }
+
+  /** Append one audit event (inside or outside a transaction). */
+  appendEvent(e: Omit<AuditEvent, 'seq' | 'at'>): void {
+    this.db
+      .prepare('INSERT INTO audit (at, event, actor, proposal, operation_id, review_hash, details) VALUES (?, ?, ?, ?, ?, ?, ?)')
+      .run(now(), e.event, e.actor, e.proposal, e.operation_id, e.review_hash, JSON.stringify(e.details));
+  }
+
+  list(filter: ListFilter): { total: number; proposals: ProposalSummary[] } {
+    const where: string[] = [];
+    const args: unknown[] = [];
+    if (filter.state) (where.push('state = ?'), args.push(filter.state));
+    if (filter.agent) (where.push('agent = ?'), args.push(filter.agent));
+    const w = where.length ? `WHERE ${where.join(' AND ')}` : '';
+    const total = this.db.prepare(`SELECT count(*) FROM proposals ${w}`).pluck().get(...args) as number;
+    const rows = this.db
+      .prepare(
+        `SELECT seq, id, state, title, agent, session, scenario, origin, rollback_of, created_at, updated_at, review_hash, blocking, warnings
+         FROM proposals ${w} ORDER BY seq DESC LIMIT ?`,
+      )
+      .all(...args, filter.limit) as Array<Omit<ProposalRow, 'review'>>;
+    const files = this.db.prepare('SELECT path, action, to_path FROM changes WHERE proposal_seq = ? ORDER BY ord');
+    const proposals = rows.map((r): ProposalSummary => {
+      return {
+        id: r.id,
+        state: r.state,
+        title: r.title,
+        agent: r.agent,
+        session: r.session,
+        scenario: r.scenario,
+        origin: r.origin,
+        rollback_of: r.rollback_of,
+        created_at: r.created_at,
+        updated_at: r.updated_at,
+        files: (files.all(r.seq) as Array<{ path: string; action: StoredChange['action']; to_path: string | null }>).map((f) => ({
+          path: f.path,
+          action: f.action,
+          ...(f.to_path === null ? {} : { to: f.to_path }),
+        })),
+        blocking: JSON.parse(r.blocking) as string[],
+        warnings: r.warnings,
+        review_hash: r.review_hash,
+      };
+    });
+    return { total, proposals };
+  }
+
+  /** Ids of proposals in a state (small: used to reconcile `recovery` ones). */
+  idsInState(state: ProposalState): string[] {
+    return this.db.prepare('SELECT id FROM proposals WHERE state = ? ORDER BY seq').pluck().all(state) as string[];
+  }
+
+  log(filter: { limit: number; proposal?: string }): { total: number; events: AuditEvent[] } {
+    const w = filter.proposal ? 'WHERE proposal = ?' : '';
+    const args = filter.proposal ? [filter.proposal] : [];
+    const total = this.db.prepare(`SELECT count(*) FROM audit ${w}`).pluck().get(...args) as number;
+    const rows = this.db.prepare(`SELECT * FROM audit ${w} ORDER BY seq DESC LIMIT ?`).all(...args, filter.limit) as Array<Omit<AuditEvent, 'details'> & { details: string }>;
+    return { total, events: rows.map((r) => ({ ...r, details: JSON.parse(r.details) as Record<string, unknown> })) };
+  }
+}
+
+export function unknownProposal(id: string): VaultgateError {
+  return new VaultgateError('PROPOSAL_UNKNOWN', `no proposal ${JSON.stringify(id)} in this vault`, {
+    details: { id },
+    hint: '`vaultgate proposals` lists the proposals of this vault (ids look like p-7).',
+  });
+}
+
+/** The hashes of each change, as the audit log records them. */
+export function fileHashes(changes: readonly StoredChange[]): Array<Record<string, unknown>> {
+  return changes.map((c) => ({ path: c.path, action: c.action, ...(c.to === null ? {} : { to: c.to }), base_sha256: c.base_sha256, new_sha256: c.new_sha256 }));
+}

@@ -1,0 +1,130 @@
+import type { ReviewCheck } from '../policy/index.js';
+
+/**
+ * The proposal model. A proposal is a list of exact file changes, each with the
+ * hash of the version the agent read (`base_sha256`). Whatever form the agent
+ * used (full text, a replacement, a section, an append), what is stored and
+ * reviewed is the exact new text: review and apply never see an edit form.
+ *
+ * States (docs/proposals.md): `pending` (review found nothing blocking),
+ * `blocked` (a check blocks), `applied`, `declined`, `recovery` (an apply
+ * started and has not been seen to finish: a crash, or one in flight).
+ */
+export const PROPOSAL_STATES = ['pending', 'blocked', 'applied', 'declined', 'recovery'] as const;
+export type ProposalState = (typeof PROPOSAL_STATES)[number];
+
+export type ChangeAction = 'write' | 'delete' | 'move';
+
+/** One stored file change: an exact full-text change against a known base. */
+export interface StoredChange {
+  /** Vault-relative path (NFC, `/`); for a move, the source. */
+  path: string;
+  action: ChangeAction;
+  /** Destination of a move, else null. */
+  to: string | null;
+  /** SHA-256 of the bytes the change is based on; null: the file must not exist (a new note). */
+  base_sha256: string | null;
+  /**
+   * Text of that base version (a leading U+FEFF stands for a byte-order mark),
+   * kept for diffs and rollback; null when there was no file or it was not UTF-8.
+   */
+  old_text: string | null;
+  /** The exact new text of a write (U+FEFF first when the bytes start with a BOM); null for delete and move. */
+  new_text: string | null;
+  /** SHA-256 of the bytes after the change: the new text's for a write, the base for a move, null for a delete. */
+  new_sha256: string | null;
+}
+
+/** Where a proposal came from. */
+export type ProposalOrigin = 'propose' | 'rollback';
+
+export interface ProposalRecord {
+  /** `p-1`, `p-2`, …: short, stable, unique per vault. */
+  id: string;
+  state: ProposalState;
+  title: string;
+  summary: string | null;
+  agent: string | null;
+  session: string | null;
+  scenario: string | null;
+  allow_shrink: boolean;
+  origin: ProposalOrigin;
+  /** For a rollback proposal: the proposal it undoes. */
+  rollback_of: string | null;
+  /** The transaction's operation id (deterministic per proposal, so recovery maps back). */
+  operation_id: string;
+  created_at: string;
+  updated_at: string;
+  changes: StoredChange[];
+  /** The last review, or null before the first one finished. */
+  review: StoredReview | null;
+  applied_at: string | null;
+  changed_paths: string[] | null;
+  declined_reason: string | null;
+}
+
+/** A link named in a review (links_added, and links_removed with `status: null`). */
+export interface ReviewLink {
+  line: number;
+  kind: string;
+  raw: string;
+  /** resolved | ambiguous | unresolved | unindexed | external; null for a removed link. */
+  status: string | null;
+  target: string | null;
+  candidates: string[] | null;
+  /** The heading or block part: `{kind, value, exists}` (`exists: null` when it cannot be checked). */
+  subpath: { kind: string; value: string; exists: boolean | null } | null;
+}
+
+/** A link that resolves today and will not after the change. */
+export interface BrokenLink {
+  /** The note holding the link. */
+  source: string;
+  line: number;
+  raw: string;
+  /** unresolved | ambiguous | missing_anchor */
+  reason: string;
+  /** Where it points now (before the change). */
+  target: string | null;
+}
+
+export interface ReviewFile {
+  path: string;
+  action: ChangeAction;
+  to?: string;
+  /** The base the change applies to (null: a new file). */
+  old_sha256: string | null;
+  /** The bytes after the change (null: deleted). */
+  new_sha256: string | null;
+  /** Unified diff of this file (git style); empty for a pure move. */
+  diff: string;
+  links_added: ReviewLink[];
+  links_removed: ReviewLink[];
+  links_broken: BrokenLink[];
+  /** Share of the old text the change removes, 0–1 (1 for a delete; 0 when the note grows). */
+  shrink: number;
+}
+
+export interface StoredReview {
+  /** pending or blocked: what the checks say. */
+  verdict: 'pending' | 'blocked';
+  checks: ReviewCheck[];
+  files: ReviewFile[];
+  diff: string;
+  /** The transaction engine's approval hash of the exact bundle reviewed; null when it could not be planned (base or path failed). */
+  review_hash: string | null;
+  reviewed_at: string;
+}
+
+/** One event of the append-only audit log. */
+export interface AuditEvent {
+  seq: number;
+  at: string;
+  event: 'proposed' | 'reviewed' | 'applied' | 'declined' | 'reopened' | 'rolled_back' | 'recovery';
+  /** The agent's name, or `operator`. */
+  actor: string;
+  proposal: string | null;
+  operation_id: string | null;
+  review_hash: string | null;
+  details: Record<string, unknown>;
+}

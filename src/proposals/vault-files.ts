@@ -1,0 +1,43 @@
+import { isVaultgateError, VaultgateError } from '../errors.js';
+import { decodeUtf8, normalizeVaultPath, readVaultBytes, sha256Hex } from '../vault/index.js';
+
+/**
+ * A touched file as it is on disk now: its hash and, when it is UTF-8, its text
+ * (a leading U+FEFF stands for a byte-order mark, so text and bytes round-trip).
+ */
+export interface CurrentFile {
+  sha256: string;
+  bytes: Buffer;
+  /** null when the bytes are not UTF-8. */
+  text: string | null;
+}
+
+/** The file now, or null when it does not exist. Symlinks, folders and over-large files are typed errors. */
+export function readCurrent(root: string, rel: string): CurrentFile | null {
+  let bytes: Buffer;
+  try {
+    bytes = readVaultBytes(root, normalizeVaultPath(rel)).bytes;
+  } catch (e) {
+    if (isVaultgateError(e) && e.code === 'NOT_FOUND') return null;
+    throw e;
+  }
+  let text: string | null = null;
+  try {
+    const d = decodeUtf8(bytes, rel);
+    text = (d.bom ? '\ufeff' : '') + d.text;
+  } catch (e) {
+    if (!isVaultgateError(e)) throw e;
+  }
+  return { sha256: sha256Hex(bytes), bytes, text };
+}
+
+/** STALE_HASH for a base that is not what the vault holds. */
+export function staleBase(rel: string, base: string | null, actual: string | null, when: 'propose' | 'review'): VaultgateError {
+  const found = actual === null ? 'it does not exist' : `it is ${actual}`;
+  const expected = base === null ? 'not to exist (a new note)' : `to be ${base}`;
+  return new VaultgateError('STALE_HASH', `${rel} changed since it was read: the ${when === 'propose' ? 'proposal' : 'review'} expects it ${expected}, but ${found}`, {
+    path: rel,
+    details: { expected: base, actual },
+    hint: 'Re-read the note (`vaultgate note PATH` prints its sha256), make the change on that text, and propose again with that hash as --base.',
+  });
+}

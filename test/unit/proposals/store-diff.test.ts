@@ -1,0 +1,83 @@
+import assert from 'node:assert/strict';
+import crypto from 'node:crypto';
+import { test } from 'node:test';
+import fc from 'fast-check';
+import { applyPatch } from 'diff';
+import { changeDiff } from '../../../src/proposals/diff.js';
+import { ProposalStore } from '../../../src/proposals/index.js';
+import type { StoredChange } from '../../../src/proposals/index.js';
+import { tempVault } from '../../helpers/temp-vault.js';
+
+const sha = (s: string) => crypto.createHash('sha256').update(s).digest('hex');
+const write = (old_text: string | null, new_text: string): StoredChange => ({
+  path: 'a.md',
+  action: 'write',
+  to: null,
+  base_sha256: old_text === null ? null : sha(old_text),
+  old_text,
+  new_text,
+  new_sha256: sha(new_text),
+});
+
+test('store: ids count up per vault, texts come back exactly, and nothing can be deleted or rewritten', () => {
+  const { root, home } = tempVault({});
+  const store = ProposalStore.open(root, { VAULTGATE_HOME: home });
+  try {
+    const mk = (title: string) =>
+      store.insert({ title, summary: null, agent: 'a', session: null, scenario: null, allow_shrink: false, origin: 'propose', rollback_of: null, changes: [write('\ufeffold\r\n', 'new 🎉\n')] }, 'a');
+    const p1 = mk('one');
+    const p2 = mk('two');
+    assert.deepEqual([p1.id, p2.id], ['p-1', 'p-2']);
+    assert.match(p1.operation_id, /^proposal-p-1-[0-9a-f]{8}$/);
+    assert.equal(p1.operation_id.slice(-8), p2.operation_id.slice(-8), 'one nonce per store');
+    assert.deepEqual(store.get('p-1')!.changes, [write('\ufeffold\r\n', 'new 🎉\n')]);
+    assert.throws(() => store.db.prepare('DELETE FROM proposals').run(), /never deleted/);
+    assert.throws(() => store.db.prepare('DELETE FROM audit').run(), /append-only/);
+    assert.throws(() => store.db.prepare(`UPDATE audit SET actor = 'x'`).run(), /append-only/);
+    assert.throws(() => store.db.prepare(`UPDATE changes SET path = 'x'`).run(), /never changed/);
+    assert.throws(() => store.db.prepare(`UPDATE texts SET bytes = 0`).run(), /never changed/);
+    assert.throws(() => store.db.prepare('DELETE FROM texts').run(), /never deleted/);
+    // both proposals share one copy of each text
+    assert.equal(store.db.prepare('SELECT count(*) FROM texts').pluck().get(), 2);
+    assert.equal(store.transition('p-1', ['applied'], 'declined'), false, 'a transition from the wrong state changes nothing');
+    assert.equal(store.get('p-1')!.state, 'pending');
+    assert.equal(store.log({ limit: 10 }).total, 2);
+  } finally {
+    store.close();
+  }
+});
+
+test('diff: git-style headers for edits, new files, deletes and moves; a missing final newline is marked', () => {
+  assert.equal(
+    changeDiff(write('a\nb\n', 'a\nc')),
+    'diff --git a/a.md b/a.md\n--- a/a.md\n+++ b/a.md\n@@ -1,2 +1,2 @@\n a\n-b\n+c\n\\ No newline at end of file\n',
+  );
+  assert.equal(changeDiff(write(null, 'x\n')), 'diff --git a/a.md b/a.md\nnew file\n--- /dev/null\n+++ b/a.md\n@@ -0,0 +1,1 @@\n+x\n');
+  assert.equal(
+    changeDiff({ path: 'a.md', action: 'delete', to: null, base_sha256: 'x', old_text: 'x\n', new_text: null, new_sha256: null }),
+    'diff --git a/a.md b/a.md\ndeleted file\n--- a/a.md\n+++ /dev/null\n@@ -1,1 +0,0 @@\n-x\n',
+  );
+  assert.equal(
+    changeDiff({ path: 'a.md', action: 'move', to: 'b/a.md', base_sha256: 'x', old_text: 'x', new_text: null, new_sha256: 'x' }),
+    'diff --git a/a.md b/b/a.md\nrename from a.md\nrename to b/a.md\n',
+  );
+});
+
+test('diff: property — the diff applied to the old text gives the new text, also when it falls back to one whole-file hunk', () => {
+  const line = fc.stringMatching(/^[a-c ]{0,3}$/);
+  const text = fc.array(line, { maxLength: 30 }).chain((ls) => fc.boolean().map((nl) => ls.join('\n') + (nl && ls.length ? '\n' : '')));
+  fc.assert(
+    fc.property(text, text, (a, b) => {
+      if (a === b) return;
+      const d = changeDiff(write(a, b)).split('\n').slice(1).join('\n'); // drop the `diff --git` line
+      assert.equal(applyPatch(a, d), b);
+    }),
+    { numRuns: 300 },
+  );
+  // beyond MAX_DIFF_EDITS the diff is one hunk replacing every line, still exact
+  const big = Array.from({ length: 3000 }, (_, i) => `line ${i}`).join('\n') + '\n';
+  const other = Array.from({ length: 3000 }, (_, i) => `other ${i}`).join('\n') + '\n';
+  const d = changeDiff(write(big, other));
+  assert.match(d, /\n@@ -1,3000 \+1,3000 @@\n/);
+  assert.equal(applyPatch(big, d.split('\n').slice(1).join('\n')), other);
+});
