@@ -8,7 +8,7 @@
  *   least a search that guarantees a fresh index can do (bench/lib/stat-walk.mjs);
  * - `grep -ril TERM` and, when installed, `rg -il TERM` over the same notes;
  * - `node -e 0`, for scale.
- * Targets (issue 4, on 10k notes) are reported, never asserted.
+ * Targets (issue 9, on 10k notes, common query words) are reported, never asserted.
  *
  * Vaults are generated once under $VAULTGATE_BENCH_DIR (default
  * /tmp/vaultgate-bench) and reused while the generator and options are unchanged.
@@ -52,6 +52,13 @@ const SIZES = process.env.VAULTGATE_BENCH_SIZES
 const reps = (n: number) => (n >= 100_000 ? 3 : 7);
 const coldReps = (n: number) => (n >= 100_000 ? 1 : 3);
 const CONTEXT_QUESTION = 'what did we decide about zephyrine and the budget';
+/**
+ * Common words (issue 9): every tenth note or more holds them, so a query cost
+ * that grows with the number of matching sections shows here and not with the
+ * planted term. Words from the generator's common English stock.
+ */
+const COMMON_QUERY = 'project meeting';
+const COMMON_QUESTION = 'what did the team decide about the project budget';
 
 function which(cmd: string): string | null {
   try {
@@ -171,8 +178,11 @@ function benchSize(n: number, verbs: Set<string>, rg: string | null): SizeResult
   } else result.skipped.push('index');
   if (verbs.has('search')) cases[`search ${term}`] = tap(`search ${term}`, vg('search', term, '--limit', '10'));
   else result.skipped.push('search');
-  if (verbs.has('context')) cases['context QUESTION'] = tap('context QUESTION', vg('context', CONTEXT_QUESTION));
-  else result.skipped.push('context');
+  if (verbs.has('search')) cases[`search ${COMMON_QUERY}`] = tap(`search ${COMMON_QUERY}`, vg('search', COMMON_QUERY, '--limit', '10'));
+  if (verbs.has('context')) {
+    cases['context QUESTION'] = tap('context QUESTION', vg('context', CONTEXT_QUESTION));
+    cases['context COMMON'] = tap('context COMMON', vg('context', COMMON_QUESTION));
+  } else result.skipped.push('context');
 
   result.timings = interleave(reps(n), cases);
   result.selfReportedRefresh = Object.fromEntries(Object.entries(selfMs).map(([k, v]) => [k, summarize(v)]));
@@ -246,16 +256,19 @@ function table(results: SizeResult[], rgName: string | null): string {
     ['node -e 0', (r) => ms(r.timings['node -e 0']), ''],
     ['floor = stat walk', (r) => ms(r.timings['floor (stat walk)']), ''],
     ['vaultgate --version (CLI start)', (r) => ms(r.timings['vaultgate --version']) + ratio(r.timings['vaultgate --version'], r.timings['floor (stat walk)']), ''],
-    ['refresh, no change', (r) => ms(r.timings['refresh, no change (index)']) + ratio(r.timings['refresh, no change (index)'], r.timings['floor (stat walk)']), '≤ 1.5× stat walk'],
+    ['refresh, no change', (r) => ms(r.timings['refresh, no change (index)']) + ratio(r.timings['refresh, no change (index)'], r.timings['floor (stat walk)']), '≤ 1.2× stat walk'],
     ['  refresh inside it (self-reported)', (r) => ms(r.selfReportedRefresh['refresh, no change (index)']), ''],
     ['refresh, one note changed', (r) => ms(r.refreshOneChange) + ratio(r.refreshOneChange, r.timings['floor (stat walk)']), ''],
-    [`search ${term}`, (r) => ms(r.timings[`search ${term}`]) + ratio(r.timings[`search ${term}`], r.timings['floor (stat walk)']), '≤ 1.5× floor'],
+    [`search ${term} (rare)`, (r) => ms(r.timings[`search ${term}`]) + ratio(r.timings[`search ${term}`], r.timings['floor (stat walk)']), '≤ 1.3× floor'],
     ['  refresh inside search (self-reported)', (r) => ms(r.selfReportedRefresh[`search ${term}`]), ''],
-    ['context QUESTION', (r) => ms(r.timings['context QUESTION']) + ratio(r.timings['context QUESTION'], r.timings['floor (stat walk)']), '≤ 2× floor'],
+    [`search ${COMMON_QUERY} (common)`, (r) => ms(r.timings[`search ${COMMON_QUERY}`]) + ratio(r.timings[`search ${COMMON_QUERY}`], r.timings['floor (stat walk)']), '≤ 1.3× floor'],
+    ['context QUESTION (rare word)', (r) => ms(r.timings['context QUESTION']) + ratio(r.timings['context QUESTION'], r.timings['floor (stat walk)']), '≤ 1.6× floor'],
+    ['context COMMON (common words)', (r) => ms(r.timings['context COMMON']) + ratio(r.timings['context COMMON'], r.timings['floor (stat walk)']), '≤ 1.6× floor'],
     [`grep -ril ${term}`, (r) => ms(r.timings[`grep -ril ${term}`]) + ratio(r.timings[`grep -ril ${term}`], r.timings['floor (stat walk)']), ''],
     ...(rgName ? ([[rgName, (r: SizeResult) => ms(r.timings[rgName]) + ratio(r.timings[rgName], r.timings['floor (stat walk)']), '']] as [string, (r: SizeResult) => string, string][]) : []),
-    ['search / context peak RSS', (r) => `${mb(r.maxRssKb[`search ${term}`])} / ${mb(r.maxRssKb['context QUESTION'])}`, ''],
+    ['search / context peak RSS (common)', (r) => `${mb(r.maxRssKb[`search ${COMMON_QUERY}`])} / ${mb(r.maxRssKb['context COMMON'])}`, ''],
     ['search hits (planted notes)', (r) => `${r.hits[`search ${term}`] ?? 'n/a'} (${r.vault.plantedNotes})`, ''],
+    [`search ${COMMON_QUERY}: total`, (r) => `${r.hits[`search ${COMMON_QUERY}`] ?? 'n/a'}`, ''],
   ];
   const head = ['measurement (median, whole process)', ...results.map((r) => `${r.notes / 1000}k notes`), 'target (10k)'];
   const body = rows.map(([label, f, target]) => [label, ...results.map(f), target]);
@@ -295,7 +308,9 @@ const out = {
   machine: { cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model ?? null, node: process.version, loadavg: os.loadavg(), totalMemMb: Math.round(os.totalmem() / 2 ** 20) },
   notes: 'whole-process wall times in ms, medians of interleaved repetitions, warm page cache; NODE_EXTRA_CA_CERTS unset in children; RSS in KiB from GNU time',
   contextQuestion: CONTEXT_QUESTION,
-  targets10k: { searchVsFloor: 1.5, contextVsFloor: 2, refreshVsStatWalk: 1.5, coldIndexMbPerSec: 10, rss100kMb: 300 },
+  commonQuery: COMMON_QUERY,
+  commonQuestion: COMMON_QUESTION,
+  targets10k: { searchVsFloor: 1.3, contextVsFloor: 1.6, refreshVsStatWalk: 1.2, coldIndexMbPerSec: 10, rss100kMb: 300 },
   results: results.map(({ vault, ...r }) => ({ ...r, vault: { ...vault, options: undefined } })),
 };
 fs.mkdirSync(path.join(here, 'results'), { recursive: true });

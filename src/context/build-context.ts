@@ -18,6 +18,9 @@ import {
 
 type Env = Record<string, string | undefined>;
 
+/** Linked candidates built beyond --max-linked, for the budget to choose from. */
+const LINKED_SPARE = 5;
+
 interface Selection {
   evidence: Candidate[];
   truncated: Candidate[];
@@ -70,7 +73,9 @@ function select(db: Parameters<typeof linkedCandidates>[0], question: string, qu
   }
   const primary = fitBudget(interleave(lists), budget);
   const taken = new Set([...primary.taken, ...primary.left].map((c) => c.sectionId));
-  const linked = maxLinked > 0 ? fitBudget(linkedCandidates(db, primary.taken, question || queries.join(' '), taken, scope), budget - primary.used, maxLinked) : null;
+  // A few spare linked candidates: one that does not fit the budget makes room for the next.
+  const linkedPool = maxLinked > 0 ? linkedCandidates(db, primary.taken, question || queries.join(' '), taken, scope, maxLinked + LINKED_SPARE) : [];
+  const linked = maxLinked > 0 ? fitBudget(linkedPool, budget - primary.used, maxLinked) : null;
   return {
     evidence: [...primary.taken, ...(linked?.taken ?? [])],
     truncated: [...primary.left, ...(linked?.left ?? [])],

@@ -1,4 +1,4 @@
-import { SECTION_COLUMNS, bestSectionInNote, locateSection, parseQuery, searchIndex, type Db, type LocatedSection, type SectionRow } from '../index/index.js';
+import { SECTION_BITS, SECTION_COLUMNS, bestSectionInNote, locateSection, parseQuery, rankedNotes, sectionAtLine, type Db, type LocatedSection, type SectionRow } from '../index/index.js';
 import type { LinkResolution } from '../links/index.js';
 import type { Candidate } from './fit-budget.js';
 
@@ -22,13 +22,31 @@ function candidateOf(section: LocatedSection, reason: string, score: number): Ca
   };
 }
 
-/** A note's second section joins the evidence when its score is at least this share of the note's best. */
-const NEXT_SECTION_RATIO = 0.5;
+/**
+ * How evidence is picked from the ranked notes. A note's further sections join
+ * when they score at least `nextSectionRatio` of its best (eval, dev split: 0.5
+ * picked the answering sibling without flooding the packet).
+ * @internal Mutable only so the eval can try values in-process.
+ */
+export const CONTEXT_PARAMS = {
+  /** Share of a note's best section score a further section of the note needs. */
+  nextSectionRatio: 0.5,
+  /** Sections one note may contribute for one query. */
+  sectionsPerNote: 3,
+  /** `score`: all by section score; `notes`: every note's best section first, then the runners-up (before issue 9). */
+  order: 'score' as 'score' | 'notes',
+};
 
 /**
- * The best sections for a query (one per note, then runners-up), each with the
- * reason it was chosen. `scope`: the only notes that may be evidence (a
- * scenario's areas, as exact paths); undefined = the whole vault.
+ * The best sections for a query, each with the reason it was chosen, ordered by
+ * section score: the sections of the `limit` best notes (each note's best, and
+ * its runners-up within {@link CONTEXT_PARAMS}), each scored by its own BM25
+ * and anchors times its note's coverage of the query. So a note may contribute
+ * several sections in a row, and the note's next-best section can come before
+ * another note's best one (issue 9: "all best sections, then all next-best" put
+ * the answering section at positions 6–11). Exact title and alias matches lead.
+ * `scope`: the only notes that may be evidence (a scenario's areas, as exact
+ * paths); undefined = the whole vault.
  */
 export function queryCandidates(
   db: Db,
@@ -37,21 +55,22 @@ export function queryCandidates(
   limit: number,
   scope: string[] | undefined,
 ): { candidates: Candidate[]; searchable: boolean } {
-  const r = searchIndex(db, query, { limit, paths: scope });
-  const candidates = r.hits.map((h, i) => candidateOf(h, `${h.match === 'text' ? 'best match' : `${h.match} match`} for ${label} (#${i + 1})`, h.score));
-  // Then each note's next-best section, when it scores at least half as well as the
-  // best: the note is often right while its best section is a sibling of the one that
-  // answers (eval, dev split: context section recall 0.70 → 0.79, note recall unchanged).
-  // They come after every note's best section, so a tight budget keeps notes first.
-  r.hits.forEach((h, i) => {
-    const first = bestSectionInNote(db, query, h.path);
-    const next = first && bestSectionInNote(db, query, h.path, [h.section_id, first.section_id]);
-    if (next && next.score >= NEXT_SECTION_RATIO * first.score) candidates.push(candidateOf(next, `next match for ${label} in #${i + 1}`, next.score));
+  const r = rankedNotes(db, query, { limit, paths: scope }, CONTEXT_PARAMS.sectionsPerNote);
+  const ranked: { c: Candidate; lead: boolean; next: boolean }[] = [];
+  r.notes.forEach((n, i) => {
+    const [best, ...rest] = n.sections;
+    if (!best) return;
+    const why = n.match === 'text' ? 'best match' : `${n.match} match`;
+    ranked.push({ c: candidateOf(best, `${why} for ${label} (#${i + 1})`, best.score), lead: n.match !== 'text', next: false });
+    for (const s of rest) {
+      if (s.score >= CONTEXT_PARAMS.nextSectionRatio * best.score) ranked.push({ c: candidateOf(s, `next match for ${label} in #${i + 1}`, s.score), lead: false, next: true });
+    }
   });
-  return {
-    candidates,
-    searchable: parseQuery(query).match !== null,
-  };
+  // Stable: equal scores keep note order.
+  if (CONTEXT_PARAMS.order === 'score') ranked.sort((a, b) => Number(b.lead) - Number(a.lead) || b.c.score - a.c.score);
+  else ranked.sort((a, b) => Number(a.next) - Number(b.next));
+  const parsed = parseQuery(query);
+  return { candidates: ranked.map((x) => x.c), searchable: parsed.match !== null || parsed.bigrams !== null };
 }
 
 interface LinkRow {
@@ -65,20 +84,21 @@ interface LinkRow {
  * order. A link naming a heading or block leads to the section holding it; a link to
  * a whole note leads to that note's best section for the question, else its first.
  * Only resolved links into indexed notes are followed; attachments are not evidence.
+ * At most `want` candidates are built (each costs a query).
  */
-export function linkedCandidates(db: Db, sources: Candidate[], question: string, exclude: Set<number>, scope: string[] | undefined): Candidate[] {
+export function linkedCandidates(db: Db, sources: Candidate[], question: string, exclude: Set<number>, scope: string[] | undefined, want = Infinity): Candidate[] {
   const linksOf = db.prepare(
     `SELECT l.raw, l.target, l.resolution FROM links l JOIN sections s ON s.file_id = l.file_id
      WHERE s.id = ? AND l.start_line BETWEEN s.start_line AND s.end_line
        AND l.status = 'resolved' AND l.external = 0 AND l.target LIKE '%.md'
      ORDER BY l.ord`,
   );
-  const sectionAt = db.prepare(
-    `SELECT ${SECTION_COLUMNS} FROM sections s JOIN files f ON f.id = s.file_id
-     WHERE f.path = ? AND f.kind = 'note' AND s.start_line <= ? ORDER BY s.start_line DESC LIMIT 1`,
-  );
+  // A note's first section with words of its own (else its first): what a link to the
+  // whole note shows. Sections are found by the note's id range (schema.ts): there is
+  // no index on sections.file_id.
   const firstSection = db.prepare(
-    `SELECT ${SECTION_COLUMNS} FROM sections s JOIN files f ON f.id = s.file_id WHERE f.path = ? AND f.kind = 'note' ORDER BY s.idx LIMIT 1`,
+    `SELECT ${SECTION_COLUMNS} FROM files f JOIN sections s ON s.id BETWEEN f.id * ${2 ** SECTION_BITS} AND f.id * ${2 ** SECTION_BITS} + ${2 ** SECTION_BITS - 1}
+     WHERE f.path = ? AND f.kind = 'note' ORDER BY s.empty, s.id LIMIT 1`,
   );
   const allowed = scope && new Set(scope);
   const inScope = (p: string) => allowed === undefined || allowed.has(p);
@@ -86,13 +106,15 @@ export function linkedCandidates(db: Db, sources: Candidate[], question: string,
   const seen = new Set(exclude);
   for (const source of sources) {
     for (const link of linksOf.all(source.sectionId) as LinkRow[]) {
+      // Each candidate costs a query: stop once there are enough to fill the packet's links.
+      if (out.length >= want) return out;
       if (!inScope(link.target)) continue;
       const r = JSON.parse(link.resolution) as LinkResolution;
       const via = `linked from ${source.path}${source.anchor ?? ''} via ${link.raw}`;
       let c: Candidate | null = null;
       if (r.subpath?.exists && r.subpath.lines) {
-        const row = sectionAt.get(link.target, r.subpath.lines[0]) as SectionRow | undefined;
-        if (row) c = candidateOf(locateSection(row), via, 0);
+        const at = sectionAtLine(db, link.target, r.subpath.lines[0], question);
+        if (at) c = candidateOf(at, via, 0);
       } else {
         const best = bestSectionInNote(db, question, link.target);
         if (best) c = candidateOf(best, via, best.score);

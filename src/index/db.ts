@@ -3,7 +3,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { VaultgateError } from '../errors.js';
 import { dataRoots, vaultCacheKey } from '../vault/index.js';
-import { APPLICATION_ID, SCHEMA_SQL, SCHEMA_VERSION } from './schema.js';
+import { APPLICATION_ID, INDEXES_SQL, SCHEMA_VERSION, TABLES_SQL } from './schema.js';
 
 export type Db = Database.Database;
 type Env = Record<string, string | undefined>;
@@ -90,9 +90,11 @@ function initialise(db: Db, root: string): void {
   db.pragma('journal_mode = WAL');
   db.transaction(() => {
     if (inspect(db) !== 'empty') return;
-    db.exec(SCHEMA_SQL);
+    db.exec(TABLES_SQL);
     const put = db.prepare('INSERT INTO meta(key, value) VALUES (?, ?)');
     put.run('schema', String(SCHEMA_VERSION));
+    // Secondary indexes come after the first load (ensureIndexes).
+    put.run('indexes', 'pending');
     put.run('vault_root', root);
     put.run('created_at', new Date().toISOString());
     db.pragma(`application_id = ${APPLICATION_ID}`);
@@ -153,12 +155,25 @@ export function lockBusy(file: string, cause: unknown): VaultgateError {
   });
 }
 
+/**
+ * Create the secondary indexes if a new index still lacks them. Called inside the
+ * refresh transaction, after a first load, so a crash leaves no half state: the
+ * load and the indexes commit together or not at all.
+ */
+export function ensureIndexes(db: Db): boolean {
+  const state = db.prepare(`SELECT value FROM meta WHERE key = 'indexes'`).pluck().get();
+  if (state !== 'pending') return false;
+  db.exec(INDEXES_SQL);
+  db.prepare(`DELETE FROM meta WHERE key = 'indexes'`).run();
+  return true;
+}
+
 /** Full structural check (O(size of the file)): run by `vaultgate index`, not on every read. */
 export function checkIntegrity(db: Db): boolean {
   try {
     const rows = db.pragma('quick_check') as { quick_check: string }[];
     if (rows.length !== 1 || rows[0]!.quick_check !== 'ok') return false;
-    db.prepare(`INSERT INTO sections_fts(sections_fts, rank) VALUES ('integrity-check', 0)`).run();
+    for (const t of ['sections_fts', 'anchors_fts', 'bigrams_fts']) db.prepare(`INSERT INTO ${t}(${t}, rank) VALUES ('integrity-check', 0)`).run();
     return true;
   } catch (e) {
     if (isCorruptionError(e)) return false;

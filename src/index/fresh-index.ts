@@ -104,10 +104,19 @@ export class IndexSession implements IndexReader {
   }
 }
 
-/** VAULTGATE_PARSE_WORKERS=N sets the parse pool's size (0 turns it off: debugging, benchmarks). */
+/**
+ * VAULTGATE_PARSE_WORKERS=N sets the parse pool's size (0 turns it off: debugging,
+ * benchmarks); VAULTGATE_SCAN_TRUST_DIR_MTIME=0 reads every folder on every refresh
+ * (filesystems that do not keep folder mtimes: some network and FUSE mounts, see
+ * statWalk in src/vault/scan.ts).
+ */
 function withWorkerSetting(env: Env, opts: FreshIndexOptions): RefreshOptions {
   const workers = env.VAULTGATE_PARSE_WORKERS;
-  return workers && /^\d+$/.test(workers) && opts.parseWorkers === undefined ? { ...opts, parseWorkers: Number(workers) } : opts;
+  return {
+    ...opts,
+    ...(workers && /^\d+$/.test(workers) && opts.parseWorkers === undefined ? { parseWorkers: Number(workers) } : {}),
+    ...(env.VAULTGATE_SCAN_TRUST_DIR_MTIME === '0' ? { trustDirMtime: false } : {}),
+  };
 }
 
 /**

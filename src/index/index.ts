@@ -11,7 +11,9 @@
  * - {@link WatchRefresh}: the refresh of a long-lived session with a file
  *   watcher: only the paths the watcher reports, no walk when it saw nothing.
  * - {@link searchIndex}: section search (`"phrase"`, `-term`, `prefix*`, plain
- *   questions as OR under BM25), filters by path, tag and property.
+ *   questions as OR under BM25), filters by path, tag and property;
+ *   {@link rankedNotes}: the same ranking with several sections per note (context).
+ *   Ranking over a bounded candidate set is in rank.ts, anchor text in anchors.ts.
  * - {@link parseQuery}: the query language, never an FTS syntax error.
  * - {@link indexText} and friends: the text pipeline shared by index and queries.
  * - {@link readNoteSection}: `vaultgate note`, a note or one section with hashes and lines;
@@ -28,6 +30,8 @@ export * from './query.js';
 export * from './refresh.js';
 export * from './relink.js';
 export * from './search.js';
+export { RANK_PARAMS, type RankParams } from './rank.js';
+export { rebuildAnchors, MAX_ANCHOR_CHARS } from './anchors.js';
 export * from './section-rows.js';
 export * from './snippet.js';
 export * from './split-section.js';

@@ -1,15 +1,22 @@
 import { linesOf, type NoteModel } from '../markdown/index.js';
 import { cleanLinkPath, linkFoldKey } from '../links/index.js';
 import { exactKeyOf } from './query.js';
+import { MAX_SECTIONS_PER_NOTE } from './schema.js';
 import { splitSection } from './split-section.js';
-import { indexText } from './text-pipeline.js';
+import { NoteTokenizer, cjkBigrams, hasCjk, normalizeText } from './text-pipeline.js';
 
 /**
  * Turn one parsed note into the rows the index stores. Pure: no SQL, no disk.
  *
  * Sections are the unit of retrieval (DESIGN §4). Each FTS row carries the note's
- * title and aliases as well as its own heading path and body, so a title match
- * lifts the note and the body decides which of its sections is shown.
+ * title and aliases, the section's own heading apart from the headings above it
+ * (a deep section is about its own heading first; the path is context), and its
+ * body. So a title match lifts the note, and the heading and body decide which
+ * of its sections is shown.
+ *
+ * A section with no words of its own gets no FTS row, so it is never a hit or
+ * evidence: a heading directly followed by a subheading has nothing to read, and
+ * its heading is searchable in the `path` column of each subsection.
  */
 
 /**
@@ -32,7 +39,12 @@ export interface SectionRow {
   part: number;
   parts: number;
   bodyCapped: boolean;
-  fts: { title: string; aliases: string; heading: string; body: string };
+  /** No words of its own (the heading line at most). */
+  empty: boolean;
+  /** The FTS row; null for an empty section (see {@link noteRows}). */
+  fts: { title: string; aliases: string; heading: string; path: string; body: string } | null;
+  /** Character bigrams of its CJK text (title, heading, body), or null when it has none. */
+  bigrams: string | null;
 }
 
 export interface PropertyRow {
@@ -48,7 +60,10 @@ export interface NoteRows {
   tags: { tag: string; name: string; line: number; source: string }[];
   properties: PropertyRow[];
   anchors: string;
+  /** Pipeline tokens of the frontmatter's string values (note-level anchor text, anchors.ts), or ''. */
+  description: string;
 }
+
 
 /** `notes/My Note.md` → `My Note`. */
 export function noteTitle(path: string): string {
@@ -78,7 +93,12 @@ function propertyRows(data: unknown): PropertyRow[] {
   return out;
 }
 
-/** Plain string values of the frontmatter: searchable with the note's first section. */
+/**
+ * Plain string values of the frontmatter (description, summary, aliases, tags,
+ * status…): how the note describes itself, searchable as note-level anchor text
+ * (anchors.ts) rather than as words of one section, which would make a heading
+ * with nothing under it look like it had words.
+ */
 function propertyText(rows: PropertyRow[]): string {
   return rows
     .filter((r) => r.raw.startsWith('"'))
@@ -90,22 +110,32 @@ export function noteRows(path: string, text: string, model: NoteModel): NoteRows
   const title = noteTitle(path);
   const aliases = model.aliases.map((a) => ({ alias: a, key: exactKeyOf(a) }));
   const properties = propertyRows(model.frontmatter?.data ?? null);
-  const ftsTitle = indexText(title);
-  const ftsAliases = indexText(model.aliases.join('\n'));
-  const extra = propertyText(properties);
+  // Stems are looked up once per distinct word of the note, in a map as small as the note.
+  const tok = new NoteTokenizer();
+  const ftsTitle = tok.indexText(title);
+  const ftsAliases = tok.indexText(model.aliases.join('\n'));
+  const titleCjk = hasCjk(title) ? normalizeText(title) : '';
   const sections: SectionRow[] = [];
+  const headingOnly = new Set<number>();
   const source = model.sections.length > 0 ? model.sections : [wholeNote(text, model)];
-  for (const s of source) {
+  source.forEach((s, n) => {
     const parts = splitSection(text, s.range, model.protected);
-    const heading = indexText(s.headingPath.join('\n'));
+    const own = s.heading ? tok.indexText(s.headingPath[s.headingPath.length - 1] ?? '') : '';
+    const above = tok.indexText(s.headingPath.slice(0, -1).join('\n'));
+    // The content of a bare heading is in its subsections when the next section is deeper.
+    const next = source[n + 1];
+    const hasSubsections = s.heading !== null && next?.heading != null && next.heading.level > s.heading.level;
     parts.forEach((range, k) => {
       // The heading line is indexed in its own column; the body is what follows it.
       const bodyStart = k === 0 && s.heading ? s.heading.range.end : range.start;
       let body = text.slice(bodyStart, range.end);
       const bodyCapped = body.length > MAX_INDEXED_BODY_CHARS;
       if (bodyCapped) body = body.slice(0, MAX_INDEXED_BODY_CHARS);
-      if (sections.length === 0 && extra) body = `${extra}\n${body}`;
       const lines = parts.length === 1 ? s : linesOf(model.lineStarts, range);
+      const bodyTokens = tok.indexText(body);
+      const empty = bodyTokens === '';
+      const cjk = `${titleCjk}\n${hasCjk(s.headingPath[s.headingPath.length - 1] ?? '') ? normalizeText(s.headingPath[s.headingPath.length - 1]!) : ''}\n${hasCjk(body) ? normalizeText(body) : ''}`;
+      const grams = cjk.length > 2 ? cjkBigrams(cjk).join(' ') : '';
       sections.push({
         idx: sections.length,
         headingPath: s.headingPath,
@@ -118,10 +148,25 @@ export function noteRows(path: string, text: string, model: NoteModel): NoteRows
         part: k + 1,
         parts: parts.length,
         bodyCapped,
-        fts: { title: ftsTitle, aliases: ftsAliases, heading, body: indexText(body) },
+        empty,
+        fts: { title: ftsTitle, aliases: ftsAliases, heading: own, path: above, body: bodyTokens },
+        bigrams: grams === '' ? null : grams,
       });
+      if (empty && hasSubsections) headingOnly.add(sections.length - 1);
     });
-  }
+  });
+  // A section with no words is never a hit: not in the FTS tables. Its heading is
+  // searchable in its subsections' path column; a heading with nothing under it
+  // at all keeps its row only in a note where no section has words (so that the
+  // note can still be found by its headings).
+  const anyWords = sections.some((x) => !x.empty);
+  sections.forEach((x, k) => {
+    if (x.empty && (anyWords || headingOnly.has(k))) {
+      x.fts = null;
+      x.bigrams = null;
+    }
+  });
+  capSections(sections, text, model);
   const tags = model.tags.map((t) => ({ tag: t.name.toLowerCase(), name: t.name, line: t.startLine, source: t.source }));
   const anchors = JSON.stringify({
     headings: model.headings,
@@ -130,7 +175,21 @@ export function noteRows(path: string, text: string, model: NoteModel): NoteRows
     lastLineStart: model.lineStarts[model.lineStarts.length - 1] ?? 0,
     length: model.length,
   });
-  return { title, sections, aliases, tags, properties, anchors };
+  return { title, sections, aliases, tags, properties, anchors, description: tok.indexText(propertyText(properties)) };
+}
+
+/**
+ * A note with more sections than a note's id range holds (a million headings:
+ * adversarial, not a real note) keeps the first ones; the last kept section is
+ * stretched to the end of the note so every line still belongs to a section.
+ */
+function capSections(sections: SectionRow[], text: string, model: NoteModel): void {
+  if (sections.length <= MAX_SECTIONS_PER_NOTE) return;
+  sections.length = MAX_SECTIONS_PER_NOTE;
+  const last = sections[sections.length - 1]!;
+  last.endOffset = text.length;
+  last.endLine = Math.max(1, model.lineStarts.length);
+  last.text = text.slice(last.startOffset);
 }
 
 /** A note the parser gave no sections (empty, or only frontmatter): one section so its title stays findable. */

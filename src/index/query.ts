@@ -1,5 +1,6 @@
+import { VaultgateError } from '../errors.js';
 import { isStopWord } from './stop-words.js';
-import { stemWord, textWords } from './text-pipeline.js';
+import { cjkBigrams, cjkRuns, hasCjk, lineWords, normalizeText, stemWord, textWords } from './text-pipeline.js';
 
 /**
  * The user's query language, turned into an FTS5 MATCH expression that can never
@@ -15,8 +16,21 @@ import { stemWord, textWords } from './text-pipeline.js';
  *   not only in the matching section: "notes without X" is what people mean);
  * - `term*` is a prefix;
  * - everything else is a word; the words combine with OR under BM25 (a question in
- *   plain language is a query too: requiring every word finds nothing), and English
- *   and Russian stop words are dropped unless nothing else is left.
+ *   plain language is a query too: requiring every word finds nothing), and stop
+ *   words (stop-words.ts) are dropped unless nothing else is left.
+ *
+ * What is one word: letters and digits joined by `-`, `'`, `.`, `_`, `/`, `@`, `&`
+ * or `+` stay together and match as the phrase they spell (`state-of-the-art`,
+ * `node.js`); any other punctuation separates words (`title:robber` is `title`
+ * OR `robber`). Chinese and Japanese are written without spaces, so a run of CJK
+ * text is cut into words by Intl.Segmenter, as the index cuts notes, and each
+ * word is a term of its own (面包要发酵多久 → 面包 OR 发酵; 要 and 多久 are stop
+ * words). In a quoted phrase the words must still be adjacent.
+ *
+ * When the words find nothing, {@link ParsedQuery.bigrams} is the fallback: the
+ * character bigrams of the question's CJK text, matched against the bigram index
+ * of every section, so a question never finds nothing merely because the
+ * segmenter cut its words differently from the note's.
  */
 
 /** Upper bounds keep a pasted essay from building a huge FTS expression. */
@@ -43,6 +57,10 @@ export interface ParsedQuery {
   excluded: QueryTerm[];
   /** The positive words joined by one space: compared with normalized titles and aliases. */
   exactKey: string;
+  /** FTS5 MATCH expression (OR) of the character bigrams of the positive terms' CJK text, or null when they have none. */
+  bigrams: string | null;
+  /** The bigrams of {@link bigrams}, one MATCH expression each. */
+  bigramTerms: string[];
 }
 
 interface Lexeme {
@@ -98,12 +116,55 @@ function prefixToken(word: string): string {
   return word.startsWith(stem) ? stem : word;
 }
 
-function toTerm(lx: Lexeme): QueryTerm | null {
-  const words = textWords(lx.raw);
-  if (words.length === 0) return null;
-  const tokens = words.map((w, k) => (lx.prefix && k === words.length - 1 ? prefixToken(w) : stemWord(w)));
-  // A "word" like state-of-the-art yields several tokens: it is matched as the phrase it spells.
-  return { raw: lx.raw, words, tokens, phrase: lx.phrase || words.length > 1, prefix: lx.prefix };
+/** Anything but letters, digits, marks and the joiners of one written word separates words. */
+const SEPARATORS = /[^\p{L}\p{N}\p{M}\-'’._/@&+]+/u;
+
+/**
+ * Query-side tuning. @internal Mutable only so the eval can try values in-process.
+ */
+export const QUERY_PARAMS = {
+  /**
+   * A Russian word whose stem is longer than this is searched as the prefix of
+   * that length (0: off). Snowball leaves derivational suffixes, so the noun and
+   * adjective of one root miss each other (приоритетами → приоритет, приоритетной
+   * → приоритетн); truncation to ~6 letters is the classic remedy for Russian.
+   */
+  russianPrefix: 0,
+};
+
+const CYRILLIC_WORD = /^[\u0400-\u04FF]+$/;
+
+function termOf(raw: string, words: string[], phrase: boolean, prefix: boolean): QueryTerm {
+  const tokens = words.map((w, k) => (prefix && k === words.length - 1 ? prefixToken(w) : stemWord(w)));
+  const cut = QUERY_PARAMS.russianPrefix;
+  if (!phrase && !prefix && cut > 0 && words.length === 1 && CYRILLIC_WORD.test(words[0]!) && tokens[0]!.length > cut) {
+    return { raw, words, tokens: [tokens[0]!.slice(0, cut)], phrase, prefix: true };
+  }
+  return { raw, words, tokens, phrase, prefix };
+}
+
+/**
+ * The terms of one lexeme. A quoted or excluded one is one term (a phrase when it
+ * has several words); a plain one is split at separators, each piece being a word,
+ * a joined phrase (`state-of-the-art`), or — when it holds CJK text — one term per
+ * segmented word.
+ */
+function toTerms(lx: Lexeme): QueryTerm[] {
+  if (lx.phrase || lx.negated) {
+    const words = textWords(lx.raw);
+    return words.length === 0 ? [] : [termOf(lx.raw, words, lx.phrase || words.length > 1, lx.prefix)];
+  }
+  const pieces = lx.raw.split(SEPARATORS).filter((p) => p !== '');
+  const out: QueryTerm[] = [];
+  pieces.forEach((piece, k) => {
+    const words = textWords(piece);
+    if (words.length === 0) return;
+    const prefix = lx.prefix && k === pieces.length - 1;
+    if (words.length > 1 && hasCjk(normalizeText(piece))) {
+      words.forEach((w, j) => out.push(termOf(w, [w], false, prefix && j === words.length - 1)));
+    } else out.push(termOf(piece, words, words.length > 1, prefix));
+  });
+  return out;
 }
 
 /** `"a b"` with inner quotes doubled: the only way a user's text enters FTS5 syntax. */
@@ -115,20 +176,74 @@ export function termExpr(t: QueryTerm): string {
   return quoteFts(t.tokens) + (t.prefix ? '*' : '');
 }
 
+/** Most bigrams in a fallback query (a pasted page of Chinese must not build a huge expression). */
+export const MAX_QUERY_BIGRAMS = 64;
+
 export function parseQuery(input: string): ParsedQuery {
   const lexemes = lex(input);
   const positive: QueryTerm[] = [];
   const excluded: QueryTerm[] = [];
+  const cjkText: string[] = [];
   for (const lx of lexemes) {
-    const term = toTerm(lx);
-    if (!term) continue;
-    (lx.negated ? excluded : positive).push(term);
+    const terms = toTerms(lx);
+    (lx.negated ? excluded : positive).push(...terms);
+    if (!lx.negated) cjkText.push(...contentRuns(lx.raw));
+  }
+  // A question of stop words only is searched for them, bigrams included.
+  if (cjkText.length === 0) {
+    for (const lx of lexemes) if (!lx.negated) cjkText.push(...contentRuns(lx.raw, true));
   }
   const content = positive.filter((t) => t.phrase || t.prefix || !isStopWord(t.words[0]!));
   const kept = dedupe(content.length > 0 ? content : positive).slice(0, MAX_QUERY_TERMS);
   const minus = dedupe(excluded).slice(0, MAX_EXCLUDED_TERMS);
   const or = (terms: QueryTerm[]) => (terms.length === 0 ? null : terms.length === 1 ? termExpr(terms[0]!) : `(${terms.map(termExpr).join(' OR ')})`);
-  return { match: or(kept), exclude: or(minus), terms: kept, excluded: minus, exactKey: positive.flatMap((t) => t.words).join(' ') };
+  return {
+    match: or(kept),
+    exclude: or(minus),
+    terms: kept,
+    excluded: minus,
+    exactKey: positive.flatMap((t) => t.words).join(' '),
+    ...bigramExpr(cjkText),
+  };
+}
+
+/**
+ * Runs of adjacent CJK content words, joined back (面包面团要发酵 → 面包面团, 发酵):
+ * stop words, punctuation and other scripts break a run, so 要发 and 酵多 are
+ * never searched.
+ */
+function contentRuns(raw: string, keepStopWords = false): string[] {
+  const runs: string[] = [];
+  for (const text of cjkRuns(normalizeText(raw))) {
+    let run = '';
+    for (const w of lineWords(text)) {
+      if (keepStopWords || !isStopWord(w)) run += w;
+      else if (run) {
+        runs.push(run);
+        run = '';
+      }
+    }
+    if (run) runs.push(run);
+  }
+  return runs;
+}
+
+/** `("面包" OR "包面" OR …)`; a lone character is a prefix, so it also finds the bigrams it starts. */
+function bigramExpr(texts: string[]): { bigrams: string | null; bigramTerms: string[] } {
+  const grams = [...new Set(texts.flatMap((t) => cjkBigrams(t, [], false)))].slice(0, MAX_QUERY_BIGRAMS);
+  const terms = grams.map((g) => quoteFts([g]) + (g.length === 1 ? '*' : ''));
+  return { bigrams: terms.length === 0 ? null : terms.length === 1 ? terms[0]! : `(${terms.join(' OR ')})`, bigramTerms: terms };
+}
+
+/**
+ * An empty or blank query is a usage error in every face (CLI, MCP, web), as an
+ * empty question is for `context`: "no hits" would tell an agent the vault has
+ * nothing, when nothing was asked.
+ */
+export function assertQuery(query: string, what = 'query'): void {
+  if (query.trim() === '') {
+    throw new VaultgateError('USAGE', `the ${what} is empty`, { hint: 'Search for some words, e.g. `vaultgate search "deploy checklist"`.' });
+  }
 }
 
 function dedupe(terms: QueryTerm[]): QueryTerm[] {

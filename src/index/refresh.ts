@@ -4,18 +4,20 @@ import {
   isExcluded,
   isMarkdownPath,
   readVaultConfig,
+  statWalk,
+  type ScanTree,
+  type StatWalk,
+  type ScanWarning,
   type VaultConfig,
   type VaultConfigCache,
-  scanVault,
-  type ScanResult,
-  type ScanWarning,
   type VaultFile,
 } from '../vault/index.js';
-import type { Db, IndexHandle } from './db.js';
+import { linkTargetsOf, rebuildAnchors } from './anchors.js';
+import { ensureIndexes, type Db, type IndexHandle } from './db.js';
 import { relinkIndex, type RelinkScope } from './relink.js';
 import { SCHEMA_VERSION } from './schema.js';
 import { nameKey } from './note-rows.js';
-import { insertNote } from './write-note.js';
+import { deleteFile, insertNote } from './write-note.js';
 import { prepareNote, prepareText, readNoteText, type Prepared } from './prepare-note.js';
 import { defaultParseWorkers, prepareInOrder } from './parse-pool.js';
 
@@ -28,7 +30,11 @@ import { defaultParseWorkers, prepareInOrder } from './parse-pool.js';
  *    readers keep reading the last committed state under WAL), compare again —
  *    another process may have done the work while we waited — and apply:
  *    changed notes are hashed, and re-parsed only when the bytes differ.
- * 3. Re-resolve the links whose answer can have changed (relink.ts).
+ * 3. Re-resolve the links whose answer can have changed (relink.ts), then
+ *    rebuild the anchor text of the notes whose incoming links changed (anchors.ts).
+ *
+ * A brand-new index is loaded without its secondary indexes, which are built
+ * once the rows are in (before links are resolved, which reads through them).
  */
 
 export interface RefreshProgress {
@@ -41,19 +47,27 @@ export interface RefreshOptions {
   onProgress?: (p: RefreshProgress) => void;
   /** Worker threads for parsing a big batch of notes; 0 parses on this thread. Default: {@link defaultParseWorkers}. */
   parseWorkers?: number;
+  /** Skip reading folders whose mtime is unchanged (default true; see statWalk in src/vault/scan.ts for where that is unsound). */
+  trustDirMtime?: boolean;
   /**
-   * The vault's files as the caller already knows them, instead of walking it:
-   * a watched session's copy of the stat walk (scanVault's result and order),
-   * patched with a fresh stat of each path the watcher reported. Default: walk.
+   * Refresh only these paths, without a walk (a watched session: WatchRefresh).
+   * Used when the index is still in the state the caller last saw (`since`, its
+   * `scan_digest`) and the exclusions have not changed; otherwise the refresh
+   * walks as usual. Default: walk.
    */
-  scan?: ScanResult;
-  /**
-   * With `scan`: the only paths whose records differ from the scan whose digest
-   * is `since` (null: no longer a file). When the index still holds `since`,
-   * only these paths are compared with their rows, not every file's; otherwise
-   * (another process refreshed in between) the whole scan is compared.
-   */
-  changed?: { since: string; files: ReadonlyMap<string, VaultFile | null> };
+  paths?: PathRefresh;
+  /** Called with the stat walk when the refresh made one (a watched session keeps its folder tree and warnings). */
+  onWalk?: (walk: StatWalk) => void;
+}
+
+/** See {@link RefreshOptions.paths}. */
+export interface PathRefresh {
+  /** The index's `scan_digest` when the caller last refreshed it (read it back from meta). */
+  since: string;
+  /** The only paths that may differ from that state, with their records now (null: no longer a regular file). */
+  files: ReadonlyMap<string, VaultFile | null>;
+  /** The last walk's warnings: unchanged by these paths (the caller walks when a path is or was a symlink, a special file or a folder). */
+  warnings: ScanWarning[];
 }
 
 export interface IndexWarning {
@@ -85,6 +99,8 @@ export interface RefreshResult {
 }
 
 type Kind = 'note' | 'attachment' | 'excluded';
+
+const FTS_TABLES = ['sections_fts', 'anchors_fts', 'bigrams_fts'] as const;
 
 /** Above this many files to (re)index in one refresh, FTS segments are merged once at the end. */
 const BULK_FILES = 500;
@@ -143,9 +159,9 @@ function diff(db: Db, files: VaultFile[], kindOf: (f: VaultFile) => Kind): Plan 
 /**
  * {@link diff} for a known set of paths: the rows of those paths only, compared
  * with their new records. Sorted by path, so rows are written in the order a
- * full diff writes them.
+ * full diff writes them (the same ids either way).
  */
-function diffPaths(db: Db, changed: ReadonlyMap<string, VaultFile | null>, kindOf: (f: VaultFile) => Kind): Plan & { storedFiles: number } {
+function diffPaths(db: Db, changed: ReadonlyMap<string, VaultFile | null>, kindOf: (f: VaultFile) => Kind, storedFiles: number): Plan & { storedFiles: number } {
   const byPath = db.prepare('SELECT id, path, size, mtime_ms, kind, sha256, name_key FROM files WHERE path = ?');
   const plan: Plan = { add: [], stale: [], remove: [] };
   for (const p of [...changed.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))) {
@@ -159,15 +175,76 @@ function diffPaths(db: Db, changed: ReadonlyMap<string, VaultFile | null>, kindO
     if (!row) plan.add.push({ file, kind });
     else if (row.size !== file.size || row.mtime_ms !== file.mtimeMs || !sameKind(row.kind, kind)) plan.stale.push({ file, kind, row });
   }
-  return { ...plan, storedFiles: db.prepare('SELECT count(*) FROM files').pluck().get() as number };
+  return { ...plan, storedFiles };
 }
 
-/** How many of these paths are indexed notes: with the stored count, keeps it exact without counting the table. */
-function countNotes(db: Db, paths: Iterable<string>): number {
-  const kind = db.prepare('SELECT kind FROM files WHERE path = ?').pluck();
-  let n = 0;
-  for (const p of paths) if (kind.get(p) === 'note') n++;
-  return n;
+/** Thrown inside the write transaction when another process refreshed first: the paths no longer suffice. */
+const MOVED_ON = new Error('the index moved on');
+
+/**
+ * The `paths` refresh: no walk, only the given paths compared with their rows,
+ * applied as a walk's refresh applies them; the file and note counts kept in
+ * meta are adjusted by what these paths did, and `scan_digest` becomes a token
+ * no walk produces, so the next walking refresh compares every row once. Null
+ * when the index is not in the caller's state or the exclusions changed.
+ */
+function refreshPaths(handle: IndexHandle, paths: PathRefresh, kindOf: (f: VaultFile) => Kind, excludeKey: string, opts: RefreshOptions, started: number): RefreshResult | null {
+  const { db, root } = handle;
+  const stored = storedMetas(db, ['scan_digest', 'exclude', 'collisions', 'notes', 'files']);
+  if (stored.scan_digest !== paths.since || stored.exclude !== excludeKey || stored.files === undefined || stored.notes === undefined) return null;
+  const result: RefreshResult = {
+    refreshed: false,
+    files: Number(stored.files),
+    notes: Number(stored.notes),
+    added: 0,
+    changed: 0,
+    deleted: 0,
+    renamed: 0,
+    touched: 0,
+    relinked: 0,
+    took_ms: 0,
+    warnings: [],
+  };
+  const counts = () => {
+    const kind = db.prepare('SELECT kind FROM files WHERE path = ?').pluck();
+    let files = 0;
+    let notes = 0;
+    for (const p of paths.files.keys()) {
+      const k = kind.get(p);
+      if (k !== undefined) files++;
+      if (k === 'note') notes++;
+    }
+    return { files, notes };
+  };
+  try {
+    db.transaction(() => {
+      if (storedMeta(db, 'scan_digest') !== paths.since) throw MOVED_ON;
+      const before = counts();
+      const work = apply(db, root, [], kindOf, excludeKey, false, result, opts, { files: paths.files, storedFiles: result.files });
+      if (!work) return;
+      result.relinked = relinkIndex(db, work.scope, (d, t) => opts.onProgress?.({ phase: 'links', done: d, total: t }), work.anchored);
+      rebuildAnchors(db, work.anchored);
+      if (work.bulk) {
+        for (const t of FTS_TABLES) {
+          db.prepare(`INSERT INTO ${t}(${t}) VALUES ('optimize')`).run();
+          db.prepare(`INSERT INTO ${t}(${t}, rank) VALUES ('automerge', 4)`).run();
+        }
+      }
+      const after = counts();
+      result.files += after.files - before.files;
+      result.notes += after.notes - before.notes;
+      putMeta(db, 'files', String(result.files));
+      putMeta(db, 'notes', String(result.notes));
+      putMeta(db, 'scan_digest', `paths:${crypto.randomUUID()}`);
+    }).immediate();
+  } catch (e) {
+    if (e === MOVED_ON) return null;
+    throw e;
+  }
+  const collisions = stored.collisions ? (JSON.parse(stored.collisions) as IndexWarning[]) : [];
+  result.warnings = [...collisions, ...collectWarnings(db, paths.warnings)];
+  result.took_ms = Math.round(performance.now() - started);
+  return result;
 }
 
 const isEmpty = (p: Plan) => p.add.length === 0 && p.stale.length === 0 && p.remove.length === 0;
@@ -193,12 +270,18 @@ export function refreshIndex(handle: IndexHandle, opts: RefreshOptions = {}): Re
   const config = readVaultConfig(root, configCache(db));
   const excludeKey = exclusionKey(config);
   const kindOf = (f: VaultFile): Kind => (isExcluded(config, f.path) ? 'excluded' : isMarkdownPath(f.path) ? 'note' : 'attachment');
-  const scan = scanFiles(root, opts.scan);
+  if (opts.paths) {
+    const done = refreshPaths(handle, opts.paths, kindOf, excludeKey, opts, started);
+    if (done) return done;
+  }
+  const stored = storedMetas(db, ['scan_digest', 'scan_tree', 'collisions', 'notes', 'files']);
+  const walk = statWalk(root, parseTree(stored.scan_tree), { trustDirMtime: opts.trustDirMtime });
+  opts.onWalk?.(walk);
 
   const result: RefreshResult = {
     refreshed: false,
-    files: scan.files.length,
-    notes: 0,
+    files: Number(stored.files ?? 0),
+    notes: Number(stored.notes ?? 0),
     added: 0,
     changed: 0,
     deleted: 0,
@@ -210,37 +293,58 @@ export function refreshIndex(handle: IndexHandle, opts: RefreshOptions = {}): Re
   };
 
   // The fast path: the stat walk hashes to what the last refresh stored, so the
-  // index already describes these exact files (no rows loaded, nothing written).
-  const digest = scanDigest(scan.files, kindOf, excludeKey);
-  if (storedMeta(db, 'scan_digest') !== digest) {
+  // index already describes these exact files (no rows loaded, no file record
+  // built, nothing written).
+  const digest = `${SCHEMA_VERSION}:${excludeKey}:${walk.digest}`;
+  let collisions = stored.collisions ? (JSON.parse(stored.collisions) as IndexWarning[]) : [];
+  if (stored.scan_digest !== digest) {
     db.transaction(() => {
+      const scan = dedupeByPath(walk.files());
+      collisions = scan.collisions;
+      result.files = scan.files.length;
       const excludeChanged = storedMeta(db, 'exclude') !== excludeKey;
-      // Checked under the write lock: the index still describes the scan the changes are relative to.
-      const only = opts.changed && !excludeChanged && storedMeta(db, 'scan_digest') === opts.changed.since ? opts.changed.files : null;
-      const notesBefore = only ? countNotes(db, only.keys()) : 0;
-      const work = apply(db, root, scan.files, kindOf, excludeKey, excludeChanged, result, opts, only);
+      const work = apply(db, root, scan.files, kindOf, excludeKey, excludeChanged, result, opts);
       // Link resolution holds the vault's file list in its own form: let go of the
       // scan's (100k records for 100k notes) so the two are never live together.
       scan.files = [];
+      ensureIndexes(db);
       if (work) {
-        result.relinked = relinkIndex(db, work.scope, (d, t) => opts.onProgress?.({ phase: 'links', done: d, total: t }));
+        const everything = work.scope.all;
+        result.relinked = relinkIndex(db, work.scope, (d, t) => opts.onProgress?.({ phase: 'links', done: d, total: t }), everything ? undefined : work.anchored);
+        rebuildAnchors(db, everything ? 'all' : work.anchored);
         if (work.bulk) {
           // Many small FTS segments slow every query; merging after a big batch pays back at once.
-          db.prepare(`INSERT INTO sections_fts(sections_fts) VALUES ('optimize')`).run();
-          db.prepare(`INSERT INTO sections_fts(sections_fts, rank) VALUES ('automerge', 4)`).run();
+          for (const t of FTS_TABLES) {
+            db.prepare(`INSERT INTO ${t}(${t}) VALUES ('optimize')`).run();
+            db.prepare(`INSERT INTO ${t}(${t}, rank) VALUES ('automerge', 4)`).run();
+          }
         }
       }
       putMeta(db, 'scan_digest', digest);
+      // The folder tree is written only when a folder was read again (~300 KB at 10k notes).
+      if (walk.treeChanged || stored.scan_tree === undefined) putMeta(db, 'scan_tree', JSON.stringify(walk.tree));
+      putMeta(db, 'collisions', JSON.stringify(collisions));
+      putMeta(db, 'files', String(result.files));
       // Counted once per change and kept: counting on every read scans the files
       // table (~15 ms at 10k notes), as there is no index on kind (schema.ts).
-      const stored = storedMeta(db, 'notes');
-      putMeta(db, 'notes', String(only && stored !== undefined ? Number(stored) + countNotes(db, only.keys()) - notesBefore : db.prepare(`SELECT count(*) FROM files WHERE kind = 'note'`).pluck().get()));
+      result.notes = db.prepare(`SELECT count(*) FROM files WHERE kind = 'note'`).pluck().get() as number;
+      putMeta(db, 'notes', String(result.notes));
     }).immediate();
   }
-  result.notes = Number(storedMeta(db, 'notes') ?? 0);
-  result.warnings = [...scan.collisions, ...collectWarnings(db, scan.warnings)];
+  result.warnings = [...collisions, ...collectWarnings(db, walk.warnings)];
   result.took_ms = Math.round(performance.now() - started);
   return result;
+}
+
+/** The folder tree the last refresh stored, or null (then every folder is read). */
+function parseTree(json: string | undefined): ScanTree | null {
+  if (!json) return null;
+  try {
+    const tree = JSON.parse(json) as ScanTree;
+    return tree?.v === 1 && typeof tree.dirs === 'object' ? tree : null;
+  } catch {
+    return null;
+  }
 }
 
 function apply(
@@ -252,20 +356,31 @@ function apply(
   excludeChanged: boolean,
   result: RefreshResult,
   opts: RefreshOptions,
-  only: ReadonlyMap<string, VaultFile | null> | null,
-): { scope: RelinkScope; bulk: boolean } | null {
-  const plan = only ? diffPaths(db, only, kindOf) : diff(db, files, kindOf);
+  only?: { files: ReadonlyMap<string, VaultFile | null>; storedFiles: number },
+): { scope: RelinkScope; bulk: boolean; anchored: Set<string> } | null {
+  const plan = only ? diffPaths(db, only.files, kindOf, only.storedFiles) : diff(db, files, kindOf);
   if (isEmpty(plan) && !excludeChanged) return null;
   result.refreshed = true;
   // A first build resolves every link anyway: no need to collect 100k names and paths to say so.
   const scope: RelinkScope = { all: excludeChanged || plan.storedFiles === 0, nameKeys: new Set(), targets: new Set() };
-  const deleteFile = db.prepare('DELETE FROM files WHERE id = ?');
+  // Notes whose anchor rows must be rebuilt: the targets of every link that goes
+  // away with a deleted or replaced note, and every note (re)inserted.
+  const anchored = new Set<string>();
+  // Sections in the index after this refresh (meta.sections: the N of idf weights in rank.ts).
+  let sections = plan.storedFiles === 0 ? 0 : Number(storedMeta(db, 'sections') ?? 0);
+  const remove = (row: FileRow) => {
+    if (!scope.all) for (const t of linkTargetsOf(db, row.id)) anchored.add(t);
+    sections -= deleteFile(db, row.id);
+  };
+  const insert = (w: Parameters<typeof insertNote>[1]) => {
+    sections += insertNote(db, w);
+  };
   const touch = db.prepare('UPDATE files SET size = ?, mtime_ms = ? WHERE id = ?');
   const removedHashes = new Map<string, number>();
   const addedHashes: string[] = [];
 
   for (const row of plan.remove) {
-    deleteFile.run(row.id);
+    remove(row);
     scope.nameKeys.add(row.name_key);
     scope.targets.add(row.path);
     if (row.sha256) removedHashes.set(row.sha256, (removedHashes.get(row.sha256) ?? 0) + 1);
@@ -275,7 +390,7 @@ function apply(
   const total = plan.add.length + plan.stale.length;
   // A big batch: skip FTS5's incremental merging while inserting and merge once at the end.
   const bulk = total > BULK_FILES;
-  if (bulk) db.prepare(`INSERT INTO sections_fts(sections_fts, rank) VALUES ('automerge', 0)`).run();
+  if (bulk) for (const t of FTS_TABLES) db.prepare(`INSERT INTO ${t}(${t}, rank) VALUES ('automerge', 0)`).run();
   let done = 0;
   const progress = () => opts.onProgress?.({ phase: 'index', done: ++done, total });
 
@@ -288,25 +403,27 @@ function apply(
         progress();
         continue;
       }
-      deleteFile.run(row.id);
-      insertNote(db, { file, kind, prepared: 'warning' in read ? read : prepareText(file.path, read.text, read.sha256) });
+      remove(row);
+      insert({ file, kind, prepared: 'warning' in read ? read : prepareText(file.path, read.text, read.sha256) });
     } else {
-      deleteFile.run(row.id);
-      insertNote(db, { file, kind, prepared: kind === 'note' ? prepareNote(root, file.path) : null });
+      remove(row);
+      insert({ file, kind, prepared: kind === 'note' ? prepareNote(root, file.path) : null });
       scope.nameKeys.add(row.name_key);
     }
     scope.targets.add(file.path);
+    anchored.add(file.path);
     result.changed++;
     progress();
   }
 
   const added = (item: Plan['add'][number], prepared: Prepared | null) => {
-    insertNote(db, { file: item.file, kind: item.kind, prepared });
+    insert({ file: item.file, kind: item.kind, prepared });
     // Only a removed note can make an added one a rename; and a full relink needs no names.
     if (prepared && 'note' in prepared && removedHashes.has(prepared.note.sha256)) addedHashes.push(prepared.note.sha256);
     if (!scope.all) {
       scope.nameKeys.add(nameKey(item.file.path));
       scope.targets.add(item.file.path);
+      anchored.add(item.file.path);
     }
     result.added++;
     progress();
@@ -338,14 +455,9 @@ function apply(
   }
 
   putMeta(db, 'exclude', excludeKey);
+  putMeta(db, 'sections', String(sections));
   putMeta(db, 'refreshed_at', new Date().toISOString());
-  return { scope, bulk };
-}
-
-/** The stat walk (or the caller's copy of it), one record per canonical path; `files` is dropped once applied. */
-function scanFiles(root: string, given?: ScanResult): { files: VaultFile[]; collisions: IndexWarning[]; warnings: ScanWarning[] } {
-  const scan = given ?? scanVault(root);
-  return { ...dedupeByPath(scan.files), warnings: scan.warnings };
+  return { scope, bulk, anchored };
 }
 
 /**
@@ -377,16 +489,10 @@ function dedupeByPath(scanned: VaultFile[]): { files: VaultFile[]; collisions: I
   return { files: [...groups.values()].map((g) => g[0]!), collisions };
 }
 
-/**
- * One hash over everything the stat walk saw (path, size, mtime, kind) and the
- * exclusion settings. Equal to the stored one ⇔ nothing to do. Costs ~2 ms for
- * 10k files, where loading and comparing 10k rows cost ~50 ms.
- */
-function scanDigest(files: VaultFile[], kindOf: (f: VaultFile) => Kind, excludeKey: string): string {
-  const h = crypto.createHash('sha256');
-  h.update(`${SCHEMA_VERSION}\0${excludeKey}\n`);
-  for (const f of files) h.update(`${f.path}\0${f.size}\0${f.mtimeMs}\0${kindOf(f)}\n`);
-  return h.digest('hex');
+/** Several meta values in one query. */
+function storedMetas<K extends string>(db: Db, keys: K[]): Partial<Record<K, string>> {
+  const rows = db.prepare('SELECT key, value FROM meta WHERE key IN (SELECT value FROM json_each(?))').raw().all(JSON.stringify(keys)) as [K, string][];
+  return Object.fromEntries(rows) as Partial<Record<K, string>>;
 }
 
 function storedMeta(db: Db, key: string): string | undefined {

@@ -29,6 +29,8 @@ interface LinkRow {
   path: string;
   subpath: string | null;
   from_path: string;
+  target: string | null;
+  resolution: string | null;
 }
 
 /** What note-rows.ts stores per note: headings and block ids whole, the line table summarised. */
@@ -114,7 +116,12 @@ export function anchorLookupFromDb(db: Db): AnchorLookup {
 /** Links resolved per batch: bounded memory however many links a vault has (100k notes ≈ 350k links). */
 const RELINK_BATCH = 5000;
 
-export function relinkIndex(db: Db, scope: RelinkScope, onProgress?: (done: number, total: number) => void): number {
+/**
+ * Resolve the links in `scope` again. `changedTargets`, when given, receives the
+ * old and new target of every link whose resolution changed (or was new): their
+ * anchor text moved (anchors.ts).
+ */
+export function relinkIndex(db: Db, scope: RelinkScope, onProgress?: (done: number, total: number) => void, changedTargets?: Set<string>): number {
   let from = 'FROM links l JOIN files f ON f.id = l.file_id WHERE l.external = 0';
   if (!scope.all) {
     // The links in scope, found through indexes and kept in a temporary table: an
@@ -135,7 +142,9 @@ export function relinkIndex(db: Db, scope: RelinkScope, onProgress?: (done: numb
   }
   const total = db.prepare(`SELECT count(*) ${from}`).pluck().get() as number;
   if (total === 0) return 0;
-  const page = db.prepare(`SELECT l.id, l.kind, l.path, l.subpath, f.path AS from_path ${from} AND l.id > ? ORDER BY l.id LIMIT ${RELINK_BATCH}`);
+  const page = db.prepare(
+    `SELECT l.id, l.kind, l.path, l.subpath, f.path AS from_path, l.target, l.resolution ${from} AND l.id > ? ORDER BY l.id LIMIT ${RELINK_BATCH}`,
+  );
   const index = (scope.all ? null : fileIndexForNames(db, from)) ?? fileIndexFromDb(db);
   const anchors = anchorLookupFromDb(db);
   const update = db.prepare('UPDATE links SET status = ?, target = ?, resolution = ? WHERE id = ?');
@@ -145,7 +154,13 @@ export function relinkIndex(db: Db, scope: RelinkScope, onProgress?: (done: numb
     if (rows.length === 0) break;
     for (const row of rows) {
       const r = resolveLink(index, { kind: row.kind, path: row.path, subpath: row.subpath }, row.from_path, anchors);
-      update.run(r.status, r.target, JSON.stringify(r), row.id);
+      const json = JSON.stringify(r);
+      if (json === row.resolution) continue;
+      update.run(r.status, r.target, json, row.id);
+      if (changedTargets) {
+        if (row.target !== null) changedTargets.add(row.target);
+        if (r.target !== null) changedTargets.add(r.target);
+      }
     }
     done += rows.length;
     last = rows[rows.length - 1]!.id;

@@ -3,23 +3,65 @@
  * here bumps {@link SCHEMA_VERSION}, and a file with another version is rebuilt
  * from the vault rather than migrated.
  *
- * `sections_fts` is a contentless FTS5 table (`contentless_delete=1`) whose rowid
- * is `sections.id`: its columns hold pipeline tokens (text-pipeline.ts), which are
- * of no use for display, so storing them a second time as external content would
- * only double the file. The original section text lives in `sections.text` and
- * snippets are cut from it in JS.
+ * Three contentless FTS5 tables (`contentless_delete=1`) hold pipeline tokens
+ * (text-pipeline.ts), which are of no use for display, so storing them a second
+ * time as external content would only double the file; the original section
+ * text lives in `sections.text` and snippets are cut from it in JS:
+ *
+ * - `sections_fts`: what a section says (title, aliases, own heading, the
+ *   headings above it, body), one row per section that has words of its own;
+ * - `anchors_fts`: what other notes say about a section or a note (the text and
+ *   target of the links into it) and the string values of the note's frontmatter;
+ * - `bigrams_fts`: character bigrams of a section's CJK text, searched only when
+ *   the words of a question find nothing (query.ts).
+ *
+ * Row ids: a section's id is `file id × 2^20 + its index in the note`
+ * ({@link sectionId}). So the sections of a note are one id range (deleted,
+ * scored and counted by range, with no join), and a query can count the notes
+ * matching it from FTS rowids alone (`rowid >> 20`). The note-level anchor row
+ * of a note is the last id of its range ({@link NOTE_SLOT}).
  */
 
 /** Bump on any change to tables, columns or the text pipeline's output. */
-export const SCHEMA_VERSION = 9;
+export const SCHEMA_VERSION = 10;
 
 /** `PRAGMA application_id`: 'VGIX'. A SQLite file without it is not ours and is never trusted. */
 export const APPLICATION_ID = 0x56474958;
 
-/** BM25 weights of the FTS columns, in column order: title, aliases, heading path, body. */
-export const BM25_WEIGHTS = { title: 8, aliases: 6, heading: 3, body: 1 } as const;
+/** Bits of a section id that hold its index in the note. */
+export const SECTION_BITS = 20;
+/** The index in a note's id range reserved for its note-level anchor row. */
+export const NOTE_SLOT = 2 ** SECTION_BITS - 1;
+/** Sections per note: the rest of an (absurd) note is merged into its last section. */
+export const MAX_SECTIONS_PER_NOTE = NOTE_SLOT;
 
-export const SCHEMA_SQL = `
+/** The id of section `idx` of the file with id `fileId`. */
+export function sectionId(fileId: number, idx: number): number {
+  return fileId * 2 ** SECTION_BITS + idx;
+}
+
+/** `sections.fts` bits: the section has a row in sections_fts / in bigrams_fts. */
+export const FTS_WORDS = 1;
+export const FTS_BIGRAMS = 2;
+
+/** The id range [lo, hi] of a file's sections, note-level anchor row included. */
+export function sectionRange(fileId: number): [number, number] {
+  return [sectionId(fileId, 0), sectionId(fileId, NOTE_SLOT)];
+}
+
+/**
+ * BM25 weights of the `sections_fts` columns, in column order: the note's title
+ * and aliases (on every section of the note), the section's own heading, the
+ * headings above it, its body. Tuned on the eval's dev split (eval/README.md).
+ */
+export const BM25_WEIGHTS = { title: 8, aliases: 6, heading: 3, path: 1.5, body: 1 } as const;
+
+/**
+ * Tables, without their secondary indexes ({@link INDEXES_SQL}). A brand-new
+ * index is bulk-loaded first and indexed after (refresh.ts): building a B-tree
+ * from sorted keys once is cheaper than keeping it ordered through 100k inserts.
+ */
+export const TABLES_SQL = `
 CREATE TABLE meta (
   key   TEXT PRIMARY KEY,
   value TEXT NOT NULL
@@ -38,23 +80,16 @@ CREATE TABLE files (
   title     TEXT,                         -- notes: basename without .md
   title_key TEXT,                         -- notes: normalized words of the title, for exact matches
   anchors   TEXT,                         -- notes: JSON {headings, blockIds, lineCount} for subpath checks
+  description TEXT,                       -- notes: pipeline tokens of the frontmatter's string values (anchors.ts), or null
   frontmatter_error TEXT,                 -- JSON YamlError, or null
   warning   TEXT                          -- why an unreadable note is not indexed
 ) STRICT;
 
-CREATE INDEX files_by_title_key ON files(title_key);
--- Re-resolving the links of a small change reads only the files sharing their names (relink.ts).
-CREATE INDEX files_by_name ON files(name_key);
--- No index on kind: with two common values it is never selective, and without
--- statistics SQLite picked it over files_by_title_key (an exact-title lookup
--- scanned every note: 26 of the 10k-note search's milliseconds).
--- Unreadable notes are listed on every read (as warnings): a partial index finds
--- them without reading the table, and it is never a candidate for other queries.
-CREATE INDEX files_unreadable ON files(path) WHERE kind = 'unreadable';
-
+-- Deleted with their file by id range (refresh.ts), not by a foreign key: a
+-- cascade would need an index on file_id, which the id ranges make unnecessary.
 CREATE TABLE sections (
-  id           INTEGER PRIMARY KEY,       -- also the rowid in sections_fts
-  file_id      INTEGER NOT NULL REFERENCES files(id) ON DELETE CASCADE,
+  id           INTEGER PRIMARY KEY,       -- file_id * 2^20 + idx (schema.ts sectionId); the rowid in the FTS tables
+  file_id      INTEGER NOT NULL,
   idx          INTEGER NOT NULL,          -- position in the note, 0-based
   heading_path TEXT NOT NULL,             -- JSON array of heading texts, outermost first
   level        INTEGER NOT NULL,          -- heading level, 0 for the preamble
@@ -65,18 +100,35 @@ CREATE TABLE sections (
   text         TEXT NOT NULL,             -- the section's source text, for display
   part         INTEGER NOT NULL,          -- an oversized section split at paragraphs: part k of parts
   parts        INTEGER NOT NULL,
-  body_capped  INTEGER NOT NULL DEFAULT 0 -- 1 when only a prefix of the body is searchable
+  body_capped  INTEGER NOT NULL DEFAULT 0, -- 1 when only a prefix of the body is searchable
+  -- 1 when the section has no words of its own (a heading whose content is all in
+  -- subsections, or nothing at all): never a hit or evidence; it has no sections_fts row
+  empty        INTEGER NOT NULL DEFAULT 0,
+  -- which FTS rows it has (FTS_WORDS | FTS_BIGRAMS): deleted by exact rowid, which
+  -- is ~70x cheaper than a rowid range in a contentless FTS5 table
+  fts          INTEGER NOT NULL DEFAULT 0
 ) STRICT;
-CREATE INDEX sections_by_file ON sections(file_id, idx);
+
+-- The rows of anchors_fts (anchors.ts), so they are deleted by exact rowid too.
+CREATE TABLE anchor_rows (
+  id INTEGER PRIMARY KEY
+) STRICT;
 
 CREATE VIRTUAL TABLE sections_fts USING fts5(
-  title, aliases, heading, body,
+  title, aliases, heading, path, body,
   content='', contentless_delete=1,
   tokenize='unicode61 remove_diacritics 2'
 );
-CREATE TRIGGER sections_fts_delete AFTER DELETE ON sections BEGIN
-  DELETE FROM sections_fts WHERE rowid = old.id;
-END;
+CREATE VIRTUAL TABLE anchors_fts USING fts5(
+  text,
+  content='', contentless_delete=1,
+  tokenize='unicode61 remove_diacritics 2'
+);
+CREATE VIRTUAL TABLE bigrams_fts USING fts5(
+  grams,
+  content='', contentless_delete=1,
+  tokenize='unicode61 remove_diacritics 0'
+);
 
 CREATE TABLE links (
   id           INTEGER PRIMARY KEY,
@@ -99,9 +151,6 @@ CREATE TABLE links (
   target       TEXT,
   resolution   TEXT                       -- JSON LinkResolution
 ) STRICT;
-CREATE INDEX links_by_file ON links(file_id, ord);
-CREATE INDEX links_by_name ON links(name_key);
-CREATE INDEX links_by_target ON links(target);
 
 CREATE TABLE tags (
   file_id INTEGER NOT NULL REFERENCES files(id) ON DELETE CASCADE,
@@ -110,16 +159,12 @@ CREATE TABLE tags (
   line    INTEGER NOT NULL,
   source  TEXT NOT NULL
 ) STRICT;
-CREATE INDEX tags_by_tag ON tags(tag);
-CREATE INDEX tags_by_file ON tags(file_id);
 
 CREATE TABLE aliases (
   file_id INTEGER NOT NULL REFERENCES files(id) ON DELETE CASCADE,
   alias   TEXT NOT NULL,
   key     TEXT NOT NULL                   -- normalized words, for exact matching
 ) STRICT;
-CREATE INDEX aliases_by_key ON aliases(key);
-CREATE INDEX aliases_by_file ON aliases(file_id);
 
 -- Frontmatter properties: one row per scalar, one per list element.
 CREATE TABLE properties (
@@ -128,6 +173,30 @@ CREATE TABLE properties (
   value   TEXT NOT NULL,                  -- lower case, NFC; objects as JSON
   raw     TEXT NOT NULL                   -- JSON of the value as parsed
 ) STRICT;
+`;
+
+/**
+ * Secondary indexes, created once the first load of a new index is in (or at
+ * the end of its first refresh, whatever it held); `meta.indexes` says whether
+ * they exist.
+ */
+export const INDEXES_SQL = `
+CREATE INDEX files_by_title_key ON files(title_key);
+-- Re-resolving the links of a small change reads only the files sharing their names (relink.ts).
+CREATE INDEX files_by_name ON files(name_key);
+-- No index on kind: with two common values it is never selective, and without
+-- statistics SQLite picked it over files_by_title_key (an exact-title lookup
+-- scanned every note: 26 of the 10k-note search's milliseconds).
+-- Unreadable notes are listed on every read (as warnings): a partial index finds
+-- them without reading the table, and it is never a candidate for other queries.
+CREATE INDEX files_unreadable ON files(path) WHERE kind = 'unreadable';
+CREATE INDEX links_by_file ON links(file_id, ord);
+CREATE INDEX links_by_name ON links(name_key);
+CREATE INDEX links_by_target ON links(target);
+CREATE INDEX tags_by_tag ON tags(tag);
+CREATE INDEX tags_by_file ON tags(file_id);
+CREATE INDEX aliases_by_key ON aliases(key);
+CREATE INDEX aliases_by_file ON aliases(file_id);
 CREATE INDEX properties_by_key ON properties(key, value);
 CREATE INDEX properties_by_file ON properties(file_id);
 `;

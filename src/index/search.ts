@@ -1,12 +1,16 @@
 import type { Db } from './db.js';
-import { parseQuery, termExpr, type ParsedQuery } from './query.js';
-import { BM25_WEIGHTS } from './schema.js';
+import { assertQuery, parseQuery, termExpr, type ParsedQuery } from './query.js';
+import { expansionMatch, feedbackTerms } from './expand.js';
+import { RANK_PARAMS, rankNotes, rankSections, rankWithinNote, type NoteFilter, type RankedNote } from './rank.js';
+import { SECTION_BITS, sectionRange } from './schema.js';
 import { SECTION_COLUMNS, locateSection, type LocatedSection, type SectionRow } from './section-rows.js';
 import { makeSnippet } from './snippet.js';
 
 /**
- * Section search over the index: BM25 with column weights, exact title and
- * alias matches first, best section per note unless `allSections`.
+ * Section search over the index (ranking in rank.ts): notes ranked by their best
+ * section and their coverage of the query, exact title and alias matches first,
+ * best section per note unless `allSections`. A section with no words of its own
+ * is never a hit: it is not in the FTS table (note-rows.ts).
  */
 
 export const DEFAULT_SEARCH_LIMIT = 10;
@@ -42,12 +46,7 @@ export interface SearchResult {
   hits: SearchHit[];
 }
 
-interface Row extends SectionRow {
-  score: number;
-}
-
-
-function filters(opts: SearchOptions): { sql: string; params: unknown[] } {
+function filters(opts: SearchOptions): NoteFilter {
   const parts: string[] = [];
   const params: unknown[] = [];
   if (opts.pathPrefix) {
@@ -76,71 +75,118 @@ function filters(opts: SearchOptions): { sql: string; params: unknown[] } {
   return { sql: parts.map((p) => ` AND ${p}`).join(''), params };
 }
 
-/** A section's BM25 with the column weights, negated so that higher is better. */
-const SCORE_SQL = `-bm25(sections_fts, ${BM25_WEIGHTS.title}, ${BM25_WEIGHTS.aliases}, ${BM25_WEIGHTS.heading}, ${BM25_WEIGHTS.body})`;
+/** A note's ranked sections, resolved to rows: what context packets choose evidence from. */
+export interface RankedNoteHit {
+  path: string;
+  /** The note's score (its best section's times its coverage of the query). */
+  score: number;
+  /** `title` or `alias` when the whole query is the note's name or an alias, else `text`. */
+  match: SearchHit['match'];
+  /** Its candidate sections, best first, each scored by its own score times the note's coverage. */
+  sections: SearchHit[];
+}
 
-export function searchIndex(db: Db, query: string, opts: SearchOptions = {}): SearchResult {
+export interface RankedResult {
+  total: number;
+  notes: RankedNoteHit[];
+  /** Whether the CJK bigram fallback answered (the words found nothing). */
+  fallback: boolean;
+}
+
+/**
+ * Notes for a query, best first, each with its candidate sections: the core of
+ * `search` and of `context`. Exact title and alias matches come first; a note
+ * found only by its name shows its first section with words.
+ */
+export function rankedNotes(db: Db, query: string, opts: SearchOptions = {}, perNote = 1): RankedResult {
+  assertQuery(query);
   const parsed = parseQuery(query);
   const limit = Math.min(opts.limit ?? DEFAULT_SEARCH_LIMIT, MAX_SEARCH_LIMIT);
   const f = filters(opts);
   if (parsed.exclude !== null) {
-    f.sql += ` AND f.id NOT IN (SELECT x.file_id FROM sections_fts JOIN sections x ON x.id = sections_fts.rowid WHERE sections_fts MATCH ?)`;
+    f.sql += ` AND f.id NOT IN (SELECT rowid >> ${SECTION_BITS} FROM sections_fts WHERE sections_fts MATCH ?)`;
     f.params.push(parsed.exclude);
   }
   const exactIds = exactNotes(db, parsed, f);
-  let rows: Row[] = [];
-  let total = 0;
+  const want = limit + exactIds.size;
+  let ranked = { notes: [] as RankedNote[], total: 0 };
+  let fallback = false;
   if (parsed.match !== null) {
-    // One pass over the matches, small rows only: the best section per note is picked
-    // here rather than with a window function (340 ms → ~110 ms for "the" on 10k notes),
-    // and the full rows are fetched for the returned hits alone.
-    const from = `FROM sections_fts JOIN sections s ON s.id = sections_fts.rowid JOIN files f ON f.id = s.file_id WHERE sections_fts MATCH ?${f.sql}`;
-    const select = `SELECT s.id, s.file_id, ${SCORE_SQL} AS score ${from} ORDER BY score DESC, s.id`;
-    const params = [parsed.match, ...f.params];
-    const want = limit + exactIds.size;
-    const picked: [number, number, number][] = [];
-    if (opts.allSections) {
-      // Every section competes: SQLite's top-k sort with LIMIT, and a count without scoring.
-      total = db.prepare(`SELECT count(*) ${from}`).pluck().get(...params) as number;
-      picked.push(...(db.prepare(`${select} LIMIT ?`).raw().all(...params, want) as [number, number, number][]));
-    } else {
-      const ranked = rankNotes(db, parsed, db.prepare(select).raw().all(...params) as [number, number, number][]);
-      const seen = new Set<number>();
-      for (const r of ranked) {
-        if (seen.has(r[1])) continue;
-        seen.add(r[1]);
-        if (picked.length < want) picked.push(r);
-      }
-      total = seen.size;
+    const terms = parsed.terms.map(termExpr);
+    ranked = rankNotes(db, 'words', parsed.match, terms, f, want);
+    const p = RANK_PARAMS;
+    if (p.feedbackWeight > 0 && parsed.terms.length >= 2 && ranked.notes.length > 0) {
+      // Pseudo-relevance feedback: the best sections' own words, added with a small weight (expand.ts).
+      const top = ranked.notes.slice(0, p.feedbackSections).map((n) => n.sections[0]!);
+      const extra = expansionMatch(feedbackTerms(db, top, new Set(parsed.terms.flatMap((t) => t.tokens)), p.feedbackTerms));
+      if (extra !== null) ranked = rankNotes(db, 'words', parsed.match, terms, f, want, [{ match: extra, weight: p.feedbackWeight }]);
     }
-    const details = new Map(
-      (
-        db.prepare(`SELECT ${SECTION_COLUMNS}, 0 AS score FROM sections s JOIN files f ON f.id = s.file_id WHERE s.id IN (SELECT value FROM json_each(?))`).all(
-          JSON.stringify(picked.map((r) => r[0])),
-        ) as Row[]
-      ).map((r) => [r.id, r]),
-    );
-    rows = picked.map(([id, , score]) => ({ ...details.get(id)!, score }));
-    if (!opts.allSections) rows = rows.map((r) => (isHeadingOnly(r) ? (bestDescendant(db, parsed.match!, r) ?? r) : r));
   }
-  // Exact title/alias notes come first; a note found only by its name (no text match) shows its first section.
-  const found = new Set(rows.map((r) => r.file_id));
+  if (ranked.total === 0 && parsed.bigrams !== null) {
+    // The words found nothing: the question's CJK bigrams against every section's (query.ts).
+    ranked = rankNotes(db, 'bigrams', parsed.bigrams, parsed.bigramTerms, f, want);
+    fallback = ranked.total > 0;
+  }
+  const picked = ranked.notes.slice(0, want);
+  const rows = sectionRows(db, picked.flatMap((n) => n.sections.slice(0, perNote).map((s) => s.id)));
+  const notes: RankedNoteHit[] = [];
+  for (const n of picked) {
+    const cover = Number.isNaN(n.coverage) ? 1 : n.coverage ** RANK_PARAMS.coverageExponent;
+    const sections = n.sections.slice(0, perNote).flatMap((s) => {
+      const row = rows.get(s.id);
+      return row ? [hitOf(row, s.score * cover, exactIds.get(n.fileId) ?? 'text', parsed.terms)] : [];
+    });
+    if (sections.length > 0) notes.push({ path: sections[0]!.path, score: n.score, match: exactIds.get(n.fileId) ?? 'text', sections });
+  }
+  let total = ranked.total;
+  const found = new Set(picked.map((n) => n.fileId));
   const missing = [...exactIds.keys()].filter((id) => !found.has(id));
   if (missing.length > 0) {
-    const first = db
-      .prepare(`SELECT ${SECTION_COLUMNS}, 0 AS score FROM sections s JOIN files f ON f.id = s.file_id WHERE s.file_id IN (SELECT value FROM json_each(?)) AND s.idx = 0`)
-      .all(JSON.stringify(missing)) as Row[];
-    rows.push(...first);
-    total += first.length;
+    const first = db.prepare(`SELECT min(id) FROM sections WHERE id BETWEEN ? AND ? AND empty = 0`).pluck();
+    const any = db.prepare(`SELECT min(id) FROM sections WHERE id BETWEEN ? AND ?`).pluck();
+    const ids = missing.flatMap((fid) => {
+      const [lo, hi] = sectionRange(fid);
+      const id = (first.get(lo, hi) ?? any.get(lo, hi)) as number | null;
+      return id === null ? [] : [id];
+    });
+    const extra = sectionRows(db, ids);
+    for (const id of ids) {
+      const row = extra.get(id)!;
+      const match = exactIds.get(row.file_id)!;
+      notes.push({ path: row.path, score: 0, match, sections: [hitOf(row, 0, match, parsed.terms)] });
+      total++;
+    }
   }
-  const rank = (r: Row) => (exactIds.has(r.file_id) ? 0 : 1);
-  rows.sort((a, b) => rank(a) - rank(b) || b.score - a.score || (a.path < b.path ? -1 : a.path > b.path ? 1 : a.id - b.id));
-  const hits = rows.slice(0, limit).map((r) => hitOf(r, r.score, exactIds.get(r.file_id) ?? 'text', parsed.terms));
+  const rank = (n: RankedNoteHit) => (n.match === 'text' ? 1 : 0);
+  notes.sort((a, b) => rank(a) - rank(b) || b.score - a.score || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  return { total, notes: notes.slice(0, limit), fallback };
+}
+
+export function searchIndex(db: Db, query: string, opts: SearchOptions = {}): SearchResult {
+  if (!opts.allSections) {
+    const r = rankedNotes(db, query, opts, 1);
+    return { query, total: r.total, hits: r.notes.map((n) => ({ ...n.sections[0]!, score: round(n.score) })) };
+  }
+  assertQuery(query);
+  const parsed = parseQuery(query);
+  const limit = Math.min(opts.limit ?? DEFAULT_SEARCH_LIMIT, MAX_SEARCH_LIMIT);
+  const f = filters(opts);
+  if (parsed.exclude !== null) {
+    f.sql += ` AND f.id NOT IN (SELECT rowid >> ${SECTION_BITS} FROM sections_fts WHERE sections_fts MATCH ?)`;
+    f.params.push(parsed.exclude);
+  }
+  if (parsed.match === null) return { query, total: 0, hits: [] };
+  const { sections, total } = rankSections(db, parsed.match, f, limit);
+  const rows = sectionRows(db, sections.map((s) => s.id));
+  const hits = sections.flatMap((s) => {
+    const row = rows.get(s.id);
+    return row ? [hitOf(row, s.score, 'text', parsed.terms)] : [];
+  });
   return { query, total, hits };
 }
 
 /** Notes whose title or an alias equals the whole query (normalized words), within the filters. */
-function exactNotes(db: Db, parsed: ParsedQuery, f: { sql: string; params: unknown[] }): Map<number, 'title' | 'alias'> {
+function exactNotes(db: Db, parsed: ParsedQuery, f: NoteFilter): Map<number, 'title' | 'alias'> {
   const out = new Map<number, 'title' | 'alias'>();
   if (parsed.exactKey === '' || parsed.excluded.length > 0) return out;
   const byTitle = db.prepare(`SELECT f.id FROM files f WHERE f.kind = 'note' AND f.title_key = ?${f.sql}`).pluck().all(parsed.exactKey, ...f.params) as number[];
@@ -154,100 +200,71 @@ function exactNotes(db: Db, parsed: ParsedQuery, f: { sql: string; params: unkno
 }
 
 /**
- * The best section of one note for a query, or null when none matches. Sections of
- * a note have consecutive ids (inserted together), so the FTS query is bounded by
- * a rowid range and costs little however common the words are; context packets
- * call this for every note a link leads to.
+ * The best sections of one note for a query, best first, leaving out `skip`;
+ * empty when none matches. One FTS query bounded to the note's id range, so it
+ * costs little however common the words are; context packets call it for the
+ * notes a link leads to.
  */
-export function bestSectionInNote(db: Db, query: string, path: string, skip: number[] = []): SearchHit | null {
+export function bestSectionsInNote(db: Db, query: string, path: string, limit = 1, skip: number[] = []): SearchHit[] {
   const parsed = parseQuery(query);
-  if (parsed.match === null) return null;
-  const span = db
-    .prepare(`SELECT min(s.id) AS lo, max(s.id) AS hi FROM sections s JOIN files f ON f.id = s.file_id WHERE f.path = ? AND f.kind = 'note'`)
-    .get(path) as { lo: number | null; hi: number | null };
-  if (span.lo === null || span.hi === null) return null;
-  const best = bestInRange(db, parsed.match, span.lo, span.hi, skip);
-  if (!best) return null;
-  return hitOf(sectionById(db, best.id), best.score, 'text', parsed.terms);
+  if (parsed.match === null) return [];
+  const fileId = db.prepare(`SELECT id FROM files WHERE path = ? AND kind = 'note'`).pluck().get(path) as number | undefined;
+  if (fileId === undefined) return [];
+  const best = rankWithinNote(db, parsed.match, fileId, limit, skip);
+  const rows = sectionRows(db, best.map((b) => b.id));
+  return best.map((b) => hitOf(rows.get(b.id)!, b.score, 'text', parsed.terms));
+}
+
+/** The best section of one note for a query, or null when none matches. */
+export function bestSectionInNote(db: Db, query: string, path: string, skip: number[] = []): SearchHit | null {
+  return bestSectionsInNote(db, query, path, 1, skip)[0] ?? null;
 }
 
 /**
- * One row per note, best first: its best section, scored by that section's BM25
- * times the note's coverage of the query. A plain-language question is an OR of
- * its words, so a note can win on one rare word repeated in one section while the
- * note that is about the question holds most of its words across its sections;
- * coverage is the share of the query's weight (each word weighted by its BM25 idf)
- * that some matching section of the note contains. It is a factor rather than a
- * filter: a note holding the two rarest words still beats one holding five common
- * ones. Measured on eval/questions.json (dev split): note MRR 0.796 → 0.816;
- * squaring it, or multiplying each *section* by its own coverage, did worse.
- *
- * @param ranked every matching section as [id, file id, score], best first
+ * The section a reader lands in at `line` of a note, for a link to a heading or
+ * block: the section holding the line or, when that section is only a heading
+ * (its content all in subsections), the subsection under it that best matches
+ * `query`, else its first subsection with words.
  */
-function rankNotes(db: Db, parsed: ParsedQuery, ranked: [number, number, number][]): [number, number, number][] {
-  const best = new Map<number, [number, number, number]>();
-  for (const r of ranked) if (!best.has(r[1])) best.set(r[1], r);
-  if (parsed.terms.length < 2) return [...best.values()];
-  const sections = db.prepare('SELECT count(*) FROM sections').pluck().get() as number;
-  const matching = db.prepare('SELECT rowid FROM sections_fts WHERE sections_fts MATCH ?').pluck();
-  const perTerm = parsed.terms.map((t) => new Set(matching.all(termExpr(t)) as number[]));
-  // The idf FTS5's bm25() uses (with a floor, so a word in most sections still counts a little).
-  const idf = perTerm.map((set) => Math.max(1e-6, Math.log((sections - set.size + 0.5) / (set.size + 0.5))));
-  const total = idf.reduce((a, b) => a + b, 0);
-  const covered = new Map<number, Set<number>>();
-  for (const [id, file] of ranked) {
-    let terms = covered.get(file);
-    if (!terms) covered.set(file, (terms = new Set()));
-    perTerm.forEach((set, k) => set.has(id) && terms!.add(k));
+export function sectionAtLine(db: Db, path: string, line: number, query: string): LocatedSection | null {
+  const file = db.prepare(`SELECT id FROM files WHERE path = ? AND kind = 'note'`).pluck().get(path) as number | undefined;
+  if (file === undefined) return null;
+  const [lo, hi] = sectionRange(file);
+  const spans = db.prepare('SELECT id, start_line, end_line, level, empty FROM sections WHERE id BETWEEN ? AND ? ORDER BY id').all(lo, hi) as {
+    id: number;
+    start_line: number;
+    end_line: number;
+    level: number;
+    empty: number;
+  }[];
+  const k = spans.findIndex((s) => s.start_line <= line && line <= s.end_line);
+  if (k < 0) return null;
+  let id = spans[k]!.id;
+  if (spans[k]!.empty === 1) {
+    let end = k + 1;
+    while (end < spans.length && spans[end]!.level > spans[k]!.level) end++;
+    const below = spans.slice(k + 1, end).filter((s) => s.empty === 0);
+    if (below.length > 0) {
+      const parsed = parseQuery(query);
+      const ids = new Set(below.map((s) => s.id));
+      const ranked = parsed.match === null ? [] : rankWithinNote(db, parsed.match, file, MAX_SEARCH_LIMIT).filter((b) => ids.has(b.id));
+      id = (ranked[0] ?? below[0]!).id;
+    }
   }
-  const out = [...best.values()].map(([id, file, score]): [number, number, number] => {
-    const share = [...covered.get(file)!].reduce((a, k) => a + idf[k]!, 0) / total;
-    return [id, file, score * share];
-  });
-  return out.sort((a, b) => b[2] - a[2] || a[0] - b[0]);
+  return locateSection(sectionRows(db, [id]).get(id)!);
 }
 
-/** A section that is its heading line and nothing else: its content is in its subsections. */
-function isHeadingOnly(r: SectionRow): boolean {
-  if (r.parts > 1) return false;
-  // The heading line (ATX), or the text line plus its setext underline.
-  return r.text.split(/\r?\n/).slice(1).every((line) => /^\s*(=+|-+)?\s*$/.test(line));
+/** Full rows of sections by id, in one query. */
+function sectionRows(db: Db, ids: number[]): Map<number, SectionRow> {
+  if (ids.length === 0) return new Map();
+  const rows = db
+    .prepare(`SELECT ${SECTION_COLUMNS} FROM sections s JOIN files f ON f.id = s.file_id WHERE s.id IN (SELECT value FROM json_each(?))`)
+    .all(JSON.stringify(ids)) as SectionRow[];
+  return new Map(rows.map((r) => [r.id, r]));
 }
 
-/**
- * The best-matching subsection of a heading-only section (its score stays the
- * parent's, which is what ranked the note), or null when none matches the query.
- * Subsections follow their parent with consecutive ids, up to the next heading of
- * the same or a higher level.
- */
-function bestDescendant<T extends SectionRow & { score: number }>(db: Db, match: string, parent: T): T | null {
-  const own = db.prepare('SELECT idx, level FROM sections WHERE id = ?').get(parent.id) as { idx: number; level: number };
-  const next = db.prepare('SELECT min(id) FROM sections WHERE file_id = ? AND idx > ? AND level <= ?').pluck().get(parent.file_id, own.idx, own.level) as number | null;
-  const hi = next === null ? (db.prepare('SELECT max(id) FROM sections WHERE file_id = ?').pluck().get(parent.file_id) as number) : next - 1;
-  if (hi <= parent.id) return null;
-  const best = bestInRange(db, match, parent.id + 1, hi);
-  if (!best) return null;
-  return { ...parent, ...sectionById(db, best.id), score: parent.score };
-}
-
-/**
- * The best-scoring section among section ids `lo..hi` (a note's sections, or a
- * heading's subsections: both have consecutive ids), leaving out `skip`. Bounded
- * by rowid, the FTS query costs little however common the words are.
- */
-function bestInRange(db: Db, match: string, lo: number, hi: number, skip: number[] = []): { id: number; score: number } | undefined {
-  return db
-    .prepare(
-      `SELECT rowid AS id, ${SCORE_SQL} AS score FROM sections_fts
-       WHERE sections_fts MATCH ? AND rowid BETWEEN ? AND ? AND rowid NOT IN (SELECT value FROM json_each(?)) ORDER BY score DESC, rowid LIMIT 1`,
-    )
-    .get(match, lo, hi, JSON.stringify(skip)) as { id: number; score: number } | undefined;
-}
-
-function sectionById(db: Db, id: number): SectionRow {
-  return db.prepare(`SELECT ${SECTION_COLUMNS} FROM sections s JOIN files f ON f.id = s.file_id WHERE s.id = ?`).get(id) as SectionRow;
-}
+const round = (x: number) => Math.round(x * 1000) / 1000;
 
 function hitOf(r: SectionRow, score: number, match: SearchHit['match'], terms: ParsedQuery['terms']): SearchHit {
-  return { ...locateSection(r), score: Math.round(score * 1000) / 1000, match, snippet: makeSnippet(r.text, terms) };
+  return { ...locateSection(r), score: round(score), match, snippet: makeSnippet(r.text, terms) };
 }

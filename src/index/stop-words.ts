@@ -1,5 +1,6 @@
 /**
- * English and Russian stop words, dropped from plain-language queries only.
+ * Stop words (English, Russian, Chinese, Japanese, Korean), dropped from
+ * plain-language queries only.
  * The index keeps every word, so a quoted phrase such as "state of the art" still
  * matches exactly; a question such as "what is the state of the art" searches
  * for `state OR art` instead of requiring every filler word.
@@ -31,8 +32,33 @@ const RU_FORMS = `какого какому каком какую какое к�
 всё свое своего своему своем свою своей своим своих своими мое моего моей моих твое твоего ваше вашего вашей ваши
 ваших наша наше нашего нашей наши наших кого кому ком чему нибудь пусть лишь уж`;
 
+/**
+ * Chinese function words and question words, as Intl.Segmenter cuts a question
+ * (面包要发酵多久 → 面包 要 发酵 多久): particles, pronouns, "how / what / how long".
+ * Content words people put in questions (时间, 需要, 方法) are not here.
+ */
+const ZH = `的 了 吗 呢 吧 啊 呀 嘛 么 是 在 有 和 与 及 或 或者 而 但 但是 也 都 就 还 又 很 太 最 更 被 把 给 让 对 从 到 向 于
+怎么 怎样 怎么样 如何 什么 哪些 哪个 哪 哪里 哪儿 为什么 为何 是否 有没有 是不是 可以 能 能够 会 要 应该 该 得 地 着 过
+多 我 你 您 他 她 它 我们 你们 他们 她们 它们 自己 这 那 这个 那个 这些 那些 这样 那样 一个 一些 一下 多久 多少 多长 几 谁
+请 请问 如果 因为 所以 之 其 个 些 中 上 下 里`;
+
+/**
+ * Japanese particles, copulas and question words (Intl.Segmenter splits them off:
+ * 京都の紅葉はいつが見頃ですか → 京都 の 紅葉 は いつ が 見頃 です か).
+ */
+const JA = `は が を に で と の も へ から まで より など や か ね よ な だ です ます でした ました でしょう ある いる する します した
+して い う れる られる こと もの ため よう どう どの どれ どこ いつ なに なん 何 なぜ 誰 だれ これ それ あれ この その あの
+ください 教えて ですか ますか 何か 何を どうやって どのように どれくらい くらい ぐらい`;
+
+/**
+ * Korean question words and pronouns (Korean is spaced; the particles that attach
+ * to words are stripped by the text pipeline, see text-pipeline.ts).
+ */
+const KO = `어떻게 무엇 무엇을 뭐 뭘 언제 왜 어디 어디서 누가 누구 얼마나 얼마 몇 어떤 어느 이것 그것 저것 이 그 저 나 너 우리
+저는 제 내 것 수 및 또는 그리고 하나요 인가요 있나요 되나요 합니까 입니까 있습니까`;
+
 export const STOP_WORDS: ReadonlySet<string> = new Set(
-  `${EN} ${RU} ${RU_FORMS}`
+  `${EN} ${RU} ${RU_FORMS} ${ZH} ${JA} ${KO}`
     .split(/\s+/)
     .filter(Boolean)
     .map((w) => w.replace(/ё/g, 'е')),

@@ -26,6 +26,7 @@ export const MAX_TOKEN_CHARS = 48;
 const MAX_SEGMENT_CHARS = 1000;
 
 const CYRILLIC = /^[\u0400-\u04FF]+$/;
+const HANGUL = /^[\uAC00-\uD7AF]+$/;
 const LATIN = /^[a-z\u00C0-\u024F]+$/;
 const LATIN_DIACRITIC = /[\u00C0-\u024F]/;
 /** `data:` URIs (inline base64 images) carry no words, only megabytes of noise. */
@@ -110,13 +111,94 @@ export function lineWords(text: string, out: string[] = []): string[] {
   return out;
 }
 
+/**
+ * Overlapping character bigrams of the CJK runs of normalized text, then the
+ * run's last character: 面包面团 → 面包 包面 面团 团. So every character of the
+ * run starts one of its grams, and a one-character query (searched as a prefix)
+ * finds it wherever it stands (a query leaves the last character of a longer run
+ * out: `lastOfLongRuns` false). The safety net
+ * under word segmentation: the segmenter may cut a word one way in a note and
+ * another way in a question (面团 is 面/团 after 面包 but may be whole elsewhere),
+ * and a bigram search still finds it. Only CJK runs are kept; `out` is appended to.
+ */
+export function cjkBigrams(text: string, out: string[] = [], lastOfLongRuns = true): string[] {
+  const n = text.length;
+  let i = 0;
+  while (i < n) {
+    if (classOf(text.charCodeAt(i)) !== CJK_CHAR) {
+      i++;
+      continue;
+    }
+    const start = i;
+    while (i < n && classOf(text.charCodeAt(i)) === CJK_CHAR) i++;
+    for (let k = start; k + 1 < i; k++) out.push(text.slice(k, k + 2));
+    if (lastOfLongRuns || i - start === 1) out.push(text[i - 1]!);
+  }
+  return out;
+}
+
+/** The maximal runs of CJK characters of normalized text, in order. */
+export function cjkRuns(text: string): string[] {
+  const out: string[] = [];
+  const n = text.length;
+  for (let i = 0; i < n; ) {
+    if (classOf(text.charCodeAt(i)) !== CJK_CHAR) {
+      i++;
+      continue;
+    }
+    const start = i;
+    while (i < n && classOf(text.charCodeAt(i)) === CJK_CHAR) i++;
+    out.push(text.slice(start, i));
+  }
+  return out;
+}
+
+/** Whether normalized text holds any CJK character (Han, kana, Hangul). */
+export function hasCjk(text: string): boolean {
+  for (let i = 0; i < text.length; i++) if (classOf(text.charCodeAt(i)) === CJK_CHAR) return true;
+  return false;
+}
+
 const stemCache = new Map<string, string>();
 const STEM_CACHE_LIMIT = 200_000;
 
 /**
+ * Korean particles (postpositions attach to the word: 반죽은, 반죽을, 반죽에서 are
+ * all "dough"), longest first, and the endings of 하다/되다 verbs built on a noun
+ * (발효해야, 발효하는 → 발효, "to ferment"). Korean is spaced, so Intl.Segmenter
+ * keeps 반죽은 whole; without this a question's 반죽 would never meet the note's 반죽은.
+ */
+const KO_ENDINGS = ['했습니다', '합니다', '하나요', '했어요', '됩니다', '해야', '해요', '하는', '하면', '하고', '했다', '한다', '하기', '하여', '해서', '되는', '되어', '되면', '할', '함', '했', '된'];
+const KO_PARTICLES = [
+  '에서부터', '으로부터', '에게서', '한테서', '이라도', '이라고', '이라는', '에서는', '에서도', '에게는', '으로는', '까지는', '부터는',
+  '에서', '에게', '한테', '께서', '부터', '까지', '으로', '처럼', '보다', '마다', '조차', '밖에', '이나', '이랑', '이며', '라고', '라는', '에는', '에도',
+  '은', '는', '이', '가', '을', '를', '에', '의', '와', '과', '도', '로', '만', '랑',
+];
+
+/**
+ * Strip Korean particles and verb endings until none applies (at most three), so
+ * a word with a particle reduces to what the bare word reduces to (고양이가 →
+ * 고양이 → 고양, and 고양이 → 고양). A particle leaves at least one syllable, an
+ * ending at least two. Crude next to a morphological analyser, but the same on
+ * both sides of the index, which is what matching needs.
+ */
+export function stemKorean(word: string): string {
+  let w = word;
+  for (let round = 0; round < 3; round++) {
+    const ending = KO_ENDINGS.find((e) => w.length - e.length >= 2 && w.endsWith(e));
+    const particle = ending ? undefined : KO_PARTICLES.find((p) => w.length - p.length >= 1 && w.endsWith(p));
+    const cut = ending ?? particle;
+    if (!cut) break;
+    w = w.slice(0, w.length - cut.length);
+  }
+  return w;
+}
+
+/**
  * Stem one normalized word: Cyrillic with the Russian stemmer, Latin with the
- * English one (after folding diacritics, so `café` and `cafe` agree), anything
- * else (digits, CJK, Greek…) unchanged.
+ * English one (after folding diacritics, so `café` and `cafe` agree), Hangul by
+ * stripping particles ({@link stemKorean}), anything else (digits, Chinese,
+ * Japanese, Greek…) unchanged.
  */
 export function stemWord(word: string): string {
   // One- and two-letter words are kept as they are: no stemmer changes them, and
@@ -125,16 +207,46 @@ export function stemWord(word: string): string {
   if (word.length <= 2) return word;
   const cached = stemCache.get(word);
   if (cached !== undefined) return cached;
+  const out = stemUncached(word);
+  if (stemCache.size >= STEM_CACHE_LIMIT) stemCache.clear();
+  stemCache.set(word, out);
+  return out;
+}
+
+function stemUncached(word: string): string {
   let out = word;
   if (CYRILLIC.test(word)) out = stemRussian(word);
+  else if (HANGUL.test(word)) out = stemKorean(word);
   else if (LATIN.test(word)) {
     const folded = LATIN_DIACRITIC.test(word) ? word.normalize('NFD').replace(/[\u0300-\u036f]/g, '').normalize('NFC') : word;
     out = /^[a-z]+$/.test(folded) ? stemEnglish(folded) : folded;
   }
-  if (out.length === 0) out = word;
-  if (stemCache.size >= STEM_CACHE_LIMIT) stemCache.clear();
-  stemCache.set(word, out);
-  return out;
+  return out.length === 0 ? word : out;
+}
+
+/**
+ * The pipeline for the texts of one note: each distinct word of the note is
+ * stemmed (or looked up in the process-wide cache) once, then found in a map as
+ * small as the note. A note repeats its words, and a lookup in a small map costs
+ * a fraction of one in the big cache (which is also spared the churn).
+ */
+export class NoteTokenizer {
+  private readonly stems = new Map<string, string>();
+
+  /** What goes into an FTS5 column: stemmed tokens separated by spaces (= {@link indexText}). */
+  indexText(text: string): string {
+    if (text === '') return '';
+    const words = lineWords(normalizeText(text));
+    const stems = this.stems;
+    for (let i = 0; i < words.length; i++) {
+      const w = words[i]!;
+      if (w.length <= 2) continue;
+      let stem = stems.get(w);
+      if (stem === undefined) stems.set(w, (stem = stemWord(w)));
+      words[i] = stem;
+    }
+    return words.join(' ');
+  }
 }
 
 /** Normalized words of a text (no stemming). */

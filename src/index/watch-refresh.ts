@@ -1,14 +1,13 @@
 import fs from 'node:fs';
 import {
-  compareScanWarnings,
-  scanVault,
   statVaultPath,
   vaultConfigPath,
   VaultWatcher,
   watchUnsoundReason,
   type ChangeFeed,
-  type ScanResult,
+  type ScanTree,
   type ScanWarning,
+  type StatWalk,
   type VaultFile,
   type WatchStatus,
 } from '../vault/index.js';
@@ -51,17 +50,19 @@ export interface WatchRefreshStatus {
 
 /**
  * Refresh for a long-lived session with a file watcher: a read refreshes only
- * the paths the watcher says may have changed, and skips the stat walk when it
- * saw nothing. The answer is the one a full walk would give, because:
+ * the paths the watcher says may have changed (refreshIndex's `paths`: their
+ * rows compared with a fresh lstat of each, no walk), and does nothing at all
+ * when it saw nothing. The answer is the one a walk would give, because:
  *
- * - it keeps the last stat walk's result (files in path order, warnings) and
- *   patches it with a fresh `lstat` of each reported path, which is exactly the
- *   record the walk would make for it; the patched scan goes through
- *   refreshIndex like a walked one (same digest, same diff, same warnings);
- * - it walks instead whenever the watcher cannot vouch for the delta (not live
- *   yet, just rebuilt, a burst, an error), when a reported path is or was a
- *   folder (a folder rename moves files no event names), when a name is not NFC
- *   on disk (two spellings of one path), when the index file was reopened or
+ * - a fresh lstat of a reported path is exactly the record the walk would make
+ *   for it (statVaultPath), and a path nobody reported did not change (the
+ *   watcher's job, with the walks below wherever it cannot vouch for that);
+ * - it walks instead (a normal refreshIndex) whenever the watcher cannot vouch
+ *   for its report (not live yet, just rebuilt, a burst, an error), when a
+ *   reported path is or was a folder (a folder rename moves files no event
+ *   names), a symbolic link or a special file (the walk's warnings change), when
+ *   a name is not NFC on disk or the vault has such names (two spellings of one
+ *   path), when the index file was reopened, another process refreshed it, or
  *   the vault config changed, and at least every `walkIntervalMs`;
  * - on a filesystem where a watcher cannot see every change (network, FUSE:
  *   {@link watchUnsoundReason}) it never watches and walks before every read.
@@ -74,10 +75,14 @@ export class WatchRefresh {
   readonly walkIntervalMs: number;
   readonly #feed: ChangeFeed | null;
   readonly #unsound: string | null;
-  /** The vault as of the last refresh: scanVault's result, patched. Describes #handle's index when #digest matches. */
-  #scan: ScanResult | null = null;
+  /** What the last walk saw: its folder tree (which names are folders, links, special files) and its warnings. */
+  #tree: ScanTree | null = null;
+  #warnings: ScanWarning[] = [];
+  /** Whether the last walk saw a name not in NFC on disk (then a non-ASCII path may collide with it: walk). */
+  #nonNfc = false;
+  /** The index's scan_digest after our last refresh, on #handle. */
+  #since: string | null = null;
   #handle: IndexHandle | null = null;
-  #digest: string | null = null;
   #last: RefreshResult | null = null;
   #configKey = '';
   #lastWalkAt = 0;
@@ -99,20 +104,29 @@ export class WatchRefresh {
     if (delta.walk !== null) return this.#walk(handle, opts, delta.walk);
     const why = this.#mustWalk(handle);
     if (why !== null) return this.#walk(handle, opts, why);
-    const patch = this.#restat(changedPaths?.length ? new Set([...delta.paths, ...changedPaths.map((p) => this.#diskPathOf(p))]) : delta.paths);
-    if (typeof patch === 'string') return this.#walk(handle, opts, patch);
+    const files = this.#restat(changedPaths?.length ? new Set([...delta.paths, ...changedPaths]) : delta.paths);
+    if (typeof files === 'string') return this.#walk(handle, opts, files);
     const stored = handle.db.prepare(`SELECT value FROM meta WHERE key = 'scan_digest'`).pluck().get();
-    if (patch.files.size === 0 && !patch.warnings && stored === this.#digest) return this.#unchanged(handle, started);
-    this.#counts.patches++;
-    return this.#refreshWith(handle, () => {
-      this.#apply(patch);
-      return refreshIndex(handle, { ...opts, scan: this.#scan!, changed: { since: this.#digest!, files: patch.files } });
-    });
+    if (files.size === 0 && stored === this.#since) return this.#unchanged(handle, started);
+    let walked = false;
+    const result = this.#refreshWith(handle, () =>
+      refreshIndex(handle, {
+        ...opts,
+        paths: { since: this.#since!, files, warnings: this.#warnings },
+        // Another process refreshed the index in between: refreshIndex walked instead.
+        onWalk: (walk) => {
+          walked = true;
+          this.#sawWalk(walk, 'another process refreshed the index');
+        },
+      }),
+    );
+    if (!walked) this.#counts.patches++;
+    return result;
   }
 
   /** Whether the walk interval has passed (the daemon then refreshes while idle, so no read pays for it). */
   walkDue(): boolean {
-    return this.#scan === null || performance.now() - this.#lastWalkAt >= this.walkIntervalMs;
+    return this.#tree === null || performance.now() - this.#lastWalkAt >= this.walkIntervalMs;
   }
 
   settle(): Promise<void> {
@@ -137,16 +151,9 @@ export class WatchRefresh {
     return this.#feed?.close() ?? Promise.resolve();
   }
 
-  /** A vault path as spelled on disk (as the watcher reports paths): the kept scan knows the spelling of an indexed one. */
-  #diskPathOf(p: string): string {
-    const files = this.#scan!.files;
-    const i = fileIndex(files, p);
-    return i < files.length && files[i]!.path === p ? files[i]!.diskPath : p;
-  }
-
   /** Reasons to walk that the watcher cannot know about. */
   #mustWalk(handle: IndexHandle): string | null {
-    if (!this.#scan || !this.#digest) return 'first read';
+    if (!this.#tree || this.#since === null) return 'first read';
     if (handle !== this.#handle) return 'the index was reopened';
     if (performance.now() - this.#lastWalkAt >= this.walkIntervalMs) return 'walk interval';
     if (configKey(this.root) !== this.#configKey) return 'the vault config changed';
@@ -155,33 +162,42 @@ export class WatchRefresh {
   }
 
   #walk(handle: IndexHandle, opts: RefreshOptions, why: string): RefreshResult {
+    // Read the config's stamp before walking: an edit during the walk is seen by the next read.
+    const key = configKey(this.root);
+    return this.#refreshWith(handle, () =>
+      refreshIndex(handle, {
+        ...opts,
+        onWalk: (walk) => {
+          this.#configKey = key;
+          this.#sawWalk(walk, why);
+        },
+      }),
+    );
+  }
+
+  #sawWalk(walk: StatWalk, why: string): void {
+    this.#lastWalkAt = performance.now();
     this.#lastWalkReason = why;
     this.#counts.walks++;
-    return this.#refreshWith(handle, () => {
-      // Read the config's stamp before walking: an edit during the walk is seen by the next read.
-      this.#configKey = configKey(this.root);
-      this.#lastWalkAt = performance.now();
-      this.#scan = scanVault(this.root);
-      return refreshIndex(handle, { ...opts, scan: this.#scan });
-    });
+    this.#tree = walk.tree;
+    this.#warnings = walk.warnings;
+    this.#nonNfc = hasNonNfcName(walk.tree);
   }
 
   /**
-   * Run a refresh and remember what the index now describes. If it fails (the
-   * write lock stayed busy, a corrupt page), the kept scan may be ahead of the
-   * index: forget it, so the next read walks.
+   * Run a refresh and remember the state it left the index in. If it fails (the
+   * write lock stayed busy, a corrupt page), forget it: the next read walks.
    */
   #refreshWith(handle: IndexHandle, run: () => RefreshResult): RefreshResult {
     let result: RefreshResult;
     try {
       result = run();
     } catch (e) {
-      this.#scan = null;
-      this.#digest = null;
+      this.#since = null;
       throw e;
     }
     this.#handle = handle;
-    this.#digest = (handle.db.prepare(`SELECT value FROM meta WHERE key = 'scan_digest'`).pluck().get() as string | undefined) ?? null;
+    this.#since = (handle.db.prepare(`SELECT value FROM meta WHERE key = 'scan_digest'`).pluck().get() as string | undefined) ?? null;
     this.#last = result;
     return result;
   }
@@ -189,11 +205,11 @@ export class WatchRefresh {
   #unchanged(handle: IndexHandle, started: number): RefreshResult {
     this.#counts.unchanged++;
     const last = this.#last!;
-    const notes = Number(handle.db.prepare(`SELECT value FROM meta WHERE key = 'notes'`).pluck().get() ?? 0);
+    const meta = Object.fromEntries(handle.db.prepare(`SELECT key, value FROM meta WHERE key IN ('files', 'notes')`).raw().all() as [string, string][]);
     return {
       refreshed: false,
-      files: last.files,
-      notes,
+      files: Number(meta.files ?? last.files),
+      notes: Number(meta.notes ?? last.notes),
       added: 0,
       changed: 0,
       deleted: 0,
@@ -206,99 +222,47 @@ export class WatchRefresh {
   }
 
   /**
-   * Stat each reported path. Returns the new record of each path whose file
-   * entry changed (null: no longer a file), the warning of each path that now
-   * has one (null: none), or a reason to walk.
+   * Stat each reported path (as spelled on disk) against the last walk's folder
+   * tree: the new record of each (null: not a regular file now), or a reason
+   * to walk.
    */
-  #restat(paths: ReadonlySet<string>): Patch | string {
-    const scan = this.#scan!;
+  #restat(paths: ReadonlySet<string>): Map<string, VaultFile | null> | string {
+    const tree = this.#tree!;
     const files = new Map<string, VaultFile | null>();
-    const warnings = new Map<string, ScanWarning | null>();
     for (const disk of [...paths].sort()) {
       const nfc = disk.normalize('NFC');
       if (nfc !== disk) return `${JSON.stringify(disk)} is not NFC on disk`;
+      if (this.#nonNfc && NON_ASCII.test(disk)) return 'the vault has names not in NFC on disk';
+      const slash = disk.lastIndexOf('/');
+      const folder = tree.dirs[slash < 0 ? '' : disk.slice(0, slash)];
+      const name = disk.slice(slash + 1);
+      // A path in a folder the last walk did not read (a new one): the folder's own event walks too.
+      if (!folder) return `${JSON.stringify(disk)} is in a folder the last walk did not see`;
+      if (folder.o.some((o) => o[0] === name)) return `${JSON.stringify(disk)} was a link or a special file`;
       const state = statVaultPath(this.root, disk);
-      if (state.kind === 'unknown') return `cannot stat ${disk}: ${state.message}`;
-      // A folder came, went or was renamed (or a file took a folder's name): the files under it moved without events of their own.
-      if (state.kind === 'folder' || holdsPathsUnder(scan, nfc)) {
+      if (state.kind === 'folder' || folder.d.includes(name)) {
+        // A folder came, went or was renamed (or a file took its name): the files under it moved without events of their own.
         const why = `folder ${JSON.stringify(disk)} ${state.kind === 'folder' ? 'changed' : 'went away'}`;
         this.#feed?.restart(why);
         return why;
       }
-      const i = fileIndex(scan.files, nfc);
-      const known = i < scan.files.length && scan.files[i]!.path === nfc ? scan.files[i]! : null;
-      // Another spelling of the same path already stands for it: only a walk orders them as the walk does.
-      if (known && known.diskPath !== disk) return `${JSON.stringify(disk)} has another spelling on disk`;
-      const next = state.kind === 'file' ? state.file : null;
-      if (!sameFile(known, next)) files.set(nfc, next);
-      const w = warningIndex(scan.warnings, nfc);
-      const hadWarning = w < scan.warnings.length && scan.warnings[w]!.path === nfc;
-      if (state.kind === 'skipped' || hadWarning) warnings.set(nfc, state.kind === 'skipped' ? state.warning : null);
+      if (state.kind === 'unknown') return `cannot stat ${disk}: ${state.message}`;
+      if (state.kind === 'skipped') return `${JSON.stringify(disk)} is now a link or a special file`;
+      files.set(nfc, state.kind === 'file' ? state.file : null);
     }
-    return { files, warnings: warnings.size > 0 ? warnings : null };
-  }
-
-  /** Patch the kept scan in place: it stays sorted as scanVault sorts. */
-  #apply(patch: Patch): void {
-    const scan = this.#scan!;
-    for (const [p, file] of patch.files) {
-      const i = fileIndex(scan.files, p);
-      const present = i < scan.files.length && scan.files[i]!.path === p;
-      if (file && present) scan.files[i] = file;
-      else if (file) scan.files.splice(i, 0, file);
-      else if (present) scan.files.splice(i, 1);
-    }
-    for (const [p, warning] of patch.warnings ?? []) {
-      const i = warningIndex(scan.warnings, p);
-      const present = i < scan.warnings.length && scan.warnings[i]!.path === p;
-      if (warning && present) scan.warnings[i] = warning;
-      else if (warning) scan.warnings.splice(i, 0, warning);
-      else if (present) scan.warnings.splice(i, 1);
-    }
+    return files;
   }
 }
 
-interface Patch {
-  files: Map<string, VaultFile | null>;
-  warnings: Map<string, ScanWarning | null> | null;
-}
+const NON_ASCII = /[^\x00-\x7f]/;
 
-function sameFile(a: VaultFile | null, b: VaultFile | null): boolean {
-  if (!a || !b) return a === b;
-  return a.size === b.size && a.mtimeMs === b.mtimeMs && a.diskPath === b.diskPath;
-}
-
-/** First index whose path is >= p (the files are in code-unit order, as scanVault sorts them). */
-function fileIndex(files: readonly VaultFile[], p: string): number {
-  let lo = 0;
-  let hi = files.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (files[mid]!.path < p) lo = mid + 1;
-    else hi = mid;
+function hasNonNfcName(tree: ScanTree): boolean {
+  for (const [rel, rec] of Object.entries(tree.dirs)) {
+    if (NON_ASCII.test(rel) && rel.normalize('NFC') !== rel) return true;
+    for (const list of [rec.f, rec.d]) for (const name of list) if (NON_ASCII.test(name) && name.normalize('NFC') !== name) return true;
+    for (const [name] of rec.o) if (NON_ASCII.test(name) && name.normalize('NFC') !== name) return true;
   }
-  return lo;
-}
-
-function warningIndex(warnings: readonly ScanWarning[], p: string): number {
-  let lo = 0;
-  let hi = warnings.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (compareScanWarnings(warnings[mid]!, { path: p, code: '' as ScanWarning['code'], message: '' }) < 0) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
-
-/** Whether the scan holds a file or a warning under `p/`: then `p` was a folder. */
-function holdsPathsUnder(scan: ScanResult, p: string): boolean {
-  const prefix = `${p}/`;
-  const f = fileIndex(scan.files, prefix);
-  if (f < scan.files.length && scan.files[f]!.path.startsWith(prefix)) return true;
-  const w = warningIndex(scan.warnings, prefix);
-  // An unreadable folder is a warning on the folder itself.
-  return (w < scan.warnings.length && scan.warnings[w]!.path.startsWith(prefix)) || scan.warnings.some((x) => x.path === p && x.code === 'UNREADABLE');
+  return false;
 }
 
 /** The vault config's stamp: an edit (exclusions) changes what every path is, so it walks. */

@@ -1,5 +1,4 @@
 import fs from 'node:fs';
-import path from 'node:path';
 
 /** One file of the vault as the scanner saw it. */
 export interface VaultFile {
@@ -27,72 +26,223 @@ export interface ScanResult {
 }
 
 /**
- * Walk the vault as Obsidian sees it: every file, skipping dot-files and
- * dot-folders (`.obsidian`, `.trash`, `.git`, `.vaultgate` — Obsidian ignores
- * them all) and never following a symlink. Sorted by path for stable output.
+ * A folder as the last walk saw it, kept by the caller (the index) so the next
+ * walk can skip reading it again ({@link statWalk}). Names are as on disk.
  */
-export function scanVault(root: string): ScanResult {
-  const files: VaultFile[] = [];
-  const warnings: ScanWarning[] = [];
-  const walk = (diskDir: string, relDisk: string) => {
-    let entries: fs.Dirent[];
-    try {
-      entries = fs.readdirSync(diskDir, { withFileTypes: true });
-    } catch (e) {
-      warnings.push({ path: relDisk.normalize('NFC'), code: 'UNREADABLE', message: (e as Error).message });
-      return;
-    }
-    for (const entry of entries) {
-      if (entry.name.startsWith('.')) continue;
-      const diskRel = relDisk ? `${relDisk}/${entry.name}` : entry.name;
-      const abs = path.join(diskDir, entry.name);
-      if (entry.isSymbolicLink()) {
-        warnings.push({
-          path: diskRel.normalize('NFC'),
-          code: 'SYMLINK_SKIPPED',
-          message: 'symbolic link not followed',
-        });
-        continue;
-      }
-      if (entry.isDirectory()) {
-        walk(abs, diskRel);
-        continue;
-      }
-      if (!entry.isFile()) {
-        warnings.push({ path: diskRel.normalize('NFC'), code: 'SPECIAL_FILE_SKIPPED', message: 'not a regular file' });
-        continue;
-      }
-      // Number stats, not BigInt: a read stats every file of the vault, and BigInt
-      // stats cost ~15% more time and garbage for precision no comparison needs.
-      let st: fs.Stats;
-      try {
-        st = fs.lstatSync(abs);
-      } catch (e) {
-        warnings.push({ path: diskRel.normalize('NFC'), code: 'UNREADABLE', message: (e as Error).message });
-        continue;
-      }
-      const dot = entry.name.lastIndexOf('.');
-      files.push({
-        path: diskRel.normalize('NFC'),
-        diskPath: diskRel,
-        size: st.size,
-        mtimeMs: st.mtimeMs,
-        ext: dot > 0 ? entry.name.slice(dot + 1).toLowerCase() : '',
-      });
-    }
-  };
-  walk(root, '');
-  files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-  // In path order, not readdir order (which differs between filesystems and after
-  // a folder is rewritten): a watcher-maintained copy of the scan must list them
-  // exactly as a fresh walk does.
-  warnings.sort(compareScanWarnings);
-  return { files, warnings };
+export interface DirRecord {
+  /** mtime (ms) and inode of the folder when it was read. */
+  m: number;
+  i: number;
+  /** 1 when its mtime was old enough at read time for a later change to move it (see {@link RACY_MS}). */
+  t: 0 | 1;
+  /** Regular files, sorted. */
+  f: string[];
+  /** Sub-folders (not dot-folders, not symlinks), sorted. */
+  d: string[];
+  /** Entries reported as warnings: [name, code, message]. */
+  o: [string, ScanWarning['code'], string][];
+  /** Hash of the names, so the walk's digest changes when a folder's entries do. */
+  h: number;
 }
 
-/** The order of {@link ScanResult.warnings}: by path, then code. */
-export function compareScanWarnings(a: ScanWarning, b: ScanWarning): number {
-  return a.path < b.path ? -1 : a.path > b.path ? 1 : a.code < b.code ? -1 : a.code > b.code ? 1 : 0;
+/** The folders of a vault by disk path relative to the root ('' is the root). */
+export interface ScanTree {
+  v: 1;
+  dirs: Record<string, DirRecord>;
+}
+
+export interface StatWalk {
+  /** Hash of every folder's entries and every file's size and mtime, in walk order. Equal digests: nothing changed. */
+  digest: string;
+  /** The tree as seen now (to store for the next walk); `previous` itself when no folder was read again. */
+  tree: ScanTree;
+  /** Whether any folder was read again (its record changed or could not be trusted). */
+  treeChanged: boolean;
+  /** Files seen. */
+  count: number;
+  warnings: ScanWarning[];
+  /** The files as {@link VaultFile} records, sorted by path: built on demand (only a refresh that has work needs them). */
+  files(): VaultFile[];
+}
+
+/**
+ * A folder whose mtime was less than this old when it was read is read again
+ * next time: on a filesystem with coarse timestamps (FAT: 2 s, HFS+: 1 s) an entry
+ * added in the same tick as the read would leave the mtime unchanged (git's
+ * "racy" index entries, same cure).
+ */
+export const RACY_MS = 2500;
+
+const NON_ASCII = /[^\x00-\x7f]/;
+const nfc = (s: string) => (NON_ASCII.test(s) ? s.normalize('NFC') : s);
+
+/** FNV-1a over 32-bit words, two lanes: a 64-bit digest with no allocation per file. */
+const words = new Float64Array(1);
+const wordsU32 = new Uint32Array(words.buffer);
+
+/**
+ * Walk the vault as Obsidian sees it: every file, skipping dot-files and
+ * dot-folders (`.obsidian`, `.trash`, `.git`, `.vaultgate` — Obsidian ignores
+ * them all) and never following a symlink; every file is lstat'ed.
+ *
+ * With the `previous` tree, a folder whose mtime and inode are those recorded
+ * (and were trusted, see {@link RACY_MS}) is not read again: its entries are the
+ * recorded ones. That is sound wherever adding, removing or renaming an entry
+ * updates the folder's mtime (POSIX local filesystems); a file's content change
+ * does not, which is why every file is still lstat'ed. It is unsound where folder
+ * mtimes are not kept or not propagated: some network filesystems (NFS attribute
+ * caches, SMB), FUSE and cloud-sync mounts, and clocks skewed between the machine
+ * and a file server; `trustDirMtime: false` (VAULTGATE_SCAN_TRUST_DIR_MTIME=0)
+ * reads every folder.
+ *
+ * Cheap by design, since every read runs it: plain string paths (no path.join),
+ * NFC normalisation only of non-ASCII names, number stats (not BigInt: ~15% less
+ * time and garbage), and no record per file unless {@link StatWalk.files} is called.
+ */
+export function statWalk(root: string, previous: ScanTree | null = null, opts: { trustDirMtime?: boolean } = {}): StatWalk {
+  const trusted = opts.trustDirMtime !== false ? previous : null;
+  try {
+    return walkOnce(root, trusted);
+  } catch (e) {
+    // A recorded entry vanished or changed type under a trusted folder record (a
+    // race with a writer): walk again reading every folder.
+    if (e !== STALE_RECORD) throw e;
+    return walkOnce(root, null);
+  }
+}
+
+const STALE_RECORD = new Error('stale folder record');
+
+function walkOnce(root: string, previous: ScanTree | null): StatWalk {
+  const dirs: Record<string, DirRecord> = {};
+  const warnings: ScanWarning[] = [];
+  let treeChanged = previous === null;
+  let h1 = 0x811c9dc5;
+  let h2 = 0x01000193;
+  const mix = (x: number) => {
+    h1 = Math.imul(h1 ^ x, 0x01000193) >>> 0;
+    h2 = Math.imul(h2 ^ x, 0x5bd1e995) >>> 0;
+  };
+  const mixNumber = (x: number) => {
+    words[0] = x;
+    mix(wordsU32[0]!);
+    mix(wordsU32[1]!);
+  };
+  // Per file: its absolute path, size and mtime, in walk order (records are built only on demand).
+  const abs: string[] = [];
+  const sizes: number[] = [];
+  const mtimes: number[] = [];
+  const rootPrefix = root.endsWith('/') ? root : `${root}/`;
+
+  const walk = (rel: string) => {
+    const dirAbs = rel === '' ? root : rootPrefix + rel;
+    const old = previous?.dirs[rel];
+    let rec: DirRecord | null = null;
+    if (old && old.t === 1) {
+      let st: fs.Stats | undefined;
+      try {
+        st = fs.lstatSync(dirAbs);
+      } catch {
+        st = undefined;
+      }
+      if (st && st.isDirectory() && st.mtimeMs === old.m && st.ino === old.i) rec = old;
+    }
+    if (rec === null) {
+      treeChanged = true;
+      rec = readDir(rel, dirAbs, warnings);
+      if (rec === null) return;
+    }
+    dirs[rel] = rec;
+    mix(rec.h);
+    const prefix = rel === '' ? rootPrefix : `${dirAbs}/`;
+    for (const name of rec.f) {
+      const p = prefix + name;
+      let st: fs.Stats;
+      try {
+        st = fs.lstatSync(p);
+      } catch (e) {
+        if (rec === old) throw STALE_RECORD;
+        warnings.push({ path: nfc(rel === '' ? name : `${rel}/${name}`), code: 'UNREADABLE', message: (e as Error).message });
+        continue;
+      }
+      if (!st.isFile()) {
+        if (rec === old) throw STALE_RECORD;
+        continue;
+      }
+      abs.push(p);
+      sizes.push(st.size);
+      mtimes.push(st.mtimeMs);
+      mixNumber(st.size);
+      mixNumber(st.mtimeMs);
+    }
+    for (const [name, code, message] of rec.o) warnings.push({ path: nfc(rel === '' ? name : `${rel}/${name}`), code, message });
+    for (const name of rec.d) walk(rel === '' ? name : `${rel}/${name}`);
+  };
+  walk('');
+
+  const tree: ScanTree = !treeChanged && previous ? previous : { v: 1, dirs };
+  return {
+    digest: `${h1.toString(16).padStart(8, '0')}${h2.toString(16).padStart(8, '0')}-${abs.length}`,
+    tree,
+    treeChanged,
+    count: abs.length,
+    warnings,
+    files() {
+      const out: VaultFile[] = new Array(abs.length);
+      const cut = rootPrefix.length;
+      for (let k = 0; k < abs.length; k++) {
+        const diskPath = abs[k]!.slice(cut);
+        const slash = diskPath.lastIndexOf('/');
+        const dot = diskPath.lastIndexOf('.');
+        out[k] = { path: nfc(diskPath), diskPath, size: sizes[k]!, mtimeMs: mtimes[k]!, ext: dot > slash + 1 ? diskPath.slice(dot + 1).toLowerCase() : '' };
+      }
+      return out.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+    },
+  };
+}
+
+/** Read one folder: its entries by kind, sorted, and whether its mtime can be trusted next time. */
+function readDir(rel: string, dirAbs: string, warnings: ScanWarning[]): DirRecord | null {
+  let entries: fs.Dirent[];
+  let st: fs.Stats;
+  const started = Date.now();
+  try {
+    // The stat first: an entry added between the two calls then changes the mtime seen next time.
+    st = fs.lstatSync(dirAbs);
+    entries = fs.readdirSync(dirAbs, { withFileTypes: true });
+  } catch (e) {
+    warnings.push({ path: nfc(rel), code: 'UNREADABLE', message: (e as Error).message });
+    return null;
+  }
+  const rec: DirRecord = { m: st.mtimeMs, i: st.ino, t: st.mtimeMs < started - RACY_MS ? 1 : 0, f: [], d: [], o: [], h: 0 };
+  for (const entry of entries) {
+    const name = entry.name;
+    if (name.startsWith('.')) continue;
+    if (entry.isSymbolicLink()) rec.o.push([name, 'SYMLINK_SKIPPED', 'symbolic link not followed']);
+    else if (entry.isDirectory()) rec.d.push(name);
+    else if (entry.isFile()) rec.f.push(name);
+    else rec.o.push([name, 'SPECIAL_FILE_SKIPPED', 'not a regular file']);
+  }
+  const byName = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+  rec.f.sort(byName);
+  rec.d.sort(byName);
+  rec.o.sort((a, b) => byName(a[0], b[0]));
+  let nh = 0x811c9dc5;
+  for (const list of [rec.f, rec.d, rec.o.map((o) => o[0])]) {
+    for (const name of list) {
+      for (let k = 0; k < name.length; k++) nh = Math.imul(nh ^ name.charCodeAt(k), 0x01000193) >>> 0;
+      nh = Math.imul(nh ^ 0x2f, 0x01000193) >>> 0;
+    }
+    nh = Math.imul(nh ^ 0x7c, 0x01000193) >>> 0;
+  }
+  rec.h = nh;
+  return rec;
+}
+
+/** Every file of the vault, sorted by path, and what was skipped: {@link statWalk} without a previous tree. */
+export function scanVault(root: string): ScanResult {
+  const walk = statWalk(root);
+  return { files: walk.files(), warnings: walk.warnings };
 }
 
 /** Markdown notes are `.md` files (Obsidian's notes); everything else is an attachment. */

@@ -80,6 +80,11 @@ test('web inbox in a real browser', { skip, timeout: 240_000 }, async (t) => {
     await page.screenshot({ path: path.join(SHOTS, `${name}.png`) });
   };
   const item = (id: string) => page.locator(`#list li[data-id="${id}"]`);
+  /** Click a proposal in the queue and wait until the detail shows that one (not the one shown before). */
+  const open = async (id: string) => {
+    await item(id).click();
+    await page.waitForSelector(`#detail[data-proposal="${id}"]`);
+  };
 
   try {
     await t.test('without the token the page shows nothing and the API answers 401', async () => {
@@ -115,7 +120,7 @@ test('web inbox in a real browser', { skip, timeout: 240_000 }, async (t) => {
     });
 
     await t.test('a hostile note is shown as text and runs nothing', async () => {
-      await item(p2.id).click();
+      await open(p2.id);
       await page.waitForSelector('#detail .file');
       const detail = await page.locator('#detail').innerText();
       assert.ok(detail.includes('<img src=x onerror="window.__pwned=1">'), 'the markup is visible as text');
@@ -127,7 +132,7 @@ test('web inbox in a real browser', { skip, timeout: 240_000 }, async (t) => {
     });
 
     await t.test('one proposal: side-by-side and unified diff with coloured Markdown, its checks, then approve → the vault file changes', async () => {
-      await item(p1.id).click();
+      await open(p1.id);
       await page.waitForSelector('#detail table.diff.split');
       assert.match(await page.locator('#detail h2').innerText(), /Longer rest for the dough/);
       assert.match(await page.locator('#detail .summary').innerText(), /too dense/);
@@ -156,7 +161,7 @@ test('web inbox in a real browser', { skip, timeout: 240_000 }, async (t) => {
 
     await t.test('decline with a reason: the proposal is declined and the log says why', async () => {
       await page.selectOption('#f-state', 'pending');
-      await item(p3.id).click();
+      await open(p3.id);
       await page.waitForSelector('#decline-reason');
       await page.locator('#detail button', { hasText: 'Decline' }).click();
       await page.waitForSelector('.notice.error');
@@ -174,7 +179,7 @@ test('web inbox in a real browser', { skip, timeout: 240_000 }, async (t) => {
 
     await t.test('roll back an applied proposal: a new proposal with the inverse change', async () => {
       await page.selectOption('#f-state', 'applied');
-      await item(p1.id).click();
+      await open(p1.id);
       await page.locator('#detail button', { hasText: 'Roll back' }).click();
       await page.waitForSelector('.notice.ok');
       assert.match(await page.locator('#notice').innerText(), /the rollback of/);

@@ -76,6 +76,20 @@ test('search: hostile query syntax is just words (exit 0)', async () => {
   }
 });
 
+test('search: `title:alpha` searches the words title and alpha (issue 13: `:` is plain text)', async () => {
+  const { root, home } = tempVault(VAULT);
+  const r = await runCli(['search', 'title:alpha'], { vault: root, home });
+  assert.equal(r.json.hits[0]?.path, 'Projects/Alpha.md', r.stdout);
+});
+
+test('search: an empty or blank query is a usage error (exit 2), as for context', async () => {
+  const { root, home } = tempVault(VAULT);
+  for (const q of ['', '   ']) {
+    const r = await runCliProcess(['search', q], { vault: root, home });
+    assert.deepEqual([r.exitCode, r.json?.error?.code], [2, 'USAGE'], JSON.stringify(q) + r.stdout + r.stderr);
+  }
+});
+
 test('note: the whole note, or one section, with sha256 and lines', async () => {
   const { root, home } = tempVault(VAULT);
   const whole = await runCli(['note', 'Projects/Alpha'], { vault: root, home });

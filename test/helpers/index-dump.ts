@@ -1,7 +1,11 @@
 import type { Database } from 'better-sqlite3';
 
-/** meta keys that say when, not what. */
-const VOLATILE_META = new Set(['created_at', 'refreshed_at']);
+/**
+ * meta keys that say when, not what, and the walk's caches: a refresh of given
+ * paths leaves a token as `scan_digest` (the next walk compares every row) and
+ * the folder tree as the last walk saw it (its records are checked by mtime).
+ */
+const VOLATILE_META = new Set(['created_at', 'refreshed_at', 'scan_digest', 'scan_tree']);
 
 /**
  * Everything an index holds, as plain rows: every ordinary table (FTS5 tables

@@ -415,8 +415,10 @@ const APP_JS = String.raw`'use strict';
     var d = $('detail');
     clear(d);
     var j = S.detail;
+    d.removeAttribute('data-proposal');
     if (!j) { d.appendChild(el('p', { 'class': 'empty', text: 'Select a proposal.' })); return; }
     var p = j.proposal;
+    d.setAttribute('data-proposal', p.id);
     d.appendChild(el('h2', { text: p.title }));
     d.appendChild(el('div', { 'class': 'meta' }, [
       el('span', { 'class': 'badge ' + p.state, text: p.state }),

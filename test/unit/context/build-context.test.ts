@@ -38,7 +38,7 @@ test('context: best sections first, then one hop of links with a reason for each
   assert.ok(!p.evidence.some((e) => e.path === 'Cooking.md'));
 });
 
-test('context: a note\'s next-best section follows the best sections when it scores at least half as well', () => {
+test('context: evidence is ordered by section score, so a note\'s next-best section may come before another note\'s best', () => {
   const filler: Record<string, string> = Object.fromEntries(Array.from({ length: 8 }, (_, i) => [`Filler ${i}.md`, `# Filler ${i}\nWeather and garden.\n`]));
   const { root, home } = tempVault({
     ...filler,
@@ -50,10 +50,12 @@ test('context: a note\'s next-best section follows the best sections when it sco
     p.evidence.map((e) => [e.path, e.heading_path.at(-1), e.reason]),
     [
       ['Db.md', 'Brin', 'best match for the question (#1)'],
-      ['Other.md', 'Other', 'best match for the question (#2)'],
       ['Db.md', 'Btree', 'next match for the question in #1'],
+      ['Other.md', 'Other', 'best match for the question (#2)'],
     ],
   );
+  const scores = p.evidence.map((e) => e.score);
+  assert.deepEqual(scores, [...scores].sort((a, b) => b - a));
 });
 
 test('context: --max-linked 0 follows no links; --max-linked 1 at most one', () => {

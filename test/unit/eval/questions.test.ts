@@ -68,3 +68,35 @@ test('eval questions: paraphrased, never a heading or a run of six words from th
     assert.deepEqual(copied, [], `${q.id} copies note text`);
   }
 });
+
+interface BlindQuestion extends Question {
+  kind: string;
+  quote_line: number;
+}
+
+const blindFile = path.join(REPO_ROOT, 'eval/questions-blind.json');
+const blind = fs.existsSync(blindFile) ? (JSON.parse(fs.readFileSync(blindFile, 'utf8')) as { questions: BlindQuestion[] }).questions : [];
+const vaultOf = (corpus: string) => (fs.existsSync(path.join(REPO_ROOT, 'eval/vaults', corpus)) ? path.join(REPO_ROOT, 'eval/vaults', corpus) : root && path.join(root, corpus, 'vault'));
+
+test('blind questions: the split is fixed by the id alone (SHA-256 first byte even = dev), never chosen', { skip: blind.length === 0 && 'no blind questions' }, async () => {
+  const { createHash } = await import('node:crypto');
+  for (const q of blind) assert.equal(q.split, createHash('sha256').update(q.id).digest()[0]! % 2 === 0 ? 'dev' : 'holdout', q.id);
+  assert.equal(new Set(blind.map((q) => q.id)).size, blind.length);
+});
+
+test('blind questions: each expected note exists and its section holds the quoted line', { skip: (blind.length === 0 || root === null) && 'no blind questions or corpora absent' }, () => {
+  for (const q of blind) {
+    const file = path.join(vaultOf(q.corpus)!, q.path);
+    assert.ok(fs.existsSync(file), `${q.id}: ${q.corpus}/${q.path} missing`);
+    const heads = readHeadings(fs.readFileSync(file, 'utf8')).filter((h) => h.line <= q.quote_line);
+    assert.deepEqual(heads.length ? heads[heads.length - 1]!.path : [], q.heading_path, q.id);
+  }
+});
+
+test('the CJK eval vault is committed in the repo and has Chinese, Japanese and Korean notes', () => {
+  const dir = path.join(REPO_ROOT, 'eval/vaults/cjk');
+  const notes = fs.readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.md'));
+  assert.ok(notes.length >= 40, `${notes.length} notes`);
+  assert.ok(notes.some((f) => /\p{Script=Hiragana}/u.test(fs.readFileSync(path.join(dir, f), 'utf8'))));
+  assert.ok(notes.some((f) => /\p{Script=Hangul}/u.test(fs.readFileSync(path.join(dir, f), 'utf8'))));
+});

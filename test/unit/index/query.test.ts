@@ -60,3 +60,33 @@ test('property: any string parses, and its MATCH expression runs on a real FTS5 
   );
   db.close();
 });
+
+test('a Chinese question written without spaces is cut into words, and each content word is a term (stop words dropped)', () => {
+  assert.equal(parseQuery('面包要发酵多久').match, '("面包" OR "发酵")');
+  const q = parseQuery('面包面团要发酵多长时间？');
+  assert.ok(q.terms.length >= 3 && !q.terms.some((t) => t.phrase), q.match!);
+  for (const w of ['面包', '发酵', '时间']) assert.ok(q.match!.includes(`"${w}"`), q.match!);
+  for (const w of ['要', '多']) assert.ok(!q.match!.includes(`"${w}"`), q.match!);
+});
+
+test('Japanese particles and Korean particles are not what a question is searched for', () => {
+  assert.equal(parseQuery('京都の紅葉はいつが見頃ですか').match, '("京都" OR "紅葉" OR "見頃")');
+  // Korean: particles and 하다-endings are stripped from the words themselves (text pipeline).
+  assert.equal(parseQuery('반죽은 얼마나 발효해야 하나요').match, '("반죽" OR "발효")');
+});
+
+test('the fallback bigrams come from the content words of CJK text only, never across a stop word', () => {
+  assert.equal(parseQuery('面包要发酵多久').bigrams, '("面包" OR "发酵")');
+  assert.equal(parseQuery('猫').bigrams, '"猫"*');
+  assert.equal(parseQuery('deploy keys').bigrams, null);
+  // Only stop words: searched for them rather than nothing.
+  assert.notEqual(parseQuery('是在').bigrams, null);
+});
+
+test('punctuation other than word joiners separates words: `title:robber` is two words, `state-of-the-art` one phrase', () => {
+  assert.equal(parseQuery('title:robber').match, '("titl" OR "robber")');
+  assert.equal(parseQuery('robber,seven;dice').match, '("robber" OR "seven" OR "dice")');
+  assert.equal(parseQuery('state-of-the-art').match, '"state of the art"');
+  assert.equal(parseQuery('node.js').match, '"node js"');
+  assert.equal(parseQuery("don't").match, '"don t"');
+});

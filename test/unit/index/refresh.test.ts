@@ -217,6 +217,11 @@ test('refresh: after a run of small changes, every link resolves exactly as a re
   // Each step is a small refresh (few names): relinking reads only the files sharing the links' names.
   const steps: (() => void)[] = [
     () => writeFiles(root, { 'Elsewhere/Rules.md': '# Other rules\n' }), // a third file named Rules
+    // Anchor text: a new note describing others, then edited, then its target renamed.
+    () => writeFiles(root, { 'Linker.md': 'See [[Games/Catan/Rules#The robber on a 7|what a seven does]] and [[Home|the start page]] and [[Sourdough|bread]].\n' }),
+    () => writeFiles(root, { 'Linker.md': 'See [[Games/Catan/Rules#Setup|board setup]] and [[Sourdough|levain bread]].\n' }),
+    () => fs.renameSync(path.join(root, 'Wiki/Cooking/Sourdough.md'), path.join(root, 'Wiki/Cooking/Levain.md')),
+    () => writeFiles(root, { 'Wiki/Cooking/Sourdough.md': '---\ndescription: bread that rises with wild yeast\n---\n# Sourdough again\nFlour and water.\n' }),
     () => writeFiles(root, { 'Self.md': '# Top\n## Sub\nsee [[#Sub]] and [[#Gone]] and [[Home]]\n' }), // self-links
     () => fs.renameSync(path.join(root, 'Games/Chess/Rules.md'), path.join(root, 'Games/Chess/Laws.md')),
     () => writeFiles(root, { 'Self.md': '# Top\n## Gone\nsee [[#Sub]] and [[#Gone]]\n' }), // headings change under self-links
@@ -227,7 +232,32 @@ test('refresh: after a run of small changes, every link resolves exactly as a re
     assert.equal(refresh(root, home).r.refreshed, true);
   }
   const incremental = withIndex(root, home, links);
+  const incrementalFts = withIndex(root, home, ftsContent);
   const rebuilt = withFreshIndex(root, { VAULTGATE_HOME: home }, links, { rebuild: true }).result;
+  const rebuiltFts = withIndex(root, home, ftsContent);
   assert.ok(incremental.length > 50);
   assert.deepEqual(incremental, rebuilt);
+  // Every token of every FTS table, placed by note path and section index rather than
+  // by row id (ids depend on the order notes were indexed in): anchor text included.
+  assert.ok(incrementalFts.anchors_fts.some((r) => r.includes('seven')) === false, 'the edited link no longer describes the robber');
+  assert.ok(incrementalFts.anchors_fts.some((r) => r.includes('levain')), JSON.stringify(incrementalFts.anchors_fts));
+  assert.ok(incrementalFts.anchors_fts.some((r) => r.includes('wild')), 'frontmatter values are anchor text of their note');
+  assert.deepEqual(incrementalFts, rebuiltFts);
 });
+
+/** The content of the FTS tables as (note path, section index or 'note', column, offset, token) rows, sorted. */
+function ftsContent(h: IndexHandle): Record<string, string[]> {
+  const out: Record<string, string[]> = {};
+  const place = h.db.prepare(`SELECT path FROM files WHERE id = ?`).pluck();
+  for (const table of ['sections_fts', 'anchors_fts', 'bigrams_fts']) {
+    h.db.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS temp.v_${table} USING fts5vocab(main, ${table}, instance)`);
+    const rows = h.db.prepare(`SELECT term, doc, col, offset FROM temp.v_${table}`).all() as { term: string; doc: number; col: string; offset: number }[];
+    out[table] = rows
+      .map((r) => {
+        const idx = r.doc % 2 ** 20;
+        return `${place.get(Math.floor(r.doc / 2 ** 20))}#${idx === 2 ** 20 - 1 ? 'note' : idx} ${r.col}@${r.offset} ${r.term}`;
+      })
+      .sort();
+  }
+  return out;
+}

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { VaultgateError } from '../../../src/errors.js';
 import { searchIndex, withFreshIndex, type SearchOptions } from '../../../src/index/index.js';
 import { tempVault } from '../../helpers/temp-vault.js';
 
@@ -76,7 +77,14 @@ test('search: hits carry lines, anchor, a snippet from the original text, and th
 
 test('search: nothing matching is total 0 with no hits', () => {
   assert.deepEqual([search('zyzzyva').total, search('zyzzyva').hits.length], [0, 0]);
-  assert.equal(search('   ').total, 0);
+  assert.deepEqual([search('?!').total, search('?!').hits.length], [0, 0]);
+});
+
+test('search: an empty or blank query is a usage error (exit 2), not "nothing found"', () => {
+  for (const q of ['', '   ', '\t\n']) {
+    assert.throws(() => search(q), (e: unknown) => e instanceof VaultgateError && e.code === 'USAGE' && e.exitCode === 2, JSON.stringify(q));
+    assert.throws(() => search(q, { allSections: true }), (e: unknown) => e instanceof VaultgateError && e.code === 'USAGE');
+  }
 });
 
 test('search: a note with a 2 MB single-line base64 image is indexed and searchable', () => {
@@ -116,8 +124,42 @@ test('search: a heading with no text of its own is shown as its best-matching su
     }),
   );
   const run = (opts: SearchOptions) => withFreshIndex(root, { VAULTGATE_HOME: home }, (h) => searchIndex(h.db, 'conversion hue', opts)).result;
-  // The bare "Conversion" heading is the best section (short, and its heading matches) ...
-  assert.deepEqual(run({ allSections: true }).hits[0]?.heading_path, ['Colors', 'Conversion']);
-  // ... but a hit with nothing to read is shown as the subsection under it that matches best.
+  // The bare "Conversion" heading would be the best section by BM25 (short, and its
+  // heading matches), but a hit with nothing to read is never returned, in either mode:
+  // its heading counts for the subsections under it.
   assert.deepEqual(run({}).hits[0]?.heading_path, ['Colors', 'Conversion', 'Hsl to rgb']);
+  const all = run({ allSections: true }).hits.map((h) => h.heading_path.join(' > '));
+  assert.equal(all[0], 'Colors > Conversion > Hsl to rgb');
+  assert.ok(!all.includes('Colors > Conversion'), all.join(' | '));
+  assert.ok(all.includes('Colors > Conversion > Hex to rgb'), 'a subsection is found by its parent heading alone');
+});
+
+test('search: a section is found by the words links into it use (anchor text), a note by its description', () => {
+  const { root, home } = tempVault(
+    withFiller({
+      'Catan rules.md': '# Catan rules\n## Setup\nPlace the board.\n## The robber\nMove the pawn and steal one card.\n',
+      'Journal.md': 'Tonight: [rolling a seven](Catan%20rules.md#The%20robber) again, and [[Catan rules#Setup|board assembly]].\n',
+      'Bread.md': '---\ndescription: levain loaf notes\n---\n# Bread\nFlour, water, salt.\n',
+    }),
+  );
+  const run = (q: string) => withFreshIndex(root, { VAULTGATE_HOME: home }, (h) => searchIndex(h.db, q)).result;
+  // The rules never say "rolling" or "seven"; the journal's link does (the journal itself matches too).
+  const seven = run('what happens when rolling a seven');
+  assert.ok(seven.hits.some((h) => h.path === 'Catan rules.md' && h.heading_path.at(-1) === 'The robber'), JSON.stringify(seven.hits));
+  assert.ok(run('assembly').hits.some((h) => h.path === 'Catan rules.md' && h.heading_path.at(-1) === 'Setup'));
+  assert.equal(run('levain').hits[0]?.path, 'Bread.md');
+  // A note's links into itself are not anchors: the journal's own text still finds the journal.
+  assert.ok(run('tonight').hits.every((h) => h.path === 'Journal.md'));
+});
+
+test('search: frontmatter values lift their note, never make a bare heading a hit', () => {
+  const { root, home } = tempVault(
+    withFiller({ 'Sourdough.md': '---\naliases: [Leaven]\ntags: [bread]\n---\n# Sourdough\n\n## Starter\nFeed it daily.\n## Bake\nHot oven.\n' }),
+  );
+  const run = (q: string) => withFreshIndex(root, { VAULTGATE_HOME: home }, (h) => searchIndex(h.db, q)).result;
+  for (const q of ['leaven', 'bread', 'sourdough']) {
+    const hit = run(q).hits[0];
+    assert.equal(hit?.path, 'Sourdough.md', q);
+    assert.notDeepEqual(hit?.heading_path, ['Sourdough'], `${q}: the heading-only section is not a hit`);
+  }
 });

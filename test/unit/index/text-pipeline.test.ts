@@ -42,3 +42,18 @@ test('a long line of Chinese is segmented in bounded pieces and keeps every word
   assert.ok(words.length >= 5000);
   assert.ok(words.every((w) => w.length <= 48));
 });
+
+test('Korean: particles and the endings of 하다 verbs are stripped, the same way from a word and from its bare form', async () => {
+  const { stemKorean, stemWord } = await import('../../../src/index/index.js');
+  assert.equal(stemKorean('반죽은'), '반죽');
+  assert.equal(stemKorean('반죽에서'), '반죽');
+  assert.equal(stemKorean('발효해야'), '발효');
+  assert.equal(stemKorean('빵'), '빵');
+  assert.equal(stemWord('고양이가'), stemWord('고양이'));
+});
+
+test('CJK bigrams: overlapping pairs of each run, and its last character (so every character starts a gram)', async () => {
+  const { cjkBigrams } = await import('../../../src/index/index.js');
+  assert.deepEqual(cjkBigrams('面包面团 ok 猫'), ['面包', '包面', '面团', '团', '猫']);
+  assert.deepEqual(cjkBigrams('面包面团 猫', [], false), ['面包', '包面', '面团', '猫']);
+});

@@ -1,0 +1,271 @@
+import type { Db } from './db.js';
+import { BM25_WEIGHTS, NOTE_SLOT, SECTION_BITS, sectionRange } from './schema.js';
+
+/**
+ * Ranking over a bounded candidate set (issue 9 §2). The cost of a query in
+ * JavaScript must not grow with the number of sections that match it, so:
+ *
+ * 1. FTS5 scores every match in C and hands over only the best
+ *    {@link RankParams.candidates} sections (`ORDER BY bm25 LIMIT k`), and the
+ *    best {@link RankParams.anchorCandidates} rows of anchor text;
+ * 2. a note's raw score is its best section's score: BM25 of the section, plus
+ *    the anchor text into that section, plus the anchor text into the whole note
+ *    (anchors.ts), each weighted;
+ * 3. the note's score is the raw score times its *coverage* of the query: the
+ *    share of the query's words (each weighted by its idf) that some section or
+ *    anchor row of the note holds. A plain question is an OR of its words, so a
+ *    note can win on one rare word repeated in one section while the note about
+ *    the question holds most of its words across its sections. Coverage is at
+ *    most 1, so it is computed for notes in order of raw score and the walk stops
+ *    once no further note can enter the top (threshold algorithm): a handful of
+ *    bounded lookups per returned note, whatever the number of matches;
+ * 4. `total` is counted in SQL from FTS rowids (a section id holds its note id,
+ *    schema.ts), with no join and no row handed to JavaScript.
+ *
+ * The same walk serves the bigram fallback (query.ts) over `bigrams_fts`.
+ */
+
+export interface RankParams {
+  /** Best sections (by BM25) taken from FTS5 as candidates, at least (20 per note asked for beyond that). */
+  candidates: number;
+  /** Best anchor rows taken as candidates. */
+  anchorCandidates: number;
+  /** Weight of the anchor text into a section, added to its BM25. */
+  anchorWeight: number;
+  /** Weight of the anchor text into the whole note (and its description), added to each of its sections. */
+  noteAnchorWeight: number;
+  /** Coverage enters the note score as coverage^exponent. */
+  coverageExponent: number;
+  /** Pseudo-relevance feedback (expand.ts): weight of the expansion terms' BM25 (0: off), sections read, terms added. */
+  feedbackWeight: number;
+  feedbackSections: number;
+  feedbackTerms: number;
+  /** BM25 column weights of sections_fts. */
+  weights: { title: number; aliases: number; heading: number; path: number; body: number };
+}
+
+/**
+ * The ranking's parameters, tuned with `npm run eval` on the dev split
+ * (eval/README.md). @internal Mutable only so the eval can try values in-process.
+ */
+export const RANK_PARAMS: RankParams = {
+  // 100, 300 and 1000 gave the same eval figures (dev, both sets); FTS5's
+  // top-k sort costs less with a smaller k.
+  candidates: 200,
+  anchorCandidates: 100,
+  anchorWeight: 1,
+  noteAnchorWeight: 0.5,
+  coverageExponent: 1,
+  feedbackWeight: 0,
+  feedbackSections: 5,
+  feedbackTerms: 10,
+  weights: { ...BM25_WEIGHTS },
+};
+
+/** Which FTS table a ranking reads: words (with anchors) or the CJK bigram fallback. */
+export type RankTable = 'words' | 'bigrams';
+
+/** Conditions on `files f` (joined as `f.id = rowid >> 20`), with their parameters. */
+export interface NoteFilter {
+  sql: string;
+  params: unknown[];
+}
+
+export interface RankedSection {
+  id: number;
+  /** BM25 plus weighted anchor scores (not yet multiplied by the note's coverage). */
+  score: number;
+}
+
+export interface RankedNote {
+  fileId: number;
+  /** Best section's score times coverage^exponent. */
+  score: number;
+  coverage: number;
+  /** The note's candidate sections, best first (those among the top candidates, or reached by anchors). */
+  sections: RankedSection[];
+}
+
+/** The note id of a row of FTS table `t` (schema.ts sectionId). */
+const noteOf = (t: string) => `(${t}.rowid >> ${SECTION_BITS})`;
+
+/** `-bm25(…)` of sections_fts with the current column weights: higher is better. */
+export function sectionScoreSql(): string {
+  const w = RANK_PARAMS.weights;
+  return `-bm25(sections_fts, ${w.title}, ${w.aliases}, ${w.heading}, ${w.path}, ${w.body})`;
+}
+
+/** Extra terms searched with the query (expansion), whose BM25 adds to a section's score with a weight. */
+export interface Expansion {
+  match: string;
+  weight: number;
+}
+
+interface Candidate {
+  fileId: number;
+  main: Map<number, number>;
+  /** Weighted BM25 of the expansions. */
+  extra: Map<number, number>;
+  anchor: Map<number, number>;
+  noteAnchor: number;
+  raw: number;
+  best: RankedSection[];
+}
+
+function fromClause(table: string, filter: NoteFilter): string {
+  return filter.sql === '' ? `FROM ${table} WHERE ${table} MATCH ?` : `FROM ${table} JOIN files f ON f.id = ${noteOf(table)} WHERE ${table} MATCH ?${filter.sql}`;
+}
+
+/**
+ * Notes for a query, best first (the notes of the candidate sections).
+ *
+ * @param match the FTS5 MATCH expression of the whole query
+ * @param terms one MATCH expression per query term, for coverage (and its idf weights)
+ */
+export function rankNotes(
+  db: Db,
+  table: RankTable,
+  match: string,
+  terms: string[],
+  filter: NoteFilter,
+  want: number,
+  expansions: Expansion[] = [],
+): { notes: RankedNote[]; total: number } {
+  const p = RANK_PARAMS;
+  const fts = table === 'words' ? 'sections_fts' : 'bigrams_fts';
+  const score = table === 'words' ? sectionScoreSql() : `-bm25(bigrams_fts)`;
+  const from = fromClause(fts, filter);
+  const k = Math.max(p.candidates, 20 * want);
+  const top = db.prepare(`SELECT ${fts}.rowid, ${score} AS score ${from} ORDER BY score DESC, ${fts}.rowid LIMIT ?`).raw().all(match, ...filter.params, k) as [number, number][];
+  const candidates = new Map<number, Candidate>();
+  const candidate = (fileId: number) => {
+    let c = candidates.get(fileId);
+    if (!c) candidates.set(fileId, (c = { fileId, main: new Map(), extra: new Map(), anchor: new Map(), noteAnchor: 0, raw: 0, best: [] }));
+    return c;
+  };
+  for (const [id, s] of top) candidate(Math.floor(id / 2 ** SECTION_BITS)).main.set(id, s);
+  let countSql = `SELECT ${noteOf(fts)} AS note ${from}`;
+  const countParams: unknown[] = [match, ...filter.params];
+  if (table === 'words') {
+    const anchorFrom = fromClause('anchors_fts', filter);
+    const anchors = db
+      .prepare(`SELECT anchors_fts.rowid, -bm25(anchors_fts) AS score ${anchorFrom} ORDER BY score DESC, anchors_fts.rowid LIMIT ?`)
+      .raw()
+      .all(match, ...filter.params, p.anchorCandidates) as [number, number][];
+    for (const [id, s] of anchors) {
+      const c = candidate(Math.floor(id / 2 ** SECTION_BITS));
+      if (id % 2 ** SECTION_BITS === NOTE_SLOT) c.noteAnchor = s;
+      else c.anchor.set(id, s);
+    }
+    countSql += ` UNION SELECT ${noteOf('anchors_fts')} AS note ${anchorFrom}`;
+    countParams.push(match, ...filter.params);
+  }
+  const total = db.prepare(`SELECT count(*) FROM (${countSql})`).pluck().get(...countParams) as number;
+  for (const e of expansions) {
+    const rows = db.prepare(`SELECT ${fts}.rowid, ${score} AS score ${from} ORDER BY score DESC, ${fts}.rowid LIMIT ?`).raw().all(e.match, ...filter.params, k) as [number, number][];
+    for (const [id, s] of rows) {
+      const c = candidate(Math.floor(id / 2 ** SECTION_BITS));
+      c.extra.set(id, (c.extra.get(id) ?? 0) + e.weight * s);
+    }
+  }
+
+  // Raw scores: each candidate section's BM25 plus its weighted anchor scores.
+  const firstSection = db.prepare(`SELECT id FROM sections WHERE id BETWEEN ? AND ? AND empty = 0 ORDER BY id LIMIT 1`).pluck();
+  for (const c of candidates.values()) {
+    const ids = new Set([...c.main.keys(), ...c.anchor.keys(), ...c.extra.keys()]);
+    if (ids.size === 0) {
+      // Found only by the anchor text into the whole note: its first section with words stands for it.
+      const [lo, hi] = sectionRange(c.fileId);
+      const first = firstSection.get(lo, hi) as number | undefined;
+      if (first !== undefined) ids.add(first);
+    }
+    const noteBonus = p.noteAnchorWeight * c.noteAnchor;
+    c.best = [...ids]
+      .map((id) => ({ id, score: (c.main.get(id) ?? 0) + p.anchorWeight * (c.anchor.get(id) ?? 0) + (c.extra.get(id) ?? 0) + noteBonus }))
+      .sort((a, b) => b.score - a.score || a.id - b.id);
+    c.raw = c.best[0]?.score ?? 0;
+  }
+  const ordered = [...candidates.values()].filter((c) => c.best.length > 0);
+  // Coverage for every candidate at once: one FTS query per term and table, the
+  // doclist walked in C and only candidate notes handed back.
+  const coverage = coverageOf(db, table, terms)(ordered.map((c) => c.fileId));
+  const notes = ordered.map((c) => {
+    const share = coverage.get(c.fileId) ?? 0;
+    return { fileId: c.fileId, score: c.raw * share ** p.coverageExponent, coverage: share, sections: c.best };
+  });
+  notes.sort((a, b) => b.score - a.score || a.fileId - b.fileId);
+  return { notes, total };
+}
+
+/**
+ * Coverage of the query for a set of notes: the idf-weighted share of its terms
+ * that some section (or anchor row) of each note holds. One FTS query per term
+ * and table for the whole set: the doclist is walked in C and only the notes of
+ * the set come back (a lookup bounded by one note's rowid range walks the doclist
+ * too, ~0.3 ms per note for a common word at 10k notes). 1 for a one-term query.
+ */
+function coverageOf(db: Db, table: RankTable, terms: string[]): (fileIds: number[]) => Map<number, number> {
+  if (terms.length < 2) return (ids) => new Map(ids.map((id) => [id, 1]));
+  const fts = table === 'words' ? ['sections_fts', 'anchors_fts'] : ['bigrams_fts'];
+  const notesWith = fts.map((t) =>
+    db.prepare(`SELECT DISTINCT ${noteOf(t)} FROM ${t} WHERE ${t} MATCH ? AND ${noteOf(t)} IN (SELECT value FROM json_each(?))`).pluck(),
+  );
+  const rows = Math.max(1, Number(db.prepare(`SELECT value FROM meta WHERE key = 'sections'`).pluck().get() ?? 1));
+  const df = db.prepare(`SELECT count(*) FROM ${fts[0]} WHERE ${fts[0]} MATCH ?`).pluck();
+  // The idf FTS5's bm25() uses (with a floor, so a word in most sections still counts a little).
+  const idf = terms.map((t) => {
+    const n = df.get(t) as number;
+    return Math.max(1e-6, Math.log((rows - n + 0.5) / (n + 0.5)));
+  });
+  const sum = idf.reduce((a, b) => a + b, 0);
+  return (ids) => {
+    const got = new Map<number, number>(ids.map((id) => [id, 0]));
+    const batch = JSON.stringify(ids);
+    terms.forEach((t, k) => {
+      const holders = new Set(notesWith.flatMap((q) => q.all(t, batch) as number[]));
+      for (const id of holders) got.set(id, got.get(id)! + idf[k]!);
+    });
+    for (const [id, w] of got) got.set(id, w / sum);
+    return got;
+  };
+}
+
+/**
+ * Every matching section ranked by its own score (BM25 plus anchors, no
+ * coverage): `search --all-sections`. `total` counts matching sections.
+ */
+export function rankSections(db: Db, match: string, filter: NoteFilter, want: number): { sections: RankedSection[]; total: number } {
+  const p = RANK_PARAMS;
+  const from = fromClause('sections_fts', filter);
+  const anchorFrom = fromClause('anchors_fts', filter);
+  const scores = new Map<number, number>();
+  const top = `SELECT sections_fts.rowid, ${sectionScoreSql()} AS score ${from} ORDER BY score DESC, sections_fts.rowid LIMIT ?`;
+  for (const [id, s] of db.prepare(top).raw().all(match, ...filter.params, want) as [number, number][]) {
+    scores.set(id, s);
+  }
+  const anchorTop = `SELECT anchors_fts.rowid, -bm25(anchors_fts) AS score ${anchorFrom} ORDER BY score DESC, anchors_fts.rowid LIMIT ?`;
+  for (const [id, s] of db.prepare(anchorTop).raw().all(match, ...filter.params, want) as [number, number][]) {
+    if (id % 2 ** SECTION_BITS !== NOTE_SLOT) scores.set(id, (scores.get(id) ?? 0) + p.anchorWeight * s);
+  }
+  const total = db
+    .prepare(`SELECT count(*) FROM (SELECT sections_fts.rowid ${from} UNION SELECT anchors_fts.rowid ${anchorFrom} AND (anchors_fts.rowid & ${NOTE_SLOT}) != ${NOTE_SLOT})`)
+    .pluck()
+    .get(match, ...filter.params, match, ...filter.params) as number;
+  const sections = [...scores].map(([id, score]) => ({ id, score })).sort((a, b) => b.score - a.score || a.id - b.id);
+  return { sections: sections.slice(0, want), total };
+}
+
+/**
+ * The best sections of one note (consecutive ids: one bounded FTS query, however
+ * common the words), leaving out `skip`: context packets use it for the notes a
+ * link leads to.
+ */
+export function rankWithinNote(db: Db, match: string, fileId: number, limit: number, skip: number[] = []): RankedSection[] {
+  const [lo, hi] = sectionRange(fileId);
+  return db
+    .prepare(
+      `SELECT rowid AS id, ${sectionScoreSql()} AS score FROM sections_fts
+       WHERE sections_fts MATCH ? AND rowid BETWEEN ? AND ? AND rowid NOT IN (SELECT value FROM json_each(?)) ORDER BY score DESC, rowid LIMIT ?`,
+    )
+    .all(match, lo, hi, JSON.stringify(skip), limit) as RankedSection[];
+}
