@@ -210,6 +210,29 @@ test('watch refresh: another process refreshing in between does not fool the pat
   }
 });
 
+test('watch refresh: after refreshes of given paths, a walking process finds the index already up to date', () => {
+  const p = pair({ 'a.md': 'alpha [[b]]', 'b.md': 'beta' });
+  try {
+    assertSame(p, 'first read');
+    fs.writeFileSync(path.join(p.root, 'c.md'), 'gamma [[a]]');
+    fs.rmSync(path.join(p.root, 'b.md'));
+    p.feed.report('c.md', 'b.md');
+    assertSame(p, 'add and delete');
+    assert.equal(p.watch.status().patches, 1);
+    // A one-shot CLI process on the same index file: it walks, compares every row once (the digest is a token now), writes nothing.
+    const other = new IndexSession(p.root, { VAULTGATE_HOME: path.join(path.dirname(p.root), 'home-watch') });
+    const { refresh, result } = other.read((h) => dumpIndex(h.db));
+    other.close();
+    assert.deepEqual([refresh.refreshed, refresh.files, refresh.notes, refresh.added, refresh.deleted], [false, 2, 2, 0, 0]);
+    assert.deepEqual(result, p.walking.read((h) => dumpIndex(h.db)).result);
+    // And the watched session notices the other refresh and walks once.
+    assertSame(p, 'after the other process');
+    assert.equal(p.watch.status().last_walk_reason, 'another process refreshed the index');
+  } finally {
+    p.close();
+  }
+});
+
 test('watch refresh: an index reopened (rebuilt) is walked again', () => {
   const p = pair({ 'a.md': 'alpha' });
   try {
