@@ -22,11 +22,15 @@
  *   node_modules at run time.
  */
 import crypto from 'node:crypto';
+import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+// Chunk names carry content hashes: drop the previous build's, or they pile up.
+const out = path.join(repo, 'dist/cli');
+for (const name of fs.existsSync(out) ? fs.readdirSync(out) : []) if (/^chunk-.*\.js(\.map)?$/.test(name)) fs.rmSync(path.join(out, name));
 // One id per build: a daemon answers only CLI processes of its own build (src/version.ts).
 const define = { __VAULTGATE_BUILD__: JSON.stringify(crypto.randomUUID()) };
 const common = {
