@@ -5,16 +5,23 @@
  * (CLI, ops, session, index, context) into one file and everything reached by a
  * dynamic import into chunks beside it, loaded only by the verbs that need them.
  *
- * - `dist/cli/main.js` replaces tsc's output of the same name; the rest of dist/
- *   stays tsc's (tests and the library import it).
- * - The parse worker is its own entry, next to the chunks, because parse-pool
- *   finds it at `./parse-worker.js` beside its own module.
+ * Three outputs in dist/cli/, all from one build id (src/version.ts):
+ * - `cli.js` + chunks: the CLI itself (`runCli`), split; with the parse worker
+ *   as its own entry, because parse-pool finds it at `./parse-worker.js` beside
+ *   its own module.
+ * - `main.cjs` (the package's bin) and `main.js` (the same as an ES module,
+ *   replacing tsc's output of that name): src/cli/main.ts in one file. It asks
+ *   the vault's daemon first (src/cli/daemon/client.ts) and imports `./cli.js`
+ *   only when none answers. The CommonJS form skips Node's ES module loader
+ *   (~10-20 ms of every start) on a forwarded read.
+ * - The rest of dist/ stays tsc's (tests, the bench and the library import it).
  * - Not bundled: better-sqlite3 (a native addon), and packages loaded on first
  *   use through `createRequire` (zod, yaml, lezer: src/lazy-require.ts), or only
  *   by the terminal inbox (ink, react) or the MCP server (the MCP SDK, which
  *   imports zod itself: bundling it would load a second zod); they resolve from
  *   node_modules at run time.
  */
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -24,19 +31,45 @@ const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 // Chunk names carry content hashes: drop the previous build's, or they pile up.
 const out = path.join(repo, 'dist/cli');
 for (const name of fs.existsSync(out) ? fs.readdirSync(out) : []) if (/^chunk-.*\.js(\.map)?$/.test(name)) fs.rmSync(path.join(out, name));
-await build({
+// One id per build: a daemon answers only CLI processes of its own build (src/version.ts).
+const define = { __VAULTGATE_BUILD__: JSON.stringify(crypto.randomUUID()) };
+const common = {
   absWorkingDir: repo,
-  entryPoints: { main: 'src/cli/main.ts', 'parse-worker': 'src/index/parse-worker.ts' },
   outdir: 'dist/cli',
   bundle: true,
-  splitting: true,
-  format: 'esm',
   platform: 'node',
   target: 'node20',
-  chunkNames: 'chunk-[hash]',
   external: ['better-sqlite3', 'zod', 'yaml', '@lezer/*', 'ink', 'react', 'react/*', '@modelcontextprotocol/sdk'],
   sourcemap: 'linked',
   logLevel: 'warning',
-  // ESM output that still lets bundled CommonJS packages call require().
-  banner: { js: "import { createRequire as __vgCreateRequire } from 'node:module'; const require = __vgCreateRequire(import.meta.url);" },
+};
+// ESM output that still lets bundled CommonJS packages call require().
+const esmBanner = "import { createRequire as __vgCreateRequire } from 'node:module'; const require = __vgCreateRequire(import.meta.url);";
+
+await build({
+  ...common,
+  entryPoints: { cli: 'src/cli/run-cli.ts', 'parse-worker': 'src/index/parse-worker.ts' },
+  splitting: true,
+  format: 'esm',
+  chunkNames: 'chunk-[hash]',
+  define,
+  banner: { js: esmBanner },
+});
+
+/** main.ts's `import('./run-cli.js')` is the bundled CLI above, loaded at run time. */
+const cliAtRunTime = {
+  name: 'cli-at-run-time',
+  setup(b) {
+    b.onResolve({ filter: /^\.\/run-cli\.js$/ }, () => ({ path: './cli.js', external: true }));
+  },
+};
+await build({ ...common, entryPoints: { main: 'src/cli/main.ts' }, format: 'esm', define, banner: { js: esmBanner }, plugins: [cliAtRunTime] });
+await build({
+  ...common,
+  entryPoints: { main: 'src/cli/main.ts' },
+  outExtension: { '.js': '.cjs' },
+  format: 'cjs',
+  define: { ...define, 'import.meta.url': '__vgImportMetaUrl' },
+  banner: { js: "const __vgImportMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
+  plugins: [cliAtRunTime],
 });

@@ -61,6 +61,7 @@ export const EXIT_CODES = {
   PROVIDER_UNAVAILABLE: 69,
   PROVIDER_FAILED: 69,
   NATIVE_MODULE_MISMATCH: 69,
+  DAEMON_FAILED: 69,
   // 75: conflict, retry after re-reading
   STALE_HASH: 75,
   APPROVAL_MISMATCH: 75,

@@ -1,3 +1,5 @@
+import type { VaultSession } from '../session/index.js';
+
 /** What a command's action returns: the JSON body (without `ok`), and optionally a text rendering for terminals. */
 export interface CommandResult {
   json: Record<string, unknown>;
@@ -22,6 +24,13 @@ export interface CliIO {
   /** Whether stderr is a terminal: decides progress output. */
   stderrIsTTY: boolean;
   cwd: string;
+  /**
+   * A long-lived session to run commands on instead of opening one per command
+   * (the daemon); called with the command's `--vault`. Commands never close it.
+   */
+  session?: (vault: string | undefined) => VaultSession;
+  /** With `session`: awaited before each operation (VaultSession.settle: the watcher has seen every earlier change). */
+  settle?: () => Promise<void>;
 }
 
 /** Set by runCli for the duration of one run; each command's action reports through it. */

@@ -16,8 +16,8 @@ import type { Reporter } from './command-kit.js';
  */
 
 const HELP_GROUP = 'Agents and inboxes:';
-/** The compiled CLI, for `--print-config` (absolute: desktop apps start servers without the shell's PATH). */
-const CLI_MAIN = path.join(path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..'), 'dist/cli/main.js');
+/** The compiled CLI as installed (package.json `bin`), for `--print-config` (absolute: desktop apps start servers without the shell's PATH). */
+const CLI_MAIN = path.join(path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..'), 'dist/cli/main.cjs');
 
 function intOption(value: string, name: string, min: number, max: number): number {
   const n = /^\d+$/.test(value.trim()) ? Number(value) : NaN;

@@ -1,11 +1,15 @@
 #!/usr/bin/env node
 /**
- * The `vaultgate` binary. It statically imports nothing of ours: with very few file
- * descriptors (`ulimit -n` in the 20s) loading the CLI's modules can itself fail
- * with EMFILE, and that must still end as a typed error (RESOURCE_LIMIT, exit 3),
- * not a stack trace and exit 1. So the CLI is loaded here, inside a guard whose
- * fallback needs no module at all.
+ * The `vaultgate` binary, bundled into one file (dist/cli/main.cjs, the bin, and
+ * main.js): it asks the vault's daemon to answer first (src/cli/daemon/client.ts,
+ * whose every failure, running out of file descriptors included, means "answer
+ * it yourself") and only then loads the CLI. That load is guarded: with very few
+ * file descriptors (`ulimit -n` in the 20s) loading the CLI's modules can itself
+ * fail with EMFILE, and that must still end as a typed error (RESOURCE_LIMIT,
+ * exit 3), not a stack trace and exit 1; the fallback needs no module at all.
+ * No top-level await: the bundle is also built as CommonJS (scripts/bundle.mjs).
  */
+import { forwardToDaemon } from './daemon/client.js';
 
 // A closed pipe (e.g. `vaultgate search x | head -1`) is not an error worth a stack trace.
 process.stdout.on('error', (e: NodeJS.ErrnoException) => {
@@ -14,27 +18,38 @@ process.stdout.on('error', (e: NodeJS.ErrnoException) => {
 });
 
 const argv = process.argv.slice(2);
-try {
-  const { runCli } = await import('./run-cli.js');
-  process.exitCode = await runCli(argv, {
-    stdout: (s) => process.stdout.write(s),
-    stderr: (s) => process.stderr.write(s),
-    env: process.env,
-    isTTY: Boolean(process.stdout.isTTY),
-    stderrIsTTY: Boolean(process.stderr.isTTY),
-    cwd: process.cwd(),
-  });
-} catch (e) {
-  const code = (e as NodeJS.ErrnoException)?.code;
-  if (code !== 'EMFILE' && code !== 'ENFILE') throw e;
-  // the same envelope and exit code run-cli.ts gives RESOURCE_LIMIT (src/errors.ts, docs/errors.md)
-  const error = {
-    code: 'RESOURCE_LIMIT',
-    message: `vaultgate could not load its own modules: too many open files (${code})`,
-    hint: 'Nothing was changed. Raise the open-file limit (`ulimit -n 1024` in the shell that runs vaultgate) and run the same command again.',
-    details: { errno: code },
-  };
-  if (!process.stdout.isTTY || argv.includes('--json')) process.stdout.write(JSON.stringify({ ok: false, error }) + '\n');
-  else process.stderr.write(`error [${error.code}]: ${error.message}\nhint: ${error.hint}\n`);
-  process.exitCode = 3;
+const io = {
+  stdout: (s: string) => void process.stdout.write(s),
+  stderr: (s: string) => void process.stderr.write(s),
+  env: process.env,
+  isTTY: Boolean(process.stdout.isTTY),
+  stderrIsTTY: Boolean(process.stderr.isTTY),
+  cwd: process.cwd(),
+};
+
+async function answerHere(): Promise<void> {
+  try {
+    const { runCli } = await import('./run-cli.js');
+    process.exitCode = await runCli(argv, io);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException)?.code;
+    if (code !== 'EMFILE' && code !== 'ENFILE') throw e;
+    // the same envelope and exit code run-cli.ts gives RESOURCE_LIMIT (src/errors.ts, docs/errors.md)
+    const error = {
+      code: 'RESOURCE_LIMIT',
+      message: `vaultgate could not load its own modules: too many open files (${code})`,
+      hint: 'Nothing was changed. Raise the open-file limit (`ulimit -n 1024` in the shell that runs vaultgate) and run the same command again.',
+      details: { errno: code },
+    };
+    if (!process.stdout.isTTY || argv.includes('--json')) process.stdout.write(JSON.stringify({ ok: false, error }) + '\n');
+    else process.stderr.write(`error [${error.code}]: ${error.message}\nhint: ${error.hint}\n`);
+    process.exitCode = 3;
+  }
 }
+
+// A read the vault's daemon can answer costs a socket round trip; only when none
+// answers is the CLI itself (commander, the operation table, the index) loaded.
+void forwardToDaemon(argv, io).then((forwarded) => {
+  if (forwarded !== null) process.exitCode = forwarded;
+  else return answerHere();
+});

@@ -10,7 +10,7 @@ import { readStdinBounded } from './stdin.js';
 /** Where the docs the help text points at live (shipped in the package). */
 const PACKAGE_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
-const GROUP_HEADINGS: Record<Operation['group'], string> = {
+export const GROUP_HEADINGS: Record<Operation['group'], string> = {
   read: 'Read (never writes the vault):',
   write: 'Write (proposals and transactions):',
   admin: 'Maintenance:',
@@ -52,6 +52,7 @@ export function registerOperations(program: Command, reporter: Reporter): void {
       const raw = rawInput(op, self);
       const progress = reporter.io.stderrIsTTY ? progressPrinter(reporter.io.stderr) : undefined;
       let session: VaultSession | undefined;
+      const shared = reporter.io.session;
       const ctx: OpContext = {
         face: 'cli',
         env: reporter.io.env,
@@ -59,9 +60,11 @@ export function registerOperations(program: Command, reporter: Reporter): void {
         progress: progress?.update,
         readStdin: readStdinBounded,
         session() {
+          if (shared) return shared(globals.vault);
           session ??= openSession(globals.vault, reporter, progress?.update);
           return session;
         },
+        settle: reporter.io.settle,
       };
       try {
         const r = await runOperation(op, raw, 'cli', ctx);

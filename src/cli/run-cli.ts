@@ -2,6 +2,7 @@ import { Command, CommanderError } from 'commander';
 import { VaultgateError } from '../errors.js';
 import type { CliIO, CommandResult, Reporter } from './command-kit.js';
 import { OPERATIONS, errorReport, flagName, type Param } from '../ops/index.js';
+import { registerDaemonCommands } from './daemon-commands.js';
 import { registerFaceVerbs } from './face-verbs.js';
 import { preloadSession, registerOperations } from './register-ops.js';
 import { VERSION } from '../version.js';
@@ -59,10 +60,11 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
     });
   program.enablePositionalOptions(false);
   program.configureHelp({ showGlobalOptions: true, sortSubcommands: false });
-  program.addHelpText('after', '\nExit codes: 0 ok, 1 bug, 2 usage or invalid input, 3 integrity, 69 provider unavailable, 75 conflict (re-read and retry), 77 not permitted.\nRun `vaultgate <command> --help` for its options and examples.');
+  program.addHelpText('after', '\nExit codes: 0 ok, 1 bug, 2 usage or invalid input, 3 integrity, 69 unavailable (provider, native module, daemon), 75 conflict (re-read and retry), 77 not permitted.\nRun `vaultgate <command> --help` for its options and examples.');
 
   registerOperations(program, reporter);
   registerFaceVerbs(program, reporter);
+  registerDaemonCommands(program, reporter);
   // Every subcommand reports usage errors the same way, shows global options in its help, and exits through us.
   const configure = (cmd: Command) => {
     cmd.exitOverride().configureOutput({ writeOut: (s) => io.stdout(s), writeErr: () => {} });

@@ -44,7 +44,8 @@ export function buildContext(root: string, env: Env, opts: ContextOptions, reade
   }
   let changed: string[] = [];
   for (let attempt = 1; attempt <= MAX_CONTEXT_ATTEMPTS; attempt++) {
-    const { result: selection, refresh } = reader.read((h) => select(h.db, question, queries, opts));
+    // A retry names what changed: a watched session re-stats it even before its watcher's events arrive.
+    const { result: selection, refresh } = reader.read((h) => select(h.db, question, queries, opts), changed.length ? { changedPaths: changed } : undefined);
     opts.beforeVerify?.(attempt);
     changed = staleFiles(root, selection.evidence);
     if (changed.length === 0) {

@@ -15,6 +15,12 @@ export interface FreshIndexOptions extends RefreshOptions {
   check?: boolean;
   /** How long to wait for another process's write lock (default {@link BUSY_TIMEOUT_MS}). */
   busyTimeoutMs?: number;
+  /**
+   * Vault paths the caller found changed since the last refresh (context's hash
+   * check of its evidence). A walk finds them anyway; a watched refresh re-stats
+   * them even if the watcher's events for them have not arrived yet.
+   */
+  changedPaths?: readonly string[];
 }
 
 /** `ok`: checked and sound; `rebuilt`: the check failed and the index was rebuilt; null: not checked. */
@@ -33,10 +39,14 @@ export interface IndexReader {
   read<T>(read: (handle: IndexHandle, refresh: RefreshResult) => T, opts?: FreshIndexOptions): FreshRead<T>;
 }
 
+/** How an {@link IndexSession} brings the index up to date before a read: {@link refreshIndex} (a stat walk) unless told otherwise. */
+export type Refresher = (handle: IndexHandle, opts: RefreshOptions) => RefreshResult;
+
 /**
  * The index of one vault held open across reads (a long-lived server: MCP,
  * `serve`, `daemon`). Every read still refreshes first, so "refresh before every
- * read" holds; what a session saves is opening SQLite and preparing statements.
+ * read" holds; what a session saves is opening SQLite and preparing statements,
+ * and, with a watching refresher (WatchRefresh), the stat walk itself.
  *
  * The index is a cache: when SQLite reports corruption anywhere on the way (a
  * damaged page is only found when it is read), the file is discarded and the
@@ -48,6 +58,7 @@ export class IndexSession implements IndexReader {
   constructor(
     readonly root: string,
     private readonly env: Env,
+    private readonly refresher: Refresher = refreshIndex,
   ) {}
 
   read<T>(read: (handle: IndexHandle, refresh: RefreshResult) => T, opts: FreshIndexOptions = {}): FreshRead<T> {
@@ -66,7 +77,7 @@ export class IndexSession implements IndexReader {
         }
       }
       try {
-        const refresh = refreshIndex(handle, withWorkerSetting(this.env, opts));
+        const refresh = this.refresher(handle, withWorkerSetting(this.env, opts));
         const result = read(handle, refresh);
         const { db: _db, ...info } = handle;
         // `created` describes this open, not later reads of the same handle.

@@ -8,6 +8,8 @@
  *   re-resolution; a no-op (no write) when nothing changed.
  * - {@link withFreshIndex}: open + refresh + run a read, rebuilding once when the
  *   file turns out to be corrupt. What read commands use.
+ * - {@link WatchRefresh}: the refresh of a long-lived session with a file
+ *   watcher: only the paths the watcher reports, no walk when it saw nothing.
  * - {@link searchIndex}: section search (`"phrase"`, `-term`, `prefix*`, plain
  *   questions as OR under BM25), filters by path, tag and property;
  *   {@link rankedNotes}: the same ranking with several sections per note (context).
@@ -37,6 +39,7 @@ export * from './prepare-note.js';
 export { nameKey } from './note-rows.js';
 export { defaultParseWorkers } from './parse-pool.js';
 export * from './fresh-index.js';
+export * from './watch-refresh.js';
 export * from './note-read.js';
 export { windowNote, DEFAULT_WINDOW_CHARS, type NoteWindow } from './note-window.js';
 export * from './link-queries.js';

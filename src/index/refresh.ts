@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import {
   exclusionKey,
   isExcluded,
@@ -5,6 +6,7 @@ import {
   readVaultConfig,
   statWalk,
   type ScanTree,
+  type StatWalk,
   type ScanWarning,
   type VaultConfig,
   type VaultConfigCache,
@@ -47,6 +49,25 @@ export interface RefreshOptions {
   parseWorkers?: number;
   /** Skip reading folders whose mtime is unchanged (default true; see statWalk in src/vault/scan.ts for where that is unsound). */
   trustDirMtime?: boolean;
+  /**
+   * Refresh only these paths, without a walk (a watched session: WatchRefresh).
+   * Used when the index is still in the state the caller last saw (`since`, its
+   * `scan_digest`) and the exclusions have not changed; otherwise the refresh
+   * walks as usual. Default: walk.
+   */
+  paths?: PathRefresh;
+  /** Called with the stat walk when the refresh made one (a watched session keeps its folder tree and warnings). */
+  onWalk?: (walk: StatWalk) => void;
+}
+
+/** See {@link RefreshOptions.paths}. */
+export interface PathRefresh {
+  /** The index's `scan_digest` when the caller last refreshed it (read it back from meta). */
+  since: string;
+  /** The only paths that may differ from that state, with their records now (null: no longer a regular file). */
+  files: ReadonlyMap<string, VaultFile | null>;
+  /** The last walk's warnings: unchanged by these paths (the caller walks when a path is or was a symlink, a special file or a folder). */
+  warnings: ScanWarning[];
 }
 
 export interface IndexWarning {
@@ -135,6 +156,97 @@ function diff(db: Db, files: VaultFile[], kindOf: (f: VaultFile) => Kind): Plan 
   return { ...plan, storedFiles: stats.length };
 }
 
+/**
+ * {@link diff} for a known set of paths: the rows of those paths only, compared
+ * with their new records. Sorted by path, so rows are written in the order a
+ * full diff writes them (the same ids either way).
+ */
+function diffPaths(db: Db, changed: ReadonlyMap<string, VaultFile | null>, kindOf: (f: VaultFile) => Kind, storedFiles: number): Plan & { storedFiles: number } {
+  const byPath = db.prepare('SELECT id, path, size, mtime_ms, kind, sha256, name_key FROM files WHERE path = ?');
+  const plan: Plan = { add: [], stale: [], remove: [] };
+  for (const p of [...changed.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))) {
+    const file = changed.get(p)!;
+    const row = byPath.get(p) as FileRow | undefined;
+    if (!file) {
+      if (row) plan.remove.push(row);
+      continue;
+    }
+    const kind = kindOf(file);
+    if (!row) plan.add.push({ file, kind });
+    else if (row.size !== file.size || row.mtime_ms !== file.mtimeMs || !sameKind(row.kind, kind)) plan.stale.push({ file, kind, row });
+  }
+  return { ...plan, storedFiles };
+}
+
+/** Thrown inside the write transaction when another process refreshed first: the paths no longer suffice. */
+const MOVED_ON = new Error('the index moved on');
+
+/**
+ * The `paths` refresh: no walk, only the given paths compared with their rows,
+ * applied as a walk's refresh applies them; the file and note counts kept in
+ * meta are adjusted by what these paths did, and `scan_digest` becomes a token
+ * no walk produces, so the next walking refresh compares every row once. Null
+ * when the index is not in the caller's state or the exclusions changed.
+ */
+function refreshPaths(handle: IndexHandle, paths: PathRefresh, kindOf: (f: VaultFile) => Kind, excludeKey: string, opts: RefreshOptions, started: number): RefreshResult | null {
+  const { db, root } = handle;
+  const stored = storedMetas(db, ['scan_digest', 'exclude', 'collisions', 'notes', 'files']);
+  if (stored.scan_digest !== paths.since || stored.exclude !== excludeKey || stored.files === undefined || stored.notes === undefined) return null;
+  const result: RefreshResult = {
+    refreshed: false,
+    files: Number(stored.files),
+    notes: Number(stored.notes),
+    added: 0,
+    changed: 0,
+    deleted: 0,
+    renamed: 0,
+    touched: 0,
+    relinked: 0,
+    took_ms: 0,
+    warnings: [],
+  };
+  const counts = () => {
+    const kind = db.prepare('SELECT kind FROM files WHERE path = ?').pluck();
+    let files = 0;
+    let notes = 0;
+    for (const p of paths.files.keys()) {
+      const k = kind.get(p);
+      if (k !== undefined) files++;
+      if (k === 'note') notes++;
+    }
+    return { files, notes };
+  };
+  try {
+    db.transaction(() => {
+      if (storedMeta(db, 'scan_digest') !== paths.since) throw MOVED_ON;
+      const before = counts();
+      const work = apply(db, root, [], kindOf, excludeKey, false, result, opts, { files: paths.files, storedFiles: result.files });
+      if (!work) return;
+      result.relinked = relinkIndex(db, work.scope, (d, t) => opts.onProgress?.({ phase: 'links', done: d, total: t }), work.anchored);
+      rebuildAnchors(db, work.anchored);
+      if (work.bulk) {
+        for (const t of FTS_TABLES) {
+          db.prepare(`INSERT INTO ${t}(${t}) VALUES ('optimize')`).run();
+          db.prepare(`INSERT INTO ${t}(${t}, rank) VALUES ('automerge', 4)`).run();
+        }
+      }
+      const after = counts();
+      result.files += after.files - before.files;
+      result.notes += after.notes - before.notes;
+      putMeta(db, 'files', String(result.files));
+      putMeta(db, 'notes', String(result.notes));
+      putMeta(db, 'scan_digest', `paths:${crypto.randomUUID()}`);
+    }).immediate();
+  } catch (e) {
+    if (e === MOVED_ON) return null;
+    throw e;
+  }
+  const collisions = stored.collisions ? (JSON.parse(stored.collisions) as IndexWarning[]) : [];
+  result.warnings = [...collisions, ...collectWarnings(db, paths.warnings)];
+  result.took_ms = Math.round(performance.now() - started);
+  return result;
+}
+
 const isEmpty = (p: Plan) => p.add.length === 0 && p.stale.length === 0 && p.remove.length === 0;
 
 /** The vault config as last validated, kept in the index's meta table (see VaultConfigCache). */
@@ -158,8 +270,13 @@ export function refreshIndex(handle: IndexHandle, opts: RefreshOptions = {}): Re
   const config = readVaultConfig(root, configCache(db));
   const excludeKey = exclusionKey(config);
   const kindOf = (f: VaultFile): Kind => (isExcluded(config, f.path) ? 'excluded' : isMarkdownPath(f.path) ? 'note' : 'attachment');
+  if (opts.paths) {
+    const done = refreshPaths(handle, opts.paths, kindOf, excludeKey, opts, started);
+    if (done) return done;
+  }
   const stored = storedMetas(db, ['scan_digest', 'scan_tree', 'collisions', 'notes', 'files']);
   const walk = statWalk(root, parseTree(stored.scan_tree), { trustDirMtime: opts.trustDirMtime });
+  opts.onWalk?.(walk);
 
   const result: RefreshResult = {
     refreshed: false,
@@ -239,8 +356,9 @@ function apply(
   excludeChanged: boolean,
   result: RefreshResult,
   opts: RefreshOptions,
+  only?: { files: ReadonlyMap<string, VaultFile | null>; storedFiles: number },
 ): { scope: RelinkScope; bulk: boolean; anchored: Set<string> } | null {
-  const plan = diff(db, files, kindOf);
+  const plan = only ? diffPaths(db, only.files, kindOf, only.storedFiles) : diff(db, files, kindOf);
   if (isEmpty(plan) && !excludeChanged) return null;
   result.refreshed = true;
   // A first build resolves every link anyway: no need to collect 100k names and paths to say so.

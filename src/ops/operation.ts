@@ -27,6 +27,12 @@ export interface OpContext {
   progress?: (p: Progress) => void;
   /** Which face runs the operation (`terminal`: the terminal inbox). */
   face: 'cli' | 'mcp' | 'web' | 'terminal';
+  /**
+   * A long-lived face whose session watches the vault (`freshness: 'watch'`)
+   * sets this to `() => session.settle()`: runOperation awaits it before every
+   * operation, so a read sees every change made before the request arrived.
+   */
+  settle?: () => Promise<void>;
 }
 
 /** MCP tool annotations (hints to clients; the server enforces nothing by them). */

@@ -21,6 +21,7 @@ export interface OperationResult {
  */
 export async function runOperation(op: Operation<any, any>, raw: Record<string, unknown>, from: 'cli' | 'api', ctx: OpContext): Promise<OperationResult> {
   const input = parseInput(op.params, raw, from);
+  await ctx.settle?.();
   const output = await op.run(input, ctx);
   return {
     output,

@@ -4,3 +4,4 @@
  * long-lived server.
  */
 export { VaultSession, type VaultSessionOptions } from './vault-session.js';
+export { DEFAULT_WALK_INTERVAL_MS, type Freshness, type WatchRefreshStatus } from '../index/index.js';

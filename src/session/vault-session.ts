@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { IndexSession, oneShotReader, type FreshIndexOptions, type FreshRead, type IndexReader } from '../index/index.js';
+import { IndexSession, oneShotReader, WatchRefresh, type Freshness, type FreshIndexOptions, type FreshRead, type IndexReader, type WatchRefreshStatus } from '../index/index.js';
 import type { IndexHandle, RefreshResult } from '../index/index.js';
 import { readVaultConfig, selectVault, vaultConfigPath, vaultIdentity, type VaultConfig, type VaultSelection } from '../vault/index.js';
 
@@ -15,6 +15,18 @@ export interface VaultSessionOptions {
    * process opens it per read and closes it, so nothing lingers on exit.
    */
   keepIndexOpen?: boolean;
+  /**
+   * How a long-lived session learns what changed before a read. `walk` (the
+   * default): a stat walk of the vault, every read. `watch`: a file watcher
+   * reports which paths may have changed and a read refreshes only those (no
+   * walk at all when nothing changed), walking whenever the watcher cannot
+   * vouch for its report (WatchRefresh says when). Implies `keepIndexOpen`.
+   * A face that watches must await {@link VaultSession.settle} before each
+   * operation (runOperation does, through `OpContext.settle`).
+   */
+  freshness?: Freshness;
+  /** With `watch`: walk at least this often anyway (default DEFAULT_WALK_INTERVAL_MS; 0 walks every read). */
+  walkIntervalMs?: number;
   /** Progress of a cold index or a large refresh, for a face that can show it. */
   onProgress?: (p: { phase: string; done: number; total: number }) => void;
 }
@@ -31,6 +43,7 @@ export class VaultSession implements IndexReader {
   readonly env: Env;
   readonly selection: VaultSelection;
   #reader: IndexReader & { close?: () => void };
+  #watch: WatchRefresh | null = null;
   #config: { key: string; value: VaultConfig } | null = null;
   #onProgress: VaultSessionOptions['onProgress'];
 
@@ -38,7 +51,13 @@ export class VaultSession implements IndexReader {
     this.selection = selection;
     this.root = selection.root;
     this.env = opts.env;
-    this.#reader = opts.keepIndexOpen ? new IndexSession(this.root, opts.env) : oneShotReader(this.root, opts.env);
+    if (opts.freshness === 'watch') {
+      const watch = new WatchRefresh(this.root, { walkIntervalMs: opts.walkIntervalMs });
+      this.#watch = watch;
+      this.#reader = new IndexSession(this.root, opts.env, (handle, o) => watch.refresh(handle, o));
+    } else {
+      this.#reader = opts.keepIndexOpen ? new IndexSession(this.root, opts.env) : oneShotReader(this.root, opts.env);
+    }
     this.#onProgress = opts.onProgress;
   }
 
@@ -66,8 +85,28 @@ export class VaultSession implements IndexReader {
     return this.#reader.read(read, this.#onProgress && !opts?.onProgress ? { ...opts, onProgress: this.#onProgress } : opts);
   }
 
-  close(): void {
+  /**
+   * Resolves once the file watcher has taken in every change made before the
+   * call (a no-op without one). A long-lived face awaits it before each
+   * operation: a request arrives after the changes its sender made.
+   */
+  settle(): Promise<void> {
+    return this.#watch?.settle() ?? Promise.resolve();
+  }
+
+  /** How reads learn what changed (`daemon status` shows it); null for a one-shot or walking session. */
+  freshness(): WatchRefreshStatus | null {
+    return this.#watch?.status() ?? null;
+  }
+
+  /** Whether a watched session is due its periodic walk (a server then refreshes while idle). */
+  walkDue(): boolean {
+    return this.#watch?.walkDue() ?? false;
+  }
+
+  close(): Promise<void> {
     this.#reader.close?.();
+    return this.#watch?.close() ?? Promise.resolve();
   }
 }
 

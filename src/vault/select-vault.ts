@@ -39,6 +39,11 @@ export function readMachineConfig(env: Env = process.env): MachineConfig {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return {};
     throw e;
   }
+  return parseMachineConfig(text, file);
+}
+
+/** The machine config's text, parsed and validated (CONFIG_INVALID naming `file`). */
+export function parseMachineConfig(text: string, file: string): MachineConfig {
   let raw: unknown;
   try {
     raw = loadYaml().parse(text) ?? {};
@@ -66,7 +71,13 @@ export interface VaultSelection {
  * Choose the vault: `--vault PATH|NAME`, else `VAULTGATE_VAULT`, else the machine
  * config's `default_vault`. A name is looked up in the config's `vaults` map.
  */
-export function selectVault(option: string | undefined, env: Env = process.env, cwd = process.cwd()): VaultSelection {
+export function selectVault(
+  option: string | undefined,
+  env: Env = process.env,
+  cwd = process.cwd(),
+  /** How the machine config is read: the daemon's client passes a cached copy, to load neither yaml nor zod. */
+  machineConfig: (env: Env) => MachineConfig = readMachineConfig,
+): VaultSelection {
   let value: string | undefined = option;
   let source: VaultSelection['source'] = 'option';
   if (!value) {
@@ -75,7 +86,7 @@ export function selectVault(option: string | undefined, env: Env = process.env, 
   }
   let config: MachineConfig | undefined;
   if (!value) {
-    config = readMachineConfig(env);
+    config = machineConfig(env);
     value = config.default_vault;
     source = 'config';
   }
@@ -86,7 +97,7 @@ export function selectVault(option: string | undefined, env: Env = process.env, 
   }
   // A bare name (no slash) that the config knows is a name; anything else is a path.
   if (!value.includes('/') && !value.includes(path.sep)) {
-    config ??= readMachineConfig(env);
+    config ??= machineConfig(env);
     const named = config.vaults?.[value];
     if (named) value = named;
   }

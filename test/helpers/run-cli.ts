@@ -4,8 +4,8 @@ import { fileURLToPath } from 'node:url';
 import { runCli as runCliInProcess } from '../../src/cli/run-cli.js';
 
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-/** The compiled CLI: `npm test` builds first, so end-to-end tests run the real binary. */
-export const CLI_BIN = path.join(REPO_ROOT, 'dist/cli/main.js');
+/** The compiled CLI as installed (package.json `bin`): `npm test` builds first, so end-to-end tests run the real binary. */
+export const CLI_BIN = path.join(REPO_ROOT, 'dist/cli/main.cjs');
 
 export interface CliRun {
   exitCode: number;
