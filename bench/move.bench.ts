@@ -54,6 +54,9 @@ function markdownFiles(root: string, rel = ''): string[] {
 
 interface Row {
   vault: string;
+  /** Review of a one-note create named like the most-linked name, and how many links it would change. */
+  create_review_ms: number;
+  create_name_links: number;
   notes: number;
   moved: string;
   backlinks: number;
@@ -115,8 +118,22 @@ async function benchVault(label: string, root: string): Promise<Row> {
       files = a.changed_paths.length;
       rewritten = p.review.files.reduce((n, f) => n + f.links_rewritten.length, 0);
     }
+    // a plain one-note create, for what the link-stability check costs a review that moves nothing:
+    // the new note takes the name of the note with most backlinks (every link to that name is re-resolved)
+    const hub = session.read((h) => h.db.prepare(`SELECT l.name_key FROM links l WHERE l.name_key != '' GROUP BY l.name_key ORDER BY count(*) DESC LIMIT 1`).pluck().get() as string).result;
+    const c = await propose(session, { changes: [{ kind: 'write', path: `Bench/${hub}.md`, content: '# new\n', base: null }], agent: 'bench' }, 'bench');
+    const create_review_ms: number[] = [];
+    let relinked = 0;
+    for (let i = 0; i < REPS; i++) {
+      const t = performance.now();
+      const r = await review(session, c.proposal.id, 'bench');
+      create_review_ms.push(performance.now() - t);
+      relinked = r.link_changes.length;
+    }
     return {
       vault: label,
+      create_review_ms: Math.round(median(create_review_ms)),
+      create_name_links: relinked,
       notes: notes.length,
       moved: `${places[0]} → ${places[1]}`,
       backlinks: added,
@@ -160,6 +177,7 @@ async function main() {
     );
   }
   fs.mkdirSync(path.join(here, 'results'), { recursive: true });
+  for (const r of rows) console.log(`${r.vault}: review of a one-note create named like the most-linked name: ${r.create_review_ms} ms (${r.create_name_links} existing links would change)`);
   fs.writeFileSync(path.join(here, 'results', 'move.json'), `${JSON.stringify({ reps: REPS, backlinks: BACKLINKS, rows }, null, 2)}\n`);
 }
 
