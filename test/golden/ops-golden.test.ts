@@ -111,11 +111,12 @@ function normalise(value: unknown, base: string, key = ''): unknown {
   if (key === 'catalog_id') return '<catalog>';
   if (key === 'nonce') return '<nonce>';
   if (/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d/.test(value)) return '<time>';
-  return value.split(base).join('<tmp>').replace(/\b[0-9a-f]{8}:([AB]):/g, '<nonce>:$1:').replace(/cat-[0-9a-f]{16}/g, '<catalog>').replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, '<vault-id>');
   return value
     .split(base)
     .join('<tmp>')
     .replace(/\b(proposal-p-\d+)-[0-9a-f]{8}\b/g, '$1-<nonce>')
+    .replace(/\b[0-9a-f]{8}:([AB]):/g, '<nonce>:$1:')
+    .replace(/cat-[0-9a-f]{16}/g, '<catalog>')
     .replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, '<vault-id>');
 }
 
