@@ -15,11 +15,15 @@
  *   imports zod itself: bundling it would load a second zod); they resolve from
  *   node_modules at run time.
  */
+import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+// Chunk names carry content hashes: drop the previous build's, or they pile up.
+const out = path.join(repo, 'dist/cli');
+for (const name of fs.existsSync(out) ? fs.readdirSync(out) : []) if (/^chunk-.*\.js(\.map)?$/.test(name)) fs.rmSync(path.join(out, name));
 await build({
   absWorkingDir: repo,
   entryPoints: { main: 'src/cli/main.ts', 'parse-worker': 'src/index/parse-worker.ts' },

@@ -7,11 +7,12 @@ import { errorReport } from '../ops/index.js';
 import type { Reporter } from './command-kit.js';
 
 /**
- * The verbs that start another face: `vaultgate mcp` (MCP stdio server) and
- * `vaultgate serve` (web inbox). Not operations of the table — they do not
- * return a document, they serve the table's operations until stopped — so
- * they are registered here; all their logic lives in `src/mcp/` and
- * `src/inbox/web/`, loaded only when the verb runs.
+ * The verbs that start another face: `vaultgate mcp` (MCP stdio server),
+ * `vaultgate serve` (web inbox) and `vaultgate inbox` (terminal inbox). Not
+ * operations of the table — they do not return a document, they serve the
+ * table's operations until stopped — so they are registered here; all their
+ * logic lives in `src/mcp/`, `src/inbox/web/` and `src/inbox/terminal/`,
+ * loaded only when the verb runs.
  */
 
 const HELP_GROUP = 'Agents and inboxes:';
@@ -108,6 +109,29 @@ export function registerFaceVerbs(program: Command, reporter: Reporter): void {
         });
         await inbox.close();
         reporter.exit(0);
+      } catch (e) {
+        reporter.fail(e);
+      }
+    });
+
+  program
+    .command('inbox')
+    .summary('Work through the proposals in a full-screen terminal: diffs, checks, apply, decline, rollback, history')
+    .description(
+      'A full-screen terminal inbox over the same operations the CLI has: the open proposals (pending, blocked) with their checks, ' +
+        'the whole coloured diff of the selected one, `a` apply (reviews it again, shows the review, asks y/n; y applies exactly that review), ' +
+        '`x` decline with a reason, `r` review again, `u` roll back an applied one, `tab` the audit log, `/` filter, `?` every key, `q` quit. ' +
+        'Needs a terminal; scripts use `proposals`, `review`, `apply`, `decline`. Acts as `operator` in the log.',
+    )
+    .helpGroup(HELP_GROUP)
+    .addHelpText('after', '\nExamples:\n  $ vaultgate inbox\n  $ vaultgate --vault ~/Notes inbox\n\nKeys: docs/proposals.md ("The terminal inbox")\n')
+    .action(async (_opts: unknown, cmd: Command) => {
+      const o = cmd.optsWithGlobals() as { vault?: string };
+      try {
+        const { requireTerminal, runTerminalInbox } = await import('../inbox/terminal/index.js');
+        requireTerminal(Boolean(process.stdin.isTTY), reporter.io.isTTY);
+        // the terminal check comes before ink and react are loaded (runTerminalInbox imports them)
+        reporter.exit(await runTerminalInbox({ vault: o.vault, env: reporter.io.env, cwd: reporter.io.cwd, stdin: process.stdin, stdout: process.stdout, stderr: reporter.io.stderr }));
       } catch (e) {
         reporter.fail(e);
       }

@@ -13,7 +13,7 @@ export interface Progress {
 
 /**
  * What an operation may use besides its input. Faces build it: the CLI per
- * process, the MCP server and web inbox once (with a long-lived session).
+ * process, the MCP server and the inboxes once (with a long-lived session).
  */
 export interface OpContext {
   /** The vault session; selected on first call, so an operation that needs no vault never selects one. */
@@ -25,8 +25,8 @@ export interface OpContext {
   readStdin(limit: number): Buffer;
   /** Reports progress of long steps when the face can show it (a terminal's stderr), else undefined. */
   progress?: (p: Progress) => void;
-  /** Which face runs the operation. */
-  face: 'cli' | 'mcp' | 'web';
+  /** Which face runs the operation (`terminal`: the terminal inbox). */
+  face: 'cli' | 'mcp' | 'web' | 'terminal';
 }
 
 /** MCP tool annotations (hints to clients; the server enforces nothing by them). */

@@ -300,17 +300,32 @@ export const proposalsOp = defineOperation({
   tool: 'list_proposals',
   group: 'write',
   summary: 'List proposals, newest first, with what blocks each',
-  examples: ['vaultgate proposals --state pending', 'vaultgate proposals --agent claude --limit 20'],
+  examples: ['vaultgate proposals --state open', 'vaultgate proposals --agent claude --limit 20', 'vaultgate proposals --match sourdough --offset 100'],
   params: [
-    { name: 'state', type: 'enum', values: ['pending', 'blocked', 'applied', 'declined', 'recovery'] as const, placeholder: 'state', description: 'only proposals in this state' },
+    {
+      name: 'state',
+      type: 'enum',
+      values: ['open', 'pending', 'blocked', 'applied', 'declined', 'recovery'] as const,
+      placeholder: 'state',
+      description: 'only proposals in this state; open: pending or blocked (what waits for a person)',
+    },
     { name: 'agent', type: 'string', placeholder: 'name', description: 'only proposals by this agent' },
+    { name: 'match', type: 'string', placeholder: 'text', description: 'only proposals whose id, title, agent or a file path contains this text (case-insensitive)' },
     { name: 'limit', type: 'int', min: 1, max: 10_000, default: 100, placeholder: 'n', description: 'most proposals to list' },
+    { name: 'offset', type: 'int', min: 0, max: 1_000_000_000, default: 0, placeholder: 'n', description: 'skip this many first (to page: total says how many match)' },
   ] as const,
   output: { total: 'integer', proposals: { array: { id: 'string', state: 'string', title: 'string', agent: 'string|null', files: 'array', blocking: { array: 'string' }, warnings: 'integer', review_hash: 'string|null' } } },
   annotations: { readOnly: true, destructive: false, idempotent: true, openWorld: false },
   async run(input, ctx) {
-    const { list } = await proposalsCore();
-    return { ...list(ctx.session(), { limit: input.limit, ...(input.state ? { state: input.state } : {}), ...(input.agent ? { agent: input.agent } : {}) }, actorOf(ctx.env)) };
+    const { list, OPEN_STATES } = await proposalsCore();
+    const states = input.state === undefined ? undefined : input.state === 'open' ? OPEN_STATES : [input.state];
+    return {
+      ...list(
+        ctx.session(),
+        { limit: input.limit, offset: input.offset, ...(states ? { states } : {}), ...(input.agent ? { agent: input.agent } : {}), ...(input.match ? { match: input.match } : {}) },
+        actorOf(ctx.env),
+      ),
+    };
   },
   text: (r) =>
     r.proposals.length === 0
@@ -325,15 +340,16 @@ export const logOp = defineOperation({
   command: 'log',
   group: 'write',
   summary: 'The audit log of proposals, newest first: proposed, reviewed, applied, declined, reopened, rolled back, recovery',
-  examples: ['vaultgate log --limit 20', 'vaultgate log --proposal p-7'],
+  examples: ['vaultgate log --limit 20', 'vaultgate log --proposal p-7', 'vaultgate log --limit 50 --offset 50'],
   params: [
     { name: 'limit', type: 'int', min: 1, max: 100_000, default: 50, placeholder: 'n', description: 'most events to show' },
+    { name: 'offset', type: 'int', min: 0, max: 1_000_000_000, default: 0, placeholder: 'n', description: 'skip this many of the newest first (to page: total says how many there are)' },
     { name: 'proposal', type: 'string', placeholder: 'id', description: 'only the events of this proposal', pattern: idArg.pattern },
   ] as const,
   annotations: { readOnly: true, destructive: false, idempotent: true, openWorld: false },
   async run(input, ctx) {
     const { auditLog } = await proposalsCore();
-    return { ...auditLog(ctx.session(), { limit: input.limit, ...(input.proposal ? { proposal: input.proposal } : {}) }) };
+    return { ...auditLog(ctx.session(), { limit: input.limit, offset: input.offset, ...(input.proposal ? { proposal: input.proposal } : {}) }) };
   },
   text: (r) => (r.events.length === 0 ? 'no events' : r.events.map((e) => `${e.at}  ${e.event.padEnd(11)} ${(e.proposal ?? '').padEnd(6)} ${e.actor}${e.operation_id && e.event === 'applied' ? `  ${e.operation_id}` : ''}`).join('\n')),
 });

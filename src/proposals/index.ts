@@ -20,5 +20,5 @@ export { propose, review, show, apply, decline, reopen, rollback, list, auditLog
 export type { ProposeInput, ProposeResult, ReviewResult, ReviewView, ShowResult, ApplyResultView, ProposalFileView } from './lifecycle.js';
 export { plainMove, type ChangeRequest, type MoveLinkRewriter } from './changes.js';
 export { parseChangesDocument, type ChangesDocument } from './changes-json.js';
-export { ProposalStore, PROPOSAL_STORE, type ProposalSummary } from './store.js';
-export { PROPOSAL_STATES, type ProposalState, type ProposalRecord, type StoredChange, type StoredReview, type AuditEvent, type ReviewFile } from './types.js';
+export { ProposalStore, PROPOSAL_STORE, type ProposalSummary, type ListFilter, type LogFilter } from './store.js';
+export { PROPOSAL_STATES, OPEN_STATES, type ProposalState, type ProposalRecord, type StoredChange, type StoredReview, type AuditEvent, type ReviewFile } from './types.js';

@@ -9,7 +9,7 @@ import { sha256Hex } from '../vault/index.js';
 import { proposalBundle } from './bundle.js';
 import { defaultTitle, plainMove, resolveChanges, type ChangeRequest, type MoveLinkRewriter } from './changes.js';
 import { runReview } from './review.js';
-import { fileHashes, now, PROPOSAL_STORE, ProposalStore, unknownProposal, type ListFilter, type ProposalSummary } from './store.js';
+import { fileHashes, now, PROPOSAL_STORE, ProposalStore, unknownProposal, type ListFilter, type LogFilter, type ProposalSummary } from './store.js';
 import type { AuditEvent, ProposalRecord, ProposalState, StoredChange, StoredReview } from './types.js';
 
 /**
@@ -458,7 +458,7 @@ export async function rollback(session: VaultSession, id: string, actor: string)
   });
 }
 
-/** `proposals [--state S] [--agent A]`: newest first, with what blocks each. */
+/** `proposals [--state S] [--agent A] [--match TEXT] [--offset N]`: newest first, with what blocks each; `total` counts every match. */
 export function list(session: VaultSession, filter: ListFilter, actor: string): { total: number; proposals: ProposalSummary[] } {
   return withExistingStore(
     session,
@@ -470,8 +470,8 @@ export function list(session: VaultSession, filter: ListFilter, actor: string): 
   );
 }
 
-/** `log [--limit N] [--proposal ID]`: the audit log, newest first. */
-export function auditLog(session: VaultSession, filter: { limit: number; proposal?: string }): { total: number; events: AuditEvent[] } {
+/** `log [--limit N] [--offset N] [--proposal ID]`: the audit log, newest first. */
+export function auditLog(session: VaultSession, filter: LogFilter): { total: number; events: AuditEvent[] } {
   const store = ProposalStore.openExisting(session.root, session.env);
   if (!store) {
     if (filter.proposal !== undefined) throw unknownProposal(filter.proposal);

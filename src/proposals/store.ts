@@ -137,9 +137,24 @@ export interface NewProposal {
 }
 
 export interface ListFilter {
-  state?: ProposalState;
+  /** Only proposals in one of these states (absent or empty: every state). */
+  states?: readonly ProposalState[];
   agent?: string;
+  /**
+   * Only proposals whose id, title, agent or a file path (source or destination)
+   * contains this text, compared case-insensitively (Unicode lower case).
+   */
+  match?: string;
   limit: number;
+  /** Skip this many of the matches first (newest first), to page through a long queue. */
+  offset?: number;
+}
+
+export interface LogFilter {
+  limit: number;
+  /** Skip this many events first (newest first). */
+  offset?: number;
+  proposal?: string;
 }
 
 export interface ProposalSummary {
@@ -181,6 +196,14 @@ export class ProposalStore {
 
   close(): void {
     this.db.close();
+  }
+
+  #matchFold = false;
+  /** The case fold of `list`'s `match`: JavaScript's Unicode lower case, as a SQL function of this connection. */
+  private registerMatchFold(): void {
+    if (this.#matchFold) return;
+    this.db.function('vg_match_fold', { deterministic: true }, (s: unknown) => (typeof s === 'string' ? s.toLowerCase() : s));
+    this.#matchFold = true;
   }
 
   private nonce(): string {
@@ -361,16 +384,27 @@ export class ProposalStore {
   list(filter: ListFilter): { total: number; proposals: ProposalSummary[] } {
     const where: string[] = [];
     const args: unknown[] = [];
-    if (filter.state) (where.push('state = ?'), args.push(filter.state));
+    if (filter.states && filter.states.length > 0) (where.push(`state IN (${filter.states.map(() => '?').join(', ')})`), args.push(...filter.states));
     if (filter.agent) (where.push('agent = ?'), args.push(filter.agent));
+    if (filter.match) {
+      // vg_match_fold: JavaScript's toLowerCase, registered per connection (SQLite's lower() folds ASCII only)
+      this.registerMatchFold();
+      const needle = filter.match.toLowerCase();
+      where.push(
+        `(instr(vg_match_fold(id), ?) > 0 OR instr(vg_match_fold(title), ?) > 0 OR instr(vg_match_fold(coalesce(agent, '')), ?) > 0
+          OR EXISTS (SELECT 1 FROM changes c WHERE c.proposal_seq = proposals.seq
+                     AND (instr(vg_match_fold(c.path), ?) > 0 OR instr(vg_match_fold(coalesce(c.to_path, '')), ?) > 0)))`,
+      );
+      args.push(needle, needle, needle, needle, needle);
+    }
     const w = where.length ? `WHERE ${where.join(' AND ')}` : '';
     const total = this.db.prepare(`SELECT count(*) FROM proposals ${w}`).pluck().get(...args) as number;
     const rows = this.db
       .prepare(
         `SELECT seq, id, state, title, agent, session, scenario, origin, rollback_of, created_at, updated_at, review_hash, blocking, warnings
-         FROM proposals ${w} ORDER BY seq DESC LIMIT ?`,
+         FROM proposals ${w} ORDER BY seq DESC LIMIT ? OFFSET ?`,
       )
-      .all(...args, filter.limit) as Array<Omit<ProposalRow, 'review'>>;
+      .all(...args, filter.limit, filter.offset ?? 0) as Array<Omit<ProposalRow, 'review'>>;
     const files = this.db.prepare('SELECT path, action, to_path FROM changes WHERE proposal_seq = ? ORDER BY ord');
     const proposals = rows.map((r): ProposalSummary => {
       return {
@@ -402,11 +436,14 @@ export class ProposalStore {
     return this.db.prepare('SELECT id FROM proposals WHERE state = ? ORDER BY seq').pluck().all(state) as string[];
   }
 
-  log(filter: { limit: number; proposal?: string }): { total: number; events: AuditEvent[] } {
+  /** The audit log, newest first; `offset` skips that many events first (paging). */
+  log(filter: LogFilter): { total: number; events: AuditEvent[] } {
     const w = filter.proposal ? 'WHERE proposal = ?' : '';
     const args = filter.proposal ? [filter.proposal] : [];
     const total = this.db.prepare(`SELECT count(*) FROM audit ${w}`).pluck().get(...args) as number;
-    const rows = this.db.prepare(`SELECT * FROM audit ${w} ORDER BY seq DESC LIMIT ?`).all(...args, filter.limit) as Array<Omit<AuditEvent, 'details'> & { details: string }>;
+    const rows = this.db
+      .prepare(`SELECT * FROM audit ${w} ORDER BY seq DESC LIMIT ? OFFSET ?`)
+      .all(...args, filter.limit, filter.offset ?? 0) as Array<Omit<AuditEvent, 'details'> & { details: string }>;
     return { total, events: rows.map((r) => ({ ...r, details: JSON.parse(r.details) as Record<string, unknown> })) };
   }
 }

@@ -12,6 +12,8 @@ import type { ReviewCheck } from '../policy/index.js';
  */
 export const PROPOSAL_STATES = ['pending', 'blocked', 'applied', 'declined', 'recovery'] as const;
 export type ProposalState = (typeof PROPOSAL_STATES)[number];
+/** The open proposals: what waits for a person's decision (the inbox's queue, `proposals --state open`). */
+export const OPEN_STATES: readonly ProposalState[] = ['pending', 'blocked'];
 
 export type ChangeAction = 'write' | 'delete' | 'move';
 

@@ -1,0 +1,77 @@
+import stringWidth from 'string-width';
+
+/**
+ * Text as a terminal cell grid shows it. Everything the inbox draws comes from
+ * agents (titles, paths, note text), so it is made inert first: a title holding
+ * `ESC [2J` must not clear the person's screen, and a bidi override (U+202E)
+ * must not make a diff line read differently from what it does ("Trojan
+ * Source"). Then long lines are cut into rows of the screen's width, counted in
+ * cells (a CJK character or an emoji takes two), only for the rows on screen:
+ * measuring every line of a 40,000-line diff at once would take seconds.
+ */
+
+/** Spaces a tab becomes (no tab stops: a diff line's first column is its marker). */
+const TAB = '    ';
+
+// C0 controls but tab, DEL, C1 controls; bidi embeddings, overrides and isolates.
+const UNSAFE = /[\u0000-\u0008\u000a-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
+
+/** `s` with every control character and bidi control shown as its code (`<U+001B>`), tabs as spaces. */
+export function printable(s: string): string {
+  return s.replace(UNSAFE, (c) => `<U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}>`).replace(/\t/g, TAB);
+}
+
+const ASCII_PRINTABLE = /^[\u0020-\u007e]*$/;
+
+/** Terminal cells `s` takes (after {@link printable}). */
+export function cellWidth(s: string): number {
+  return ASCII_PRINTABLE.test(s) ? s.length : stringWidth(s);
+}
+
+const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+
+/**
+ * Cut a line into rows of at most `width` cells (hard wrap: a diff is read line
+ * by line, and the cut is where the screen ends, as `less` does). A character
+ * wider than the whole row (width 1, an emoji) gets a row of its own.
+ * An empty line is one empty row.
+ */
+export function wrapRows(line: string, width: number): string[] {
+  const w = Math.max(1, width);
+  if (ASCII_PRINTABLE.test(line)) {
+    if (line.length <= w) return [line];
+    const rows: string[] = [];
+    for (let i = 0; i < line.length; i += w) rows.push(line.slice(i, i + w));
+    return rows;
+  }
+  if (stringWidth(line) <= w) return [line];
+  const rows: string[] = [];
+  let row = '';
+  let used = 0;
+  for (const { segment } of graphemes.segment(line)) {
+    const cells = ASCII_PRINTABLE.test(segment) ? segment.length : stringWidth(segment);
+    if (used + cells > w && row !== '') {
+      rows.push(row);
+      row = '';
+      used = 0;
+    }
+    row += segment;
+    used += cells;
+  }
+  rows.push(row);
+  return rows;
+}
+
+/** `s` cut to `width` cells, ending in `…` when it was longer. */
+export function truncate(s: string, width: number): string {
+  if (width <= 0) return '';
+  if (cellWidth(s) <= width) return s;
+  const rows = wrapRows(s, width - 1);
+  return rows[0] + '…';
+}
+
+/** `s` padded with spaces (or cut) to exactly `width` cells. */
+export function fit(s: string, width: number): string {
+  const t = truncate(s, width);
+  return t + ' '.repeat(Math.max(0, width - cellWidth(t)));
+}
