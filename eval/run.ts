@@ -107,6 +107,9 @@ const { values: args } = parseArgs({
     limit: { type: 'string', default: '10' },
     'no-context': { type: 'boolean', default: false },
     out: { type: 'string' },
+    // the similar-notes part (eval/similar.ts): skip it, or run only it
+    'no-similar': { type: 'boolean', default: false },
+    'similar-only': { type: 'boolean', default: false },
     param: { type: 'string', multiple: true },
   },
 });
@@ -486,4 +489,26 @@ function printMisses(results: QuestionResult[]): void {
   if (hidden) console.log(`\n${hidden} holdout questions missed context@${CONTEXT_DEPTH} or returned 0 (not listed: the holdout is never tuned on)`);
 }
 
-await main();
+// ---- similar notes (issue 11): its own module, eval/similar.ts; results in eval/results/similar-latest.json
+async function similarPart(): Promise<void> {
+  const root = corporaRoot();
+  if (!root) return;
+  const { runSimilarEval, printSimilarEval } = await import('./similar.js');
+  const split = args.split === 'dev' || args.split === 'holdout' ? args.split : undefined;
+  const r = await runSimilarEval(root, { split, corpus: args.corpus });
+  printSimilarEval(r);
+  if (split || args.corpus?.length) return;
+  const commit = (() => {
+    try {
+      return execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: repo, encoding: 'utf8' }).trim();
+    } catch {
+      return null;
+    }
+  })();
+  const target = path.join(here, 'results/similar-latest.json');
+  fs.writeFileSync(target, `${JSON.stringify({ schema: 1, date: new Date().toISOString(), commit, ...r }, null, 2)}\n`);
+  console.log(`wrote ${path.relative(repo, target)}`);
+}
+
+if (!args['similar-only']) await main();
+if (!args['no-similar']) await similarPart();

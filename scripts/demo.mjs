@@ -94,6 +94,46 @@ if (inspected?.approval_sha256) {
   vg(['tx', 'status']);
 }
 
+title('Similar notes are candidates; a link between them is an exact, checked plan');
+// Two notes called Decisions.md: the likely-duplicate scan finds them (same name, related content).
+const dups = vg(['similar', '--duplicates']);
+const pair = dups?.groups?.flatMap((g) => g.pairs).find((p) => p.same_name && p.a.endsWith('Decisions.md') && p.b.endsWith('Decisions.md'));
+if (!pair) {
+  failures++;
+  console.log('  !! the two Decisions.md notes were not found as likely duplicates');
+}
+vg(['similar', 'Work/Decisions.md', '--to', 'Projects/vaultgate/Decisions.md']);
+// An evidence catalog: exact fragments with ids; a model answers by citing ids only.
+const catalog = vg(['relate', 'prepare', 'Work/Decisions.md', 'Projects/vaultgate/Decisions.md'], {
+  show: (j) => [`catalog ${j.catalog_id}`, ...j.fragments.map((f) => `${f.id}  ${f.text.replace(/\n/g, ' ')}`)].join('\n'),
+});
+if (catalog?.catalog_id) {
+  const id = (side, start) => catalog.fragments.find((f) => f.side === side && f.text.startsWith(start))?.id;
+  const rec = {
+    kind: 'link_a_to_b',
+    claim: 'The team review policy (approval by exact hash) is the rule the vaultgate decision on agent writes applies.',
+    evidence_a: [id('A', 'Approvals are by commit hash')],
+    evidence_b: [id('B', 'Agents propose')],
+    anchor: id('A', 'Approvals are by commit hash'),
+  };
+  const answerFile = path.join(base, 'answer.json');
+  // A canned answer that quotes text instead of citing, and cites a B fragment as A evidence: refused, each reason listed.
+  fs.writeFileSync(answerFile, JSON.stringify({ version: 'vaultgate.relation.v1', recommendations: [{ ...rec, evidence_a: rec.evidence_b, quote: 'Approvals are by hash' }] }));
+  vg(['relate', 'validate', catalog.catalog_id, answerFile], { expectExit: 2, show: (j) => j.error.details.refusals.map((r) => `refused #${r.recommendation} ${r.code} at ${r.field}: ${r.message}`).join('\n') });
+  fs.writeFileSync(answerFile, JSON.stringify({ version: 'vaultgate.relation.v1', recommendations: [rec] }));
+  vg(['relate', 'validate', catalog.catalog_id, answerFile], {
+    show: (j) => j.recommendations.map((r) => `accepted #${r.index} ${r.kind}: ${r.claim}\n  A: ${r.evidence_a.map((f) => f.text).join(' | ')}\n  B: ${r.evidence_b.map((f) => f.text).join(' | ')}`).join('\n'),
+  });
+  // The plan: one file, one place, a link that names exactly the vaultgate Decisions.md (the bare name would not).
+  const plan = vg(['plan', catalog.catalog_id, '--recommendation', '0']);
+  if (plan?.plan) {
+    const r = vg(['resolve', plan.plan.link_text, '--from', plan.plan.source]);
+    if (r?.target !== 'Projects/vaultgate/Decisions.md') {
+      failures++;
+      console.log(`  !! the planned link resolves to ${r?.target}`);
+    }
+  }
+}
 title('Agents propose, a person reviews the exact diff and applies it by its hash');
 const note = vg(['note', 'Wiki/Cooking/Sourdough.md'], { show: (j) => `sha256 ${j.sha256} (the base an edit is proposed against)` });
 const agent = { ...env, VAULTGATE_AGENT: 'demo-agent' };

@@ -39,6 +39,12 @@ export const EXIT_CODES = {
   PATH_CASE_ALIAS: 2,
   UNDO_UNAVAILABLE: 2,
   GIT_FAILED: 2,
+  CATALOG_NOT_FOUND: 2,
+  ANSWER_REFUSED: 2,
+  ANSWER_NOT_ACCEPTED: 2,
+  PLAN_NOT_APPLICABLE: 2,
+  POSITION_REFUSED: 2,
+  LINK_AMBIGUOUS: 2,
   SCENARIO_INVALID: 2,
   SCENARIO_NOT_FOUND: 2,
   STATE_PATCH_INVALID: 2,
@@ -50,8 +56,9 @@ export const EXIT_CODES = {
   STATE_CORRUPT: 3,
   WRITE_FAILED: 3,
   RESOURCE_LIMIT: 3,
-  // 69: something vaultgate needs is unavailable
-  PROVIDER_UNAVAILABLE: 69, // reserved: thrown once an embedding/LLM provider is called
+  // 69: something vaultgate needs is unavailable (a provider, a native module)
+  PROVIDER_UNAVAILABLE: 69,
+  PROVIDER_FAILED: 69,
   NATIVE_MODULE_MISMATCH: 69,
   DAEMON_FAILED: 69,
   // 75: conflict, retry after re-reading
@@ -62,12 +69,15 @@ export const EXIT_CODES = {
   UNDO_CONFLICT: 75,
   CONTEXT_UNSTABLE: 75,
   GIT_INDEX_DIRTY: 75,
+  CATALOG_STALE: 75,
   FOREIGN_FILE: 75,
   STATE_STALE: 75,
   // 77: not permitted
   OUT_OF_SCOPE: 77,
   AREA_PROTECTED: 77,
   FORBIDDEN: 77,
+  CONSENT_REQUIRED: 77,
+  CONSENT_MISMATCH: 77,
   // 1: a bug
   INTERNAL: 1,
 } as const;

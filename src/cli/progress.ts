@@ -3,6 +3,8 @@
  * any command that builds or largely refreshes the index shows it (never on
  * stdout, never when stderr is not a terminal).
  */
+const PHASES: Record<string, string> = { links: 'resolving links', similar: 'similar: vectors for notes', embedding: 'embedding sections' };
+
 export function progressPrinter(write: (s: string) => void) {
   let last = 0;
   let shown = false;
@@ -12,7 +14,7 @@ export function progressPrinter(write: (s: string) => void) {
       if (now - last < 100 && p.done !== p.total) return;
       last = now;
       shown = true;
-      write(`\r${p.phase === 'links' ? 'resolving links' : 'indexing'} ${p.done}/${p.total}\x1b[K`);
+      write(`\r${PHASES[p.phase] ?? 'indexing'} ${p.done}/${p.total}\x1b[K`);
     },
     done() {
       if (shown) write('\r\x1b[K');

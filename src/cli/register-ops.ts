@@ -94,6 +94,8 @@ const PARENT_DESCRIPTIONS: Record<string, string> = {
   tx: 'Recoverable multi-file transactions (docs/bundle.md)',
   scenario: 'Scenarios: areas, context defaults, write rules and an instruction per task (docs/policy.md)',
   state: "Agents' working state outside the vault, patched with revisions (docs/json.md)",
+  relate: 'Evidence catalogs for two notes and strict answers about them (docs/similar.md)',
+  consent: 'Consents given to send note text off this machine (docs/similar.md)',
 };
 
 function parentDescription(word: string): string {

@@ -23,6 +23,7 @@ export * from './resolve-path.js';
 export * from './strip-heading.js';
 export * from './resolve-subpath.js';
 export * from './resolve-link.js';
+export * from './link-text.js';
 export * from './vault-view.js';
 export * from './note-args.js';
 export * from './vault-links.js';

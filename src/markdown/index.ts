@@ -40,3 +40,4 @@ export type * from './types.js';
 export { parseNote } from './parse-note.js';
 export { parseLinkSyntax } from './link-syntax.js';
 export { computeLineStarts, lineOf, linesOf, columnOf } from './lines.js';
+export { lineBlocks, blockAround, type LineBlocks, type LineKind } from './line-blocks.js';

@@ -1,5 +1,8 @@
 import type { Operation } from './operation.js';
 import { backlinksOp, checkOp, contextOp, filesOp, indexOp, linksOp, noteOp, resolveOp, searchOp } from './read-ops.js';
+import { consentListOp, relatePrepareOp, relateSendOp, relateValidateOp, verifyOp } from './evidence-ops.js';
+import { planOp } from './plan-ops.js';
+import { similarOp } from './similar-ops.js';
 import { applyOp, declineOp, logOp, proposalsOp, proposeOp, reopenOp, reviewOp, rollbackOp, showOp } from './proposal-ops.js';
 import { scenarioCheckOp, scenarioListOp, scenarioShowOp } from './scenario-ops.js';
 import { stateDeleteOp, stateGetOp, stateListOp, statePatchOp } from './state-ops.js';
@@ -20,11 +23,17 @@ export const OPERATIONS: readonly Operation<any, any>[] = [
   linksOp,
   backlinksOp,
   checkOp,
+  similarOp,
+  relatePrepareOp,
+  relateValidateOp,
+  relateSendOp,
+  verifyOp,
   scenarioListOp,
   scenarioShowOp,
   stateGetOp,
   stateListOp,
   // write
+  planOp,
   proposeOp,
   reviewOp,
   showOp,
@@ -47,6 +56,7 @@ export const OPERATIONS: readonly Operation<any, any>[] = [
   txRecoverOp,
   txStatusOp,
   txResolveOp,
+  consentListOp,
   scenarioCheckOp,
   skillInstallOp,
   skillUninstallOp,

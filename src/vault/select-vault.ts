@@ -12,6 +12,8 @@ export interface MachineConfig {
   default_vault?: string;
   /** Vault names → paths. */
   vaults?: Record<string, string>;
+  /** Embedding and chat providers by name; each entry is checked by src/providers (strictly, when used). */
+  providers?: Record<string, unknown>;
 }
 
 /** Built on first use: zod is loaded only when the machine config exists and is read. */
@@ -20,6 +22,7 @@ const machineConfigSchema = once(() => {
   return z.strictObject({
     default_vault: z.string().min(1).optional(),
     vaults: z.record(z.string().min(1), z.string().min(1)).optional(),
+    providers: z.record(z.string().min(1), z.unknown()).optional(),
   });
 });
 
@@ -51,7 +54,7 @@ export function parseMachineConfig(text: string, file: string): MachineConfig {
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     throw new VaultgateError('CONFIG_INVALID', `${file}: ${issue.path.join('.') || '(root)'}: ${issue.message}`, {
-      hint: 'Known keys: default_vault (a path or a name from `vaults`), vaults (name: path).',
+      hint: 'Known keys: default_vault (a path or a name from `vaults`), vaults (name: path), providers (name: provider settings, docs/similar.md).',
     });
   }
   return parsed.data;

@@ -44,6 +44,9 @@ function cases(bundle: string, opId: string): Case[] {
     { name: 'links', op: 'links', argv: ['links', 'Journal/2026-11-28.md'] },
     { name: 'backlinks', op: 'backlinks', argv: ['backlinks', 'Wiki/Cooking/Sourdough.md'] },
     { name: 'check', op: 'check', argv: ['check'] },
+    { name: 'similar', op: 'similar', argv: ['similar', 'Work/Decisions.md', '--include-linked', '--limit', '3'] },
+    { name: 'similar-to', op: 'similar', argv: ['similar', 'Work/Decisions.md', '--to', 'Projects/vaultgate/Decisions.md'] },
+    { name: 'similar-duplicates', op: 'similar', argv: ['similar', '--duplicates'] },
     { name: 'files', op: 'files', argv: ['files'] },
     { name: 'index', op: 'index', argv: ['index'] },
     { name: 'error-usage', op: 'search', argv: ['search', '   '], exit: 2 },
@@ -83,6 +86,13 @@ function cases(bundle: string, opId: string): Case[] {
     { name: 'log', op: 'log', argv: ['log', '--limit', '4'] },
     { name: 'skill-install', op: 'skill_install', argv: ['skill', 'install', '--home', path.join(path.dirname(bundle), 'user-home'), '--guard'] },
     { name: 'skill-uninstall', op: 'skill_uninstall', argv: ['skill', 'uninstall', '--home', path.join(path.dirname(bundle), 'user-home')] },
+    { name: 'relate-prepare', op: 'relate_prepare', argv: ['relate', 'prepare', 'Work/Decisions.md', 'Projects/vaultgate/Decisions.md'] },
+    { name: 'relate-validate', op: 'relate_validate', argv: ['relate', 'validate', '<catalog>', '<answer>'] },
+    { name: 'plan', op: 'plan', argv: ['plan', '<catalog>', '--recommendation', '0'] },
+    { name: 'relate-validate-refused', op: 'relate_validate', argv: ['relate', 'validate', '<catalog>', '<bad-answer>'], exit: 2 },
+    { name: 'relate-send-unknown-provider', op: 'relate_send', argv: ['relate', 'send', '<catalog>', '--provider', 'nope'], exit: 2 },
+    { name: 'consent-list', op: 'consent_list', argv: ['consent', 'list'] },
+    { name: 'verify', op: 'verify', argv: ['verify', '<verify-answer>'] },
   ];
 }
 
@@ -98,11 +108,15 @@ function normalise(value: unknown, base: string, key = ''): unknown {
   if (key === 'approval_sha256') return '<approval>';
   if (key === 'review_hash') return '<review-hash>';
   if (key === 'commit') return '<commit>';
+  if (key === 'catalog_id') return '<catalog>';
+  if (key === 'nonce') return '<nonce>';
   if (/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d/.test(value)) return '<time>';
   return value
     .split(base)
     .join('<tmp>')
     .replace(/\b(proposal-p-\d+)-[0-9a-f]{8}\b/g, '$1-<nonce>')
+    .replace(/\b[0-9a-f]{8}:([AB]):/g, '<nonce>:$1:')
+    .replace(/cat-[0-9a-f]{16}/g, '<catalog>')
     .replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, '<vault-id>');
 }
 
@@ -139,15 +153,36 @@ test('golden: every operation’s JSON output on the demo vault matches its gold
   );
   const env = { GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t' };
   let approval = '';
+  let catalog = '';
+  const answer = path.join(base, 'answer.json');
+  const badAnswer = path.join(base, 'bad-answer.json');
+  const verifyAnswer = path.join(base, 'verify-answer.json');
+  fs.writeFileSync(
+    verifyAnswer,
+    JSON.stringify({
+      claims: [
+        { text: 'approvals go by hash', evidence: [{ path: 'Work/Decisions.md', lines: [8, 9], quote: 'Approvals are by commit hash' }] },
+        { text: 'on-call starts on Monday', evidence: [{ path: 'Work/Decisions.md', lines: [8, 9], quote: 'starts on Tuesday' }, { path: 'Work/Decisions.md', lines: [8, 9], quote: 'starts on Monday' }] },
+      ],
+    }),
+  );
   let reviewHash = '';
   fs.mkdirSync(GOLDEN_DIR, { recursive: true });
   const mismatches: string[] = [];
   for (const c of cases(bundle, opId)) {
-    const argv = c.argv.map((a) => (a === '<approval>' ? approval : a === '<patch>' ? patch : a === '<base>' ? crypto.createHash('sha256').update(old).digest('hex') : a === '<review_hash>' ? reviewHash : a));
+    const filled: Record<string, string> = { '<approval>': approval, '<patch>': patch, '<review_hash>': reviewHash, '<catalog>': catalog, '<answer>': answer, '<bad-answer>': badAnswer, '<verify-answer>': verifyAnswer };
+    const argv = c.argv.map((a) => (a === '<base>' ? crypto.createHash('sha256').update(old).digest('hex') : (filled[a] ?? a)));
     const r = await runCli(['--vault', vault, ...argv], { home, env, cwd: base });
     assert.equal(r.exitCode, c.exit ?? 0, `${c.name}: ${r.stdout}${r.stderr}`);
     assert.ok(r.json, `${c.name}: stdout is one JSON document`);
     if (c.name === 'tx-inspect') approval = r.json.approval_sha256;
+    if (c.name === 'relate-prepare') {
+      catalog = r.json.catalog_id;
+      const id = (side: string, n: number) => r.json.fragments.filter((f: { side: string }) => f.side === side)[n].id;
+      const rec = { kind: 'link_a_to_b', claim: 'The review policy is what the vaultgate decision on agent writes cites', evidence_a: [id('A', 1)], evidence_b: [id('B', 3)], anchor: id('A', 1) };
+      fs.writeFileSync(answer, JSON.stringify({ version: 'vaultgate.relation.v1', recommendations: [rec] }));
+      fs.writeFileSync(badAnswer, JSON.stringify({ version: 'vaultgate.relation.v1', recommendations: [{ ...rec, evidence_a: [id('B', 0)], anchor: 'nope' }] }));
+    }
     if (c.name === 'review') reviewHash = r.json.review_hash;
     const actual = JSON.stringify(normalise(r.json, base), null, 2) + '\n';
     const file = path.join(GOLDEN_DIR, `${c.name}.json`);

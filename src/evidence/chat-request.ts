@@ -1,0 +1,33 @@
+import type { ProviderSpec } from '../providers/index.js';
+import { providerJsonSchema } from './answer-schema.js';
+import type { Catalog } from './types.js';
+
+/**
+ * The request body `relate send` POSTs for a catalog: the catalog's exact
+ * messages, and the answer schema in the provider's structured-output form
+ * (Ollama `format`, OpenAI `response_format`) when the provider is set to use it.
+ * Deterministic from (catalog, provider, model), so the consent token of a
+ * send can be computed before anything is sent.
+ */
+export function chatRequestBody(catalog: Pick<Catalog, 'answer_schema' | 'request'>, spec: ProviderSpec, model: string): Uint8Array {
+  const messages = catalog.request.messages;
+  let body: Record<string, unknown>;
+  if (spec.kind === 'ollama') {
+    body = { model, messages, stream: false, options: { temperature: 0 } };
+    if (spec.jsonMode === 'schema') body.format = providerJsonSchema(catalog.answer_schema, false);
+    else if (spec.jsonMode === 'object') body.format = 'json';
+  } else {
+    body = { model, messages, temperature: 0 };
+    if (spec.jsonMode === 'schema') {
+      body.response_format = { type: 'json_schema', json_schema: { name: 'vaultgate_relation_v1', strict: true, schema: providerJsonSchema(catalog.answer_schema, true) } };
+    } else if (spec.jsonMode === 'object') body.response_format = { type: 'json_object' };
+  }
+  return Buffer.from(JSON.stringify(body), 'utf8');
+}
+
+/** The model's message text from a chat response, or null when the response has no such field. */
+export function chatAnswerContent(spec: ProviderSpec, json: unknown): string | null {
+  const j = json as { message?: { content?: unknown }; choices?: { message?: { content?: unknown } }[] } | undefined;
+  const content = spec.kind === 'ollama' ? j?.message?.content : j?.choices?.[0]?.message?.content;
+  return typeof content === 'string' ? content : null;
+}

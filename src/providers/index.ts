@@ -1,0 +1,17 @@
+/**
+ * providers: talking to embedding and chat providers (Ollama, OpenAI-compatible
+ * endpoints) through Node's fetch, and the consent rule in front of them.
+ *
+ * - {@link resolveProvider} → {@link ProviderSpec}: `--provider NAME` from the machine config (or built-in `ollama`).
+ * - {@link postToProvider}: exact bytes out, timeout, retries with backoff; PROVIDER_UNAVAILABLE (69) names the URL.
+ * - {@link isLoopbackUrl}: whether a destination provably stays on this machine (parsed URL, never DNS).
+ * - {@link checkConsent}: a {@link SendPlan} (destination, model, files, exact request bodies) is sent to a
+ *   non-loopback destination only with the token that hashes it; given consents are recorded
+ *   ({@link listConsents}).
+ *
+ * Used by `similar` (embeddings) and `relate send` (chat); neither module talks HTTP itself.
+ */
+export * from './loopback.js';
+export * from './provider-config.js';
+export * from './http.js';
+export * from './consent.js';

@@ -1,0 +1,130 @@
+import { VaultgateError } from '../errors.js';
+import { loadZod, once } from '../lazy-require.js';
+import { machineConfigPath, readMachineConfig } from '../vault/index.js';
+
+type Env = Record<string, string | undefined>;
+
+/**
+ * A chat or embedding provider, as named by `--provider NAME`: a `providers`
+ * entry of the machine config (`$XDG_CONFIG_HOME/vaultgate/config.yaml`), or the
+ * built-in `ollama` (a local Ollama on its default port).
+ *
+ * ```yaml
+ * providers:
+ *   openai:
+ *     kind: openai                 # OpenAI-compatible: <url>/chat/completions, <url>/embeddings
+ *     url: https://api.openai.com/v1
+ *     chat_model: gpt-4o-mini
+ *     embed_model: text-embedding-3-small
+ *     api_key_env: OPENAI_API_KEY  # the key is read from this variable, never stored
+ * ```
+ */
+export interface ProviderSpec {
+  name: string;
+  kind: 'ollama' | 'openai';
+  /** Base URL: Ollama's root (`http://127.0.0.1:11434`), or an OpenAI-compatible base ending in `/v1`. */
+  url: string;
+  chatModel: string | null;
+  embedModel: string | null;
+  /** Name of the environment variable holding the API key (sent as a Bearer token), or null. */
+  apiKeyEnv: string | null;
+  /** How the answer format is requested from a chat model: a JSON Schema, plain JSON mode, or nothing. */
+  jsonMode: 'schema' | 'object' | 'none';
+  timeoutMs: number;
+  /** Texts per embedding request. */
+  batchSize: number;
+  /** Attempts per request (1 = no retry); retried on connection errors, 429 and 5xx, with backoff. */
+  attempts: number;
+  /** First backoff delay; doubled after each failed attempt. */
+  backoffMs: number;
+}
+
+export const BUILTIN_PROVIDERS: Record<string, Omit<ProviderSpec, 'name'>> = {
+  ollama: { kind: 'ollama', url: 'http://127.0.0.1:11434', chatModel: null, embedModel: null, apiKeyEnv: null, jsonMode: 'schema', timeoutMs: 300_000, batchSize: 32, attempts: 3, backoffMs: 500 },
+};
+
+const entrySchema = once(() => {
+  const { z } = loadZod();
+  return z.strictObject({
+    kind: z.enum(['ollama', 'openai']),
+    url: z.string().url(),
+    chat_model: z.string().min(1).optional(),
+    embed_model: z.string().min(1).optional(),
+    api_key_env: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/).optional(),
+    json_mode: z.enum(['schema', 'object', 'none']).optional(),
+    timeout_ms: z.number().int().min(100).max(3_600_000).optional(),
+    batch_size: z.number().int().min(1).max(2048).optional(),
+    attempts: z.number().int().min(1).max(10).optional(),
+    backoff_ms: z.number().int().min(0).max(60_000).optional(),
+  });
+});
+
+/** The provider `--provider NAME` names, with `--model` overriding the configured model of the role it is used for. */
+export function resolveProvider(env: Env, name: string): ProviderSpec {
+  const configured = readMachineConfig(env).providers ?? {};
+  const raw = configured[name];
+  if (raw === undefined) {
+    const builtin = BUILTIN_PROVIDERS[name];
+    if (builtin) return { name, ...builtin };
+    const known = [...new Set([...Object.keys(configured), ...Object.keys(BUILTIN_PROVIDERS)])];
+    throw new VaultgateError('USAGE', `unknown provider ${JSON.stringify(name)}`, {
+      details: { param: 'provider', known },
+      hint: `Known providers: ${known.join(', ')}. Add one under \`providers:\` in ${machineConfigPath(env)} (docs/similar.md).`,
+    });
+  }
+  const parsed = entrySchema().safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new VaultgateError('CONFIG_INVALID', `${machineConfigPath(env)}: providers.${name}.${issue.path.join('.') || '(entry)'}: ${issue.message}`, {
+      hint: 'Provider keys: kind (ollama|openai), url, chat_model, embed_model, api_key_env, json_mode (schema|object|none), timeout_ms, batch_size, attempts, backoff_ms.',
+    });
+  }
+  const e = parsed.data;
+  const base = BUILTIN_PROVIDERS.ollama!;
+  return {
+    name,
+    kind: e.kind,
+    url: e.url.replace(/\/+$/, ''),
+    chatModel: e.chat_model ?? null,
+    embedModel: e.embed_model ?? null,
+    apiKeyEnv: e.api_key_env ?? null,
+    jsonMode: e.json_mode ?? 'schema',
+    timeoutMs: e.timeout_ms ?? base.timeoutMs,
+    batchSize: e.batch_size ?? (e.kind === 'openai' ? 64 : base.batchSize),
+    attempts: e.attempts ?? base.attempts,
+    backoffMs: e.backoff_ms ?? base.backoffMs,
+  };
+}
+
+/** The model for a role: `--model` first, then the configured one; none is a usage error naming both ways. */
+export function modelFor(spec: ProviderSpec, role: 'chat' | 'embed', override: string | undefined): string {
+  const model = override ?? (role === 'chat' ? spec.chatModel : spec.embedModel);
+  if (!model) {
+    throw new VaultgateError('USAGE', `provider ${spec.name} has no ${role} model`, {
+      details: { param: 'model' },
+      hint: `Pass --model NAME, or set ${role}_model for providers.${spec.name} in the machine config.`,
+    });
+  }
+  return model;
+}
+
+/** Endpoint of a role: Ollama `/api/chat` and `/api/embed`; OpenAI-compatible `/chat/completions` and `/embeddings` under the base. */
+export function endpointOf(spec: ProviderSpec, role: 'chat' | 'embed'): string {
+  if (spec.kind === 'ollama') return `${spec.url}/api/${role === 'chat' ? 'chat' : 'embed'}`;
+  return `${spec.url}/${role === 'chat' ? 'chat/completions' : 'embeddings'}`;
+}
+
+/** Request headers; the API key comes from the environment at call time and is never part of a plan or a record. */
+export function headersOf(spec: ProviderSpec, env: Env): Record<string, string> {
+  const headers: Record<string, string> = { 'content-type': 'application/json' };
+  if (spec.apiKeyEnv) {
+    const key = env[spec.apiKeyEnv];
+    if (!key) {
+      throw new VaultgateError('CONFIG_INVALID', `provider ${spec.name} needs an API key in $${spec.apiKeyEnv}, which is not set`, {
+        hint: `Export ${spec.apiKeyEnv}=… and run the command again.`,
+      });
+    }
+    headers.authorization = `Bearer ${key}`;
+  }
+  return headers;
+}
