@@ -72,6 +72,8 @@ export class McpFace {
     this.#max = opts.maxOutputChars;
     this.#ctx = {
       face: 'mcp',
+      // A file watcher keeps the open index fresh; each call first waits for the events in flight.
+      settle: () => session.settle(),
       env: opts.env,
       cwd: opts.cwd,
       session: () => session,
@@ -226,7 +228,7 @@ function resourceError(uri: string, e: unknown): ProtocolError {
  * the caller, which reports it on stderr).
  */
 export async function runMcpServer(opts: McpServerOptions): Promise<number> {
-  const session = VaultSession.open({ vault: opts.vault, env: opts.env, cwd: opts.cwd, keepIndexOpen: true });
+  const session = VaultSession.open({ vault: opts.vault, env: opts.env, cwd: opts.cwd, keepIndexOpen: true, freshness: opts.env.VAULTGATE_FRESHNESS === 'walk' ? 'walk' : 'watch' });
   const face = new McpFace(session, { ...opts, env: { ...opts.env } });
   // Imported only here: the SDK costs ~165 ms of loading (dependencies.md §10).
   const [{ Server }, { StdioServerTransport }, types] = await Promise.all([

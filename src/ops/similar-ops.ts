@@ -1,5 +1,5 @@
 import { VaultgateError } from '../errors.js';
-import { defineOperation } from './operation.js';
+import { defineOperation, READ_ONLY } from './operation.js';
 
 /** `similar`: candidate notes that look alike (DESIGN §5.3) — never a verdict, never a write. */
 export const similarOp = defineOperation({
@@ -25,8 +25,22 @@ export const similarOp = defineOperation({
     { name: 'model', type: 'string', placeholder: 'name', description: 'embedding model (else the provider’s embed_model)' },
     { name: 'consent', type: 'string', placeholder: 'token', description: 'consent token printed for exactly this embedding run (non-loopback providers)', pattern: { regex: /^[0-9a-f]{64}$/, hint: 'Copy the 64-hex token printed by the same command without --consent.' } },
   ] as const,
-  // openWorld: with --provider it talks to an embedding service (behind the consent rule).
-  annotations: { readOnly: true, destructive: false, idempotent: true, openWorld: true },
+  // Three shapes (candidates of NOTE, one pair with --to, groups with --duplicates): what each has is optional here.
+  output: {
+    provider: { object: { name: 'string', model: 'string', dims: 'integer' } },
+    vectors: { object: { notes: 'integer', embedded: 'integer', retrained: 'boolean', took_ms: 'number' } },
+    note: '?string',
+    candidates: { array: { path: 'string', score: 'number', linked: 'string', best_pairs: 'array' }, optional: true },
+    other: '?string',
+    score: '?number',
+    linked: '?string',
+    parts: { object: { sparse: 'number|null', dense: 'number', coverage: 'number' }, optional: true },
+    best_pairs: '?array',
+    threshold: '?number',
+    groups: { array: { paths: 'array', pairs: 'array' }, optional: true },
+  },
+  // Offline by default; an embedding provider is opt-in and behind the consent rule.
+  annotations: READ_ONLY,
   async run(input, ctx) {
     const { similarNotes, pairSimilarity, duplicateGroups } = await import('../similar/index.js');
     const session = ctx.session();

@@ -1,5 +1,6 @@
 import { VaultgateError } from '../errors.js';
 import { blockAround, lineBlocks, linesOf, parseNote, type NoteModel, type Range } from '../markdown/index.js';
+import type { ManagedMarker } from '../vault/index.js';
 import { unsafeAt, unsafeRanges, type UnsafeRange } from './unsafe-ranges.js';
 
 /**
@@ -47,9 +48,9 @@ function refuse(reason: string, message: string, details: Record<string, unknown
   });
 }
 
-export function planInsertion(text: string, model: NoteModel, position: Position, linkText: string): { insertion: Insertion; newText: string } {
+export function planInsertion(text: string, model: NoteModel, position: Position, linkText: string, managedMarkers: readonly ManagedMarker[] = []): { insertion: Insertion; newText: string } {
   const blocks = lineBlocks(text, model);
-  const unsafe = unsafeRanges(text, model, blocks);
+  const unsafe = unsafeRanges(text, model, blocks, managedMarkers);
   const eol = text.includes('\r\n') ? '\r\n' : '\n';
   const lineCount = model.lineStarts.length;
   let afterLine: number;
@@ -92,7 +93,7 @@ export function planInsertion(text: string, model: NoteModel, position: Position
   else inserted = (blank(afterLine) ? '' : eol) + eol + linkText + (nextExists ? (blank(afterLine + 1) ? '' : eol) : blank(afterLine) && offset > 0 ? eol : '');
 
   const newText = text.slice(0, offset) + inserted + text.slice(offset);
-  checkResult(text, model, newText, offset, inserted, linkText, listItem !== null);
+  checkResult(text, model, newText, offset, inserted, linkText, listItem !== null, managedMarkers);
   const regionStart = model.lineStarts[afterLine - 1]!;
   const lastLine = Math.min(afterLine + 1, lineCount);
   const regionEnd = lastLine < lineCount ? model.lineStarts[lastLine]! : text.length;
@@ -169,12 +170,12 @@ function listMarker(text: string, model: NoteModel, range: Range): { indent: str
  * must be exactly what it was, text for text. This is the guarantee; the rules
  * above only pick the place.
  */
-function checkResult(oldText: string, oldModel: NoteModel, newText: string, offset: number, inserted: string, linkText: string, asListItem: boolean): void {
+function checkResult(oldText: string, oldModel: NoteModel, newText: string, offset: number, inserted: string, linkText: string, asListItem: boolean, managedMarkers: readonly ManagedMarker[]): void {
   const model = parseNote(newText);
   const linkStart = offset + inserted.indexOf(linkText);
   const link = model.links.find((l) => l.range.start === linkStart && l.range.end === linkStart + linkText.length);
   if (!link) throw refuse('not_a_link_there', `the inserted text would not read as a link at that place`, { text: inserted });
-  const around = unsafeRanges(newText, model).filter((r) => r.range.start < linkStart + linkText.length && linkStart < r.range.end && !(r.range.start === link.range.start && r.range.end === link.range.end));
+  const around = unsafeRanges(newText, model, undefined, managedMarkers).filter((r) => r.range.start < linkStart + linkText.length && linkStart < r.range.end && !(r.range.start === link.range.start && r.range.end === link.range.end));
   const allowed = asListItem ? around.filter((r) => r.kind !== 'list') : around;
   if (allowed.length > 0) throw refuse(`inside_${allowed[0]!.kind.replace('-', '_')}`, `the inserted link would be read as part of a ${allowed[0]!.kind}`, { text: inserted });
   if (asListItem && !around.some((r) => r.kind === 'list')) throw refuse('not_in_list', 'the new item would not continue the list', { text: inserted });

@@ -4,7 +4,7 @@ import { LINK_SIDE, assertCatalogFresh, latestAcceptedAnswer, loadCatalog, type 
 import { fileIndexFromDb, type IndexReader } from '../index/index.js';
 import { linkTextFor, resolveLinkPath, type FileIndex, type LinkFormat } from '../links/index.js';
 import { parseLinkSyntax, parseNote } from '../markdown/index.js';
-import { readNoteFile, sha256Hex } from '../vault/index.js';
+import { readNoteFile, readVaultConfig, sha256Hex } from '../vault/index.js';
 import { planInsertion, type Insertion, type Position } from './insertion.js';
 import { readLinkFormat } from './link-format.js';
 
@@ -31,6 +31,8 @@ export interface LinkPlan {
   link_format: LinkFormat;
   /** Hash of the source note the plan was made against (the proposal's base). */
   source_sha256: string;
+  /** Hash of the target note when planned. */
+  target_sha256: string;
   /** Hash of the source note's text after the change (UTF-8, BOM as before). */
   new_sha256: string;
 }
@@ -106,7 +108,7 @@ export function makePlan(root: string, env: Env, reader: IndexReader, req: PlanR
     };
   }
   const link = linkTextFor(files, target.path, source.path, format);
-  const { insertion, newText } = planInsertion(source.text, model, position, link.text);
+  const { insertion, newText } = planInsertion(source.text, model, position, link.text, readVaultConfig(root).managed_blocks);
   const bom = readNoteFile(root, source.path).bom;
   const diff = createTwoFilesPatch(`a/${source.path}`, `b/${source.path}`, source.text, newText, '', '', { context: 3, headerOptions: FILE_HEADERS_ONLY });
 
@@ -125,6 +127,7 @@ export function makePlan(root: string, env: Env, reader: IndexReader, req: PlanR
       link_text: link.text,
       link_format: format,
       source_sha256: source.sha256,
+      target_sha256: target.sha256,
       new_sha256: sha256Hex(Buffer.concat([bom ? Buffer.from([0xef, 0xbb, 0xbf]) : Buffer.alloc(0), Buffer.from(newText, 'utf8')])),
     },
     diff,
@@ -164,7 +167,7 @@ function positionOf(catalog: Catalog, rec: AcceptedRecommendation, req: PlanRequ
   return { kind: 'fragment', range: f.range, listItem: req.listItem === true };
 }
 
-function assertStillResolves(files: FileIndex, linkText: string, from: string, target: string, catalogId: string): void {
+export function assertStillResolves(files: FileIndex, linkText: string, from: string, target: string, catalogId: string): void {
   const r = resolveLinkPath(files, parseLinkSyntax(linkText).path, from);
   if (r.target !== target) {
     throw new VaultgateError('CATALOG_STALE', `${linkText} written in ${from} no longer names ${target} (the vault's files changed)`, {

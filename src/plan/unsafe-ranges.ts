@@ -1,14 +1,16 @@
 import { lineBlocks, type LineBlocks, type NoteModel, type Range } from '../markdown/index.js';
+import { findManagedBlocks } from '../policy/index.js';
+import type { ManagedMarker } from '../vault/index.js';
 
 /**
  * Every range of a note a planned insertion must not fall inside (DESIGN
  * §5.3): the model's protected ranges (frontmatter, code, inline code, tables,
  * lists, HTML, math, comments, links, embeds), headings (a setext heading
  * spans two lines), callouts and plain quotes (with
- * their lazy continuation lines), and managed blocks — the text between a
- * `%% NAME-managed %%` comment and its `%% /NAME-managed %%` (or
- * `%% end NAME-managed %%`), which a tool regenerates and would overwrite; an
- * opener without a closer protects to the end of the note.
+ * their lazy continuation lines), and managed blocks as review sees them
+ * (policy's `findManagedBlocks`: `%%NAME-managed%%` … `%%/NAME-managed%%` and the
+ * vault config's extra marker pairs; a start without its end runs to the end
+ * of the note).
  */
 export type UnsafeKind =
   | 'frontmatter'
@@ -31,10 +33,8 @@ export interface UnsafeRange {
   range: Range;
 }
 
-const MANAGED_OPEN = /^%%\s*(?:begin\s+|start\s+)?([\w.-]*managed[\w.-]*)\b[^%]*%%$/i;
-const MANAGED_CLOSE = /^%%\s*(?:\/|end\s+)([\w.-]*managed[\w.-]*)\s*%%$/i;
 
-export function unsafeRanges(text: string, model: NoteModel, blocks: LineBlocks = lineBlocks(text, model)): UnsafeRange[] {
+export function unsafeRanges(text: string, model: NoteModel, blocks: LineBlocks = lineBlocks(text, model), managedMarkers: readonly ManagedMarker[] = []): UnsafeRange[] {
   const out: UnsafeRange[] = model.protected.map((p) => ({ kind: p.kind, range: p.range }));
   // A setext heading spans lines: nothing may go between them.
   for (const h of model.headings) out.push({ kind: 'heading', range: h.range });
@@ -47,23 +47,7 @@ export function unsafeRanges(text: string, model: NoteModel, blocks: LineBlocks 
     out.push({ kind: 'quote', range: { start: model.lineStarts[l]!, end: blocks.lineEnds[m]! } });
     l = m;
   }
-  const comments = model.protected.filter((p) => p.kind === 'comment');
-  for (let i = 0; i < comments.length; i++) {
-    const open = MANAGED_OPEN.exec(text.slice(comments[i]!.range.start, comments[i]!.range.end).trim());
-    if (!open || MANAGED_CLOSE.test(text.slice(comments[i]!.range.start, comments[i]!.range.end).trim())) continue;
-    const name = open[1]!.toLowerCase();
-    const start = comments[i]!.range.start;
-    let end = text.length;
-    for (let k = i + 1; k < comments.length; k++) {
-      const close = MANAGED_CLOSE.exec(text.slice(comments[k]!.range.start, comments[k]!.range.end).trim());
-      if (close && close[1]!.toLowerCase() === name) {
-        end = comments[k]!.range.end;
-        i = k;
-        break;
-      }
-    }
-    out.push({ kind: 'managed-block', range: { start, end } });
-  }
+  for (const m of findManagedBlocks(text, managedMarkers)) out.push({ kind: 'managed-block', range: { start: m.start, end: m.end } });
   return out;
 }
 

@@ -8,6 +8,7 @@ import { DEFAULT_LSA_PARAMS } from './lsa.js';
 import { refreshLsaVectors, type RefreshOutcome } from './lsa-refresh.js';
 import { DEFAULT_WEIGHTS, pairScore, type NoteVectors, type PairScore } from './score.js';
 import { templateNotes } from './templates.js';
+import { dot } from './sparse.js';
 import { openVectorStore } from './vector-store.js';
 
 type Env = Record<string, string | undefined>;
@@ -187,7 +188,9 @@ export interface DuplicatesResult extends VectorsInfo {
 /** How much lower the bar is for two notes with the same file name (the name is evidence too). */
 export const SAME_NAME_MARGIN = 0.15;
 /** In the duplicate scan, each note's this many nearest notes (by the leading dimensions) are scored in full. */
-export const NEIGHBOURS = 10;
+export const NEIGHBOURS = 5;
+/** A candidate whose note-level dense cosine is this far below its bar is not scored in full. */
+export const DENSE_MARGIN = 0.25;
 /** Leading dimensions of the note vectors the duplicate scan ranks neighbours by. */
 const HEAD_DIMS = 32;
 
@@ -251,8 +254,11 @@ export async function duplicateGroups(ctx: SimilarContext, opts: ProviderChoice 
     const a = list[i]!;
     const b = list[j]!;
     const sameName = names[i] === names[j];
+    const bar = sameName ? floor : opts.threshold;
+    // On the labelled pairs no score came within DENSE_MARGIN above its note-level dense cosine.
+    if (dot(a.dense, b.dense) < bar - DENSE_MARGIN) continue;
     const s = pairScore(a, b, DEFAULT_WEIGHTS);
-    if (s.score < (sameName ? floor : opts.threshold)) continue;
+    if (s.score < bar) continue;
     const cand = candidate(a, b, s, linkedOf(links, a.path, b.path));
     pairs.push({ a: a.path, b: b.path, score: cand.score, same_name: sameName, linked: cand.linked, best_pairs: cand.best_pairs });
   }

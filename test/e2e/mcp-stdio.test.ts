@@ -26,7 +26,7 @@ const NOTES: Record<string, string> = {
   ...Object.fromEntries(Array.from({ length: 60 }, (_, i) => [`Many/Note ${i}.md`, `# Note ${i}\nThe robber ${'appears '.repeat(i % 5)}here, number ${i}.\n`])),
 };
 
-const READ_TOOLS = ['search', 'context', 'note', 'resolve_link', 'links', 'backlinks', 'check_vault'];
+const READ_TOOLS = ['search', 'context', 'note', 'resolve_link', 'links', 'backlinks', 'check_vault', 'similar'];
 
 async function connect(root: string, home: string, extra: string[] = []) {
   const transport = new StdioClientTransport({
@@ -55,6 +55,8 @@ function stable(doc: any): any {
     delete out.index.took_ms;
     delete out.index.refreshed;
   }
+  // similar: whether this call (re)computed the vectors, and how long it took
+  if (out?.vectors) out.vectors = { notes: out.vectors.notes };
   return out;
 }
 
@@ -112,6 +114,7 @@ test('mcp: every read tool answers with the CLI’s JSON as structuredContent, a
       ['links', { note: 'Home.md' }, ['links', 'Home.md']],
       ['backlinks', { note: 'Games/Rules.md' }, ['backlinks', 'Games/Rules.md']],
       ['check_vault', {}, ['check']],
+      ['similar', { note: 'Games/Rules.md', include_linked: true, limit: 3 }, ['similar', 'Games/Rules.md', '--include-linked', '--limit', '3']],
     ];
     const called = new Set<string>();
     for (const [tool, args, argv] of calls) {

@@ -98,3 +98,46 @@ test('plan: refusals — no accepted answer, not a link kind, an anchor on the w
   assert.equal(ok.exitCode, 0, ok.stdout);
   assert.equal(ok.json.plan.insert.after.endsWith('[[ops/Cache lifetime]]\n'), true);
 });
+
+test('plan --propose: the plan becomes a proposal (nothing written until applied); a change just before storing is stale (75); a no-op proposes nothing', async () => {
+  const { cli, root, home } = setup();
+  const cat = await accepted(cli, root, 'reviews/Origin load.md', 'ops/Cache lifetime.md', (id) => [
+    { kind: 'link_a_to_b', claim: 'the hour is the edge cache lifetime', evidence_a: [id('A', 1)], evidence_b: [id('B', 0)], anchor: id('A', 1) },
+  ]);
+  const r = await cli(['plan', cat.catalog_id, '--recommendation', '0', '--propose', '--agent', 'tester']);
+  assert.equal(r.exitCode, 0, r.stdout);
+  assert.match(r.json.proposal.id, /^p-\d+$/);
+  assert.equal(r.json.proposal.state, 'pending');
+  assert.equal(r.json.proposal.files[0].path, 'reviews/Origin load.md');
+  assert.equal(r.json.proposal.files[0].base_sha256, r.json.plan.source_sha256);
+  assert.equal(r.json.proposal.files[0].new_sha256, r.json.plan.new_sha256);
+  assert.match(r.json.review.diff, /^\+\[\[ops\/Cache lifetime\]\]$/m);
+  assert.equal(fs.readFileSync(path.join(root, 'reviews/Origin load.md'), 'utf8'), ORIGIN, 'a proposal writes nothing');
+  const applied = await cli(['apply', r.json.proposal.id, '--review-hash', r.json.review.review_hash]);
+  assert.equal(applied.exitCode, 0, applied.stdout);
+  assert.match(fs.readFileSync(path.join(root, 'reviews/Origin load.md'), 'utf8'), /\n\n\[\[ops\/Cache lifetime\]\]\n/);
+
+  // Now the link exists: a new catalog's plan is a no-op and proposes nothing.
+  const again = await accepted(cli, root, 'reviews/Origin load.md', 'ops/Cache lifetime.md', (id) => [
+    { kind: 'link_a_to_b', claim: 'the hour is the edge cache lifetime', evidence_a: [id('A', 1)], evidence_b: [id('B', 0)], anchor: id('A', 1) },
+  ]);
+  const noop = await cli(['plan', again.catalog_id, '--recommendation', '0', '--propose']);
+  assert.equal(noop.exitCode, 0);
+  assert.deepEqual([noop.json.noop, noop.json.proposal], [true, null]);
+
+  // Stale between the plan and the proposal: the core function is called with a plan whose target then changed.
+  const { makePlan, proposePlan } = await import('../../src/plan/index.js');
+  const { VaultSession } = await import('../../src/session/index.js');
+  const third = await accepted(cli, root, 'dev/Cache lifetime.md', 'reviews/Origin load.md', (id) => [
+    { kind: 'link_a_to_b', claim: 'dev cache relates to origin load', evidence_a: [id('A', 0)], evidence_b: [id('B', 0)], anchor: id('A', 0) },
+  ]);
+  const session = VaultSession.open({ vault: root, env: { ...process.env, VAULTGATE_HOME: home }, cwd: root });
+  try {
+    const plan = makePlan(root, session.env, session, { catalogId: third.catalog_id, recommendation: 0 });
+    assert.equal(plan.noop, false);
+    fs.appendFileSync(path.join(root, 'reviews/Origin load.md'), '\nA later edit.\n');
+    await assert.rejects(proposePlan(session, plan, 'tester'), { code: 'CATALOG_STALE' });
+  } finally {
+    session.close();
+  }
+});

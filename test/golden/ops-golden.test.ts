@@ -121,7 +121,6 @@ function normalise(value: unknown, base: string, key = ''): unknown {
   if (key === 'catalog_id') return '<catalog>';
   if (key === 'nonce') return '<nonce>';
   if (/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d/.test(value)) return '<time>';
-  // one chain: the proposal nonce too (two returns in a row left the second unreached)
   return value
     .split(base)
     .join('<tmp>')

@@ -77,7 +77,7 @@ export async function startWebInbox(opts: WebInboxOptions): Promise<WebInbox> {
       hint: 'Name one address (the page checks the Host header against it); the default is 127.0.0.1.',
     });
   }
-  const session = VaultSession.open({ vault: opts.vault, env: opts.env, cwd: opts.cwd, keepIndexOpen: true });
+  const session = VaultSession.open({ vault: opts.vault, env: opts.env, cwd: opts.cwd, keepIndexOpen: true, freshness: opts.env.VAULTGATE_FRESHNESS === 'walk' ? 'walk' : 'watch' });
   const token = randomToken();
   const csrf = randomToken();
   const sessions = new Set<string>();
@@ -86,6 +86,8 @@ export async function startWebInbox(opts: WebInboxOptions): Promise<WebInbox> {
   const { VAULTGATE_AGENT: _agent, ...env } = opts.env;
   const ctx: OpContext = {
     face: 'web',
+    // A file watcher keeps the open index fresh; each call first waits for the events in flight.
+    settle: () => session.settle(),
     env,
     cwd: opts.cwd,
     session: () => session,

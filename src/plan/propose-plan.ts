@@ -1,0 +1,35 @@
+import { assertCatalogFresh, loadCatalog, markCatalogUsed } from '../evidence/index.js';
+import { fileIndexFromDb } from '../index/index.js';
+import { propose, type ProposeResult } from '../proposals/index.js';
+import type { VaultSession } from '../session/index.js';
+import { assertStillResolves, type PlanResult } from './make-plan.js';
+
+/**
+ * A plan becomes a proposal (DESIGN §5.3 → §5.2): one exact full-text change
+ * of the source note against the hash it was planned on, stored and reviewed
+ * by the proposals core; a person approves the diff. Just before it is
+ * stored, both notes are read again and the link resolved again against a
+ * refreshed index: any change since the catalog is CATALOG_STALE (75) and
+ * nothing is stored. A no-op plan proposes nothing.
+ */
+export async function proposePlan(session: VaultSession, result: PlanResult, actor: string, agent?: string): Promise<ProposeResult | null> {
+  if (result.noop || !result.plan || result.new_text === undefined) return null;
+  const plan = result.plan;
+  const catalog = loadCatalog(session.root, session.env, result.catalog_id);
+  assertCatalogFresh(session.root, catalog);
+  const files = session.read((h) => fileIndexFromDb(h.db)).result;
+  assertStillResolves(files, plan.link_text, plan.source, plan.target, catalog.catalog_id);
+  const rec = result;
+  const r = await propose(
+    session,
+    {
+      title: `Link ${plan.source} → ${plan.target}`,
+      summary: `${rec.claim} (catalog ${rec.catalog_id}, answer ${rec.answer_id}, recommendation ${rec.recommendation}: ${rec.kind})`,
+      ...(agent === undefined ? {} : { agent }),
+      changes: [{ kind: 'write', path: plan.source, content: result.new_text, base: plan.source_sha256 }],
+    },
+    actor,
+  );
+  markCatalogUsed(session.root, session.env, catalog.catalog_id);
+  return r;
+}
