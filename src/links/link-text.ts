@@ -106,7 +106,8 @@ export function linkPathCandidates(target: string, from: string, format: LinkFor
  * way. `parseMarkdownDestination` decodes it back to the same path.
  */
 export function encodeMarkdownPath(p: string, nonAscii = false): string {
-  const pattern = nonAscii ? /[%\s()<>#^[\]\\`]|[^\x00-\x7f]/gu : /[%\s()<>#^[\]\\`]/g;
+  // `:` is encoded too: a file named `note: draft.md` written raw would read back as a URI scheme (an external link).
+  const pattern = nonAscii ? /[%\s()<>#^[\]\\`:]|[^\x00-\x7f]/gu : /[%\s()<>#^[\]\\`:]/g;
   return p.replace(pattern, (c) => encodeURIComponent(c).replace(/[()]/g, (x) => `%${x.charCodeAt(0).toString(16).toUpperCase()}`));
 }
 

@@ -104,7 +104,8 @@ function writePath(link: Pick<Link, 'kind'>, a: Anatomy, written: string, path: 
   if (a.style === 'angle') {
     // decoded when read, like any destination: a literal `%` is written %25
     if (/[<>\r\n]/.test(path)) return null;
-    return path.replace(/%/g, '%25');
+    // …and a `:` is encoded so that `note: x.md` never reads as a URI scheme
+    return path.replace(/[%:]/g, (c) => (c === '%' ? '%25' : '%3A'));
   }
   return encodeMarkdownPath(path, encodesNonAscii(written));
 }

@@ -26,6 +26,10 @@ test('retargetLinkPath: only the path part changes — display, subpath, embed s
   assert.equal(retarget('[t](%D0%A1%D1%82%D0%B0%D1%80%D0%B0%D1%8F.md)', 'Новая.md'), '[t](%D0%9D%D0%BE%D0%B2%D0%B0%D1%8F.md)', 'non-ASCII stays percent-encoded when it was');
   assert.equal(retarget('[t](Old.md)', 'Новая 1.md'), '[t](Новая%201.md)', '…and raw when it was not');
   assert.equal(retarget('[t](<Old.md>)', '100% new.md'), '[t](<100%25 new.md>)', 'a literal % survives decoding');
+  assert.equal(retarget('[t](Old.md)', 'note: draft.md'), '[t](note%3A%20draft.md)', 'a colon is encoded, so the name never reads as a URI scheme');
+  assert.equal(parseLinkSyntax('[t](note%3A%20draft.md)').path, 'note: draft.md');
+  assert.equal(retarget('[t](<Old.md>)', 'note: draft.md'), '[t](<note%3A draft.md>)');
+  assert.equal(parseLinkSyntax('[t](<note%3A draft.md>)').path, 'note: draft.md');
 });
 
 test('retargetLinkPath: a path the syntax cannot carry is refused (null), never written half-way', () => {
@@ -65,7 +69,8 @@ test('linkPathCandidates: the format’s preferred form first, then every other 
   assert.equal(linkPathCandidates('a/img.png', 'a/Y.md', { newLinkFormat: 'relative', useMarkdownLinks: false })[0], './img.png');
   fc.assert(
     fc.property(fc.string({ unit: 'grapheme', maxLength: 30 }), fc.boolean(), (p, nonAscii) => {
-      fc.pre(p.trim() === p && p !== '' && !p.includes('#') && !/[\r\n]/.test(p));
+      // A vault path never starts with `/` (a leading `//` would be a network URL, not a path).
+      fc.pre(p.trim() === p && p !== '' && !p.startsWith('/') && !p.includes('#') && !/[\r\n]/.test(p));
       const parsed = parseLinkSyntax(`[t](${encodeMarkdownPath(p, nonAscii)})`);
       assert.equal(parsed.path, p.normalize('NFC') === p ? p : parsed.path);
     }),
