@@ -113,7 +113,7 @@ export const proposeOp = defineOperation({
     { name: 'append_file', type: 'string', placeholder: 'file', cliOnly: true, description: 'append this file’s text to the end of the note' },
     { name: 'append_to_section', type: 'string', placeholder: 'heading', description: 'append the text at the end of this section ("Heading > Sub")' },
     { name: 'changes', type: 'string', placeholder: 'file.json', cliOnly: true, description: 'several files at once: a JSON document (- for stdin; docs/json.md)' },
-    { name: 'changes_json', type: 'string', mcpOnly: true, description: 'several files at once: the JSON document {"title","summary"?,"changes":[{"path","action","content"?,"base","to"?}]}' },
+    { name: 'changes_json', type: 'string', mcpOnly: true, jsonText: true, description: 'several files at once: the JSON document {"title","summary"?,"changes":[{"path","action","content"?,"base","to"?}]} (an object, or its text)' },
     { name: 'title', type: 'string', placeholder: 'text', description: 'one line saying what the change is for (default: what it does)' },
     { name: 'summary', type: 'string', placeholder: 'text', description: 'why, for the person who reviews it' },
     { name: 'agent', type: 'string', placeholder: 'name', description: 'who proposes (default: VAULTGATE_AGENT)' },

@@ -1,0 +1,93 @@
+/**
+ * Contract points the issues spell out that the faces once missed (found by the
+ * contract QA pass, /work/qa-report.md), each through the real compiled binary:
+ * - `resolve LINK` without `--from` (issue 13 runs `resolve '[[T#^para-id]]'`
+ *   bare): resolved as written in a note at the vault root;
+ * - the MCP tools that take a JSON document (`state_patch.patch`,
+ *   `propose.changes_json`) accept the document itself, as MCP clients send
+ *   arguments, as well as its text.
+ */
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { test } from 'node:test';
+import { CLI_BIN, runCliProcess } from '../helpers/run-cli.js';
+import { tempVault } from '../helpers/temp-vault.js';
+
+test('resolve without --from resolves from the vault root; an explicit --from still decides ties', async () => {
+  const { root, home } = tempVault({
+    'T.md': '# T\n\nPara text line one\ncontinues here\n^para-id\n',
+    'A/Rules.md': '# A rules\n',
+    'B/Rules.md': '# B rules\n',
+    'A/Home.md': 'see [[Rules]]\n',
+  });
+  const bare = await runCliProcess(['resolve', '[[T#^para-id]]', '--json'], { vault: root, home });
+  assert.equal(bare.exitCode, 0, bare.stdout + bare.stderr);
+  assert.equal(bare.json.from, '');
+  assert.equal(bare.json.status, 'resolved');
+  assert.equal(bare.json.target, 'T.md');
+  assert.deepEqual(bare.json.subpath, { kind: 'block', value: 'para-id', exists: true, lines: [3, 5] });
+
+  // From the root, two same-name notes in sibling folders tie; from A/ the own folder wins.
+  const tie = await runCliProcess(['resolve', 'Rules', '--json'], { vault: root, home });
+  assert.equal(tie.json.status, 'ambiguous');
+  const own = await runCliProcess(['resolve', 'Rules', '--from', 'A/Home.md', '--json'], { vault: root, home });
+  assert.equal(own.json.target, 'A/Rules.md');
+
+  const missing = await runCliProcess(['resolve', 'Rules', '--from', 'Nope.md', '--json'], { vault: root, home });
+  assert.equal(missing.exitCode, 2);
+  assert.equal(missing.json.error.code, 'NOT_FOUND');
+});
+
+/** One MCP session over raw JSON-RPC lines: send requests, collect the answers by id. */
+async function mcpSession(root: string, home: string, calls: Array<{ name: string; arguments: object }>): Promise<any[]> {
+  const child = spawn(process.execPath, [CLI_BIN, 'mcp', '--vault', root], { env: { ...process.env, VAULTGATE_HOME: home }, stdio: ['pipe', 'pipe', 'pipe'] });
+  let buf = '';
+  const answers = new Map<number, any>();
+  const waiters = new Map<number, () => void>();
+  child.stdout.setEncoding('utf8').on('data', (d: string) => {
+    buf += d;
+    let nl: number;
+    while ((nl = buf.indexOf('\n')) >= 0) {
+      const msg = JSON.parse(buf.slice(0, nl));
+      buf = buf.slice(nl + 1);
+      answers.set(msg.id, msg);
+      waiters.get(msg.id)?.();
+    }
+  });
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  const request = (id: number, method: string, params: object) => {
+    const answered = new Promise<void>((resolve) => waiters.set(id, resolve));
+    child.stdin.write(JSON.stringify({ jsonrpc: '2.0', id, method, params }) + '\n');
+    return answered.then(() => answers.get(id));
+  };
+  await request(0, 'initialize', { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'contract-qa', version: '0' } });
+  child.stdin.write(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) + '\n');
+  const results: any[] = [];
+  // In order: each call may depend on the one before (a revision).
+  for (const [i, call] of calls.entries()) results.push(await request(i + 1, 'tools/call', call));
+  child.stdin.end();
+  assert.equal(await exited, 0);
+  return results;
+}
+
+test('mcp: state_patch and propose take their JSON document as an object or as text', async () => {
+  const { root, home } = tempVault({ 'Home.md': '# Home\n' });
+  const [asObject, asText, badType, proposeObject] = await mcpSession(root, home, [
+    { name: 'state_patch', arguments: { session: 's', revision: 0, patch: { step: 1, todo: ['a'] } } },
+    { name: 'state_patch', arguments: { session: 's', revision: 1, patch: '{"todo":null}' } },
+    { name: 'state_patch', arguments: { session: 's', revision: 2, patch: 7 } },
+    {
+      name: 'propose',
+      arguments: { changes_json: { title: 'Two notes', changes: [{ path: 'New.md', action: 'write', content: 'new\n', base: null }] } },
+    },
+  ]);
+  assert.equal(asObject.result.isError, undefined, JSON.stringify(asObject));
+  assert.deepEqual(asObject.result.structuredContent, { ok: true, session: 's', revision: 1, state: { step: 1, todo: ['a'] } });
+  assert.deepEqual(asText.result.structuredContent, { ok: true, session: 's', revision: 2, state: { step: 1 } });
+  // Neither an object nor text: a tool error with the CLI's code, never a crash.
+  assert.equal(badType.result.isError, true);
+  assert.match(badType.result.content[0].text, /"code":"USAGE"/);
+  assert.equal(proposeObject.result.structuredContent.ok, true, JSON.stringify(proposeObject));
+  assert.equal(proposeObject.result.structuredContent.proposal.title, 'Two notes');
+  assert.equal(proposeObject.result.structuredContent.proposal.state, 'pending');
+});
