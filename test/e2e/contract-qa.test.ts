@@ -91,3 +91,38 @@ test('mcp: state_patch and propose take their JSON document as an object or as t
   assert.equal(proposeObject.result.structuredContent.proposal.title, 'Two notes');
   assert.equal(proposeObject.result.structuredContent.proposal.state, 'pending');
 });
+
+test('propose: a reserved path is refused as PATH_RESERVED (exit 2) before its base or its links are looked at', async () => {
+  const { root, home } = tempVault({
+    'Home.md': '# Home\nSee [[Note]].\n',
+    'Note.md': '# Note\n',
+    'Folder/A.md': '# A\n',
+    '.obsidian/app.json': '{}\n',
+  });
+  const sha = (await runCliProcess(['note', 'Note.md', '--json'], { vault: root, home })).json.sha256 as string;
+  const zeros = '0'.repeat(64);
+  const cases: string[][] = [
+    // an existing file under .obsidian/ with a base that is not its hash: once STALE_HASH (75)
+    ['propose', '.obsidian/app.json', '--content', 'x', '--base', 'none'],
+    ['propose', '.obsidian/app.json', '--content', 'x', '--base', zeros],
+    // a move into a reserved folder: once LINK_AMBIGUOUS from the link rewriter
+    ['propose', '--move', 'Note.md', '.obsidian/Note.md', '--base', sha],
+    ['propose', '--rename', 'Note.md', '.trash', '--base', sha],
+    ['propose', '--move', 'Folder/', '.git/Folder/'],
+  ];
+  for (const argv of cases) {
+    const r = await runCliProcess([...argv, '--json'], { vault: root, home });
+    assert.equal(r.exitCode, 2, `${argv.join(' ')}: ${r.stdout}${r.stderr}`);
+    assert.equal(r.json.error.code, 'PATH_RESERVED', argv.join(' '));
+  }
+  const listed = await runCliProcess(['proposals', '--json'], { vault: root, home });
+  assert.equal(listed.json.total, 0, 'nothing was stored');
+});
+
+test('propose --move of an attachment without --base says how to get its hash', async () => {
+  const { root, home } = tempVault({ 'Home.md': '![[img/a.png]]\n', 'img/a.png': 'png bytes' });
+  const r = await runCliProcess(['propose', '--move', 'img/a.png', 'pics/a.png', '--json'], { vault: root, home });
+  assert.equal(r.exitCode, 2);
+  assert.equal(r.json.error.code, 'USAGE');
+  assert.match(r.json.error.hint, /SHA-256 of its bytes/);
+});
