@@ -126,3 +126,23 @@ test('propose --move of an attachment without --base says how to get its hash', 
   assert.equal(r.json.error.code, 'USAGE');
   assert.match(r.json.error.hint, /SHA-256 of its bytes/);
 });
+
+test('state: revisions count per session (1, 2, …); a session deleted and created again continues above its old revisions', async () => {
+  const { root, home } = tempVault({ 'Home.md': '# Home\n' });
+  const state = (args: string[], input?: string) => runCliProcess(['state', ...args, '--json'], { vault: root, home, ...(input === undefined ? {} : { input }) });
+  assert.equal((await state(['patch', 'a', '--revision', '0'], '{"x":1}')).json.revision, 1);
+  // another session's first patch is its own revision 1, whatever the store holds
+  assert.equal((await state(['patch', 'b', '--revision', '0'], '{"y":1}')).json.revision, 1);
+  assert.equal((await state(['patch', 'a', '--revision', '1'], '{"x":2}')).json.revision, 2);
+  assert.deepEqual(
+    (await state(['list'])).json.sessions.map((s: any) => [s.session, s.revision]),
+    [['a', 2], ['b', 1]],
+  );
+  assert.equal((await state(['delete', 'a', '--revision', '2'])).json.deleted, true);
+  assert.equal((await state(['get', 'a'])).json.revision, 0);
+  const again = await state(['patch', 'a', '--revision', '0'], '{"x":3}');
+  assert.equal(again.json.revision, 3, 'above every revision the old session had');
+  const stale = await state(['patch', 'a', '--revision', '2'], '{"x":4}');
+  assert.equal(stale.exitCode, 75);
+  assert.equal(stale.json.error.code, 'STATE_STALE');
+});
