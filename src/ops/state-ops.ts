@@ -88,7 +88,7 @@ export const stateDeleteOp = defineOperation({
   command: 'state delete',
   group: 'write',
   summary: "Delete a session's working state, if it is still at --revision",
-  examples: ['vaultgate state delete review-2026-12 --revision 9'],
+  examples: ['vaultgate state get review-2026-12', 'vaultgate state delete review-2026-12 --revision 9'],
   params: [sessionArg, revisionParam('the current revision (`state get`)')] as const,
   annotations: { readOnly: false, destructive: true, idempotent: false, openWorld: false },
   async run(input, ctx) {
