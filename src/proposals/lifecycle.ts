@@ -222,27 +222,9 @@ export async function review(session: VaultSession, id: string, actor: string): 
 }
 
 export interface ShowResult extends ReviewView {
-  proposal: {
-    id: string;
-    state: ProposalState;
-    title: string;
-    summary: string | null;
-    agent: string | null;
-    session: string | null;
-    scenario: string | null;
-    allow_shrink: boolean;
-    allow_relink: boolean;
-    allow_broken_links: boolean;
-    origin: ProposalRecord['origin'];
-    rollback_of: string | null;
+  proposal: Omit<ProposalRecord, 'changes' | 'review'> & {
     rolled_back_by: string | null;
-    operation_id: string;
-    created_at: string;
-    updated_at: string;
     reviewed_at: string | null;
-    applied_at: string | null;
-    changed_paths: string[] | null;
-    declined_reason: string | null;
   };
 }
 
