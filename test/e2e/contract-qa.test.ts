@@ -146,3 +146,23 @@ test('state: revisions count per session (1, 2, …); a session deleted and crea
   assert.equal(stale.exitCode, 75);
   assert.equal(stale.json.error.code, 'STATE_STALE');
 });
+
+test('propose --delete of a note with backlinks: blocked, unless --allow-shrink (issue 8) or --allow-broken-links (issue 12)', async () => {
+  const { root, home } = tempVault({ 'Target.md': '# Target\nSome text.\n', 'A.md': 'see [[Target]]\n', 'B.md': 'and [[Target#Target]]\n' });
+  const sha = (await runCliProcess(['note', 'Target.md', '--json'], { vault: root, home })).json.sha256 as string;
+  const propose = async (...flags: string[]) => {
+    const r = await runCliProcess(['propose', '--delete', 'Target.md', '--base', sha, ...flags, '--json'], { vault: root, home });
+    assert.equal(r.exitCode, 0, r.stdout + r.stderr);
+    const failing = r.json.review.checks.filter((c: any) => !c.ok);
+    return { state: r.json.proposal.state as string, failing: failing.map((c: any) => `${c.name}/${c.severity}`), messages: failing.map((c: any) => c.message).join(' ') };
+  };
+  const plain = await propose();
+  assert.equal(plain.state, 'blocked');
+  assert.deepEqual(plain.failing, ['link_stability/block']);
+  for (const flag of ['--allow-shrink', '--allow-broken-links']) {
+    const allowed = await propose(flag);
+    assert.equal(allowed.state, 'pending', flag);
+    assert.deepEqual(allowed.failing, ['link_stability/warn'], flag);
+    assert.match(allowed.messages, new RegExp(`allowed: the proposal says ${flag}`));
+  }
+});
