@@ -164,7 +164,8 @@ function occurrence(db: Db): (expr: string) => boolean {
 /** Terms of the index starting with `prefix`, with the number of sections holding each. */
 function vocabulary(db: Db, prefix: string): [string, number][] {
   if (prefix === '') return [];
-  const next = prefix.slice(0, -1) + String.fromCodePoint(prefix.codePointAt(prefix.length - 1)! + 1);
+  const chars = [...prefix];
+  const next = chars.slice(0, -1).join('') + String.fromCodePoint(chars[chars.length - 1]!.codePointAt(0)! + 1);
   return db.prepare('SELECT term, doc FROM sections_vocab WHERE term >= ? AND term < ? LIMIT ?').raw().all(prefix, next, MAX_VOCAB_ROWS) as [string, number][];
 }
 
@@ -196,7 +197,7 @@ export function correction(db: Db, token: string): string | null {
 function closest(db: Db, token: string): { term: string; distance: number } | null {
   const limit = maxDistance(token.length);
   let best: { term: string; distance: number; df: number } | null = null;
-  for (const [term, df] of vocabulary(db, token[0]!)) {
+  for (const [term, df] of vocabulary(db, String.fromCodePoint(token.codePointAt(0)!))) {
     if (Math.abs(term.length - token.length) > limit) continue;
     const d = editDistance(token, term, limit);
     if (d > limit) continue;

@@ -3,6 +3,7 @@ import { test } from 'node:test';
 import fc from 'fast-check';
 import { BRIDGE_PARAMS, searchIndex, withFreshIndex } from '../../../src/index/index.js';
 import { editDistance, transliterate } from '../../../src/index/bridge.js';
+import { VaultgateError } from '../../../src/errors.js';
 import { tempVault } from '../../helpers/temp-vault.js';
 
 /**
@@ -83,4 +84,18 @@ test('transliterate: Russian letters as loanwords write them', () => {
   assert.equal(transliterate('шелл'), 'shell');
   assert.equal(transliterate('питон'), 'piton');
   assert.equal(transliterate('чек'), 'chek');
+});
+
+test('property: bridging any query (astral letters, mixed scripts) never throws anything but a typed error', () => {
+  const letters = fc.constantFrom('а', 'ш', 'e', 'z', '𠀋', '𝒜', 'é', '面', '-', ' ', 'ё', 'л');
+  fc.assert(
+    fc.property(fc.array(letters, { minLength: 1, maxLength: 14 }), (parts) => {
+      try {
+        search(parts.join(''));
+      } catch (e) {
+        assert.ok(e instanceof VaultgateError, String(e));
+      }
+    }),
+    { numRuns: 60, seed: 3 },
+  );
 });
