@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { TERM_MODEL_PARAMS, termModelInfo, termNeighbours, trainTermAssociations, withFreshIndex } from '../../../src/index/index.js';
+import { updateTermModel } from '../../../src/index/term-store.js';
 import { tempVault } from '../../helpers/temp-vault.js';
 
 /**
@@ -63,4 +64,19 @@ test('term model: off by default (nothing trained); when enabled, trained at ind
   assert.ok(trained.near.get('dough')?.some((n) => n.term === 'batter'));
   fs.rmSync(path.join(root, 'extra.md'));
   assert.equal(withFreshIndex(root, env, (h) => termModelInfo(h.db)).result, null, 'disabled: the stale model is dropped');
+});
+
+test('term model: small changes count as drift; it retrains once more than 50 notes and a fifth of the vault changed', () => {
+  const files = Object.fromEntries(Array.from({ length: 12 }, (_, i) => [`n${i}.md`, NOTE(i)]));
+  const { root, home } = tempVault(files);
+  withEnabled(() =>
+    withFreshIndex(root, { VAULTGATE_HOME: home }, (h) => {
+      const db = h.db;
+      assert.equal(updateTermModel(db, 0), false, 'trained by the refresh already');
+      assert.equal(updateTermModel(db, 30), false);
+      assert.equal(termModelInfo(db)?.drift, 30);
+      assert.equal(updateTermModel(db, 30), true, '60 changes: retrained');
+      assert.equal(termModelInfo(db)?.drift, 0);
+    }),
+  );
 });
