@@ -1,6 +1,6 @@
 import type { Db } from './db.js';
 import { orOf, quoteFts, termExpr, type ParsedQuery, type QueryTerm } from './query.js';
-import { isStopWord } from './stop-words.js';
+import { isQueryStopWord } from './stop-words.js';
 import { termNeighbours } from './term-store.js';
 import { stemWord } from './text-pipeline.js';
 import type { CoverageTerm, Expansion } from './rank.js';
@@ -94,7 +94,7 @@ export function bridgeQuery(db: Db, parsed: ParsedQuery, p: BridgeParams = BRIDG
   let terms: QueryTerm[] = parsed.terms.flatMap((t) => {
     if (!t.joined || occurs(termExpr(t))) return [t];
     const words = t.words.map((w, k) => ({ raw: w, words: [w], tokens: [t.tokens[k]!], phrase: false, prefix: false }));
-    const content = words.filter((w) => !isStopWord(w.words[0]!));
+    const content = words.filter((w) => !isQueryStopWord(w.words[0]!));
     return content.length > 0 ? content : words;
   });
   // 2. Words the vault does not have: the closest word it has, searched beside the word.

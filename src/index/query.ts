@@ -1,5 +1,5 @@
 import { VaultgateError } from '../errors.js';
-import { isStopWord } from './stop-words.js';
+import { isQueryStopWord } from './stop-words.js';
 import { cjkBigrams, cjkRuns, hasCjk, lineWords, normalizeText, stemWord, textWords } from './text-pipeline.js';
 
 /**
@@ -196,7 +196,7 @@ export function parseQuery(input: string): ParsedQuery {
   if (cjkText.length === 0) {
     for (const lx of lexemes) if (!lx.negated) cjkText.push(...contentRuns(lx.raw, true));
   }
-  const content = positive.filter((t) => t.phrase || t.prefix || !isStopWord(t.words[0]!));
+  const content = positive.filter((t) => t.phrase || t.prefix || !isQueryStopWord(t.words[0]!));
   const kept = dedupe(content.length > 0 ? content : positive).slice(0, MAX_QUERY_TERMS);
   const minus = dedupe(excluded).slice(0, MAX_EXCLUDED_TERMS);
   const or = orOf;
@@ -225,7 +225,7 @@ function contentRuns(raw: string, keepStopWords = false): string[] {
   for (const text of cjkRuns(normalizeText(raw))) {
     let run = '';
     for (const w of lineWords(text)) {
-      if (keepStopWords || !isStopWord(w)) run += w;
+      if (keepStopWords || !isQueryStopWord(w)) run += w;
       else if (run) {
         runs.push(run);
         run = '';

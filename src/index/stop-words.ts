@@ -35,7 +35,8 @@ const RU_FORMS = `какого какому каком какую какое к�
 /**
  * The frame of a Russian question, as English "do", "tell", "explain" are above:
  * "что делать, если…", "как сделать…", "объясните…" (one Russian dev question
- * more in the eval's top 5, holdout unchanged).
+ * more in the eval's top 5, holdout unchanged). Dropped from queries only
+ * ({@link isQueryStopWord}): in a note's text ("делают", `similar`'s terms) they are words.
  */
 const RU_FRAME = `делать сделать делает делают сделал сделали расскажи расскажите объясни объясните покажи покажите`;
 
@@ -65,7 +66,7 @@ const KO = `어떻게 무엇 무엇을 뭐 뭘 언제 왜 어디 어디서 누�
 저는 제 내 것 수 및 또는 그리고 하나요 인가요 있나요 되나요 합니까 입니까 있습니까`;
 
 export const STOP_WORDS: ReadonlySet<string> = new Set(
-  `${EN} ${RU} ${RU_FORMS} ${RU_FRAME} ${ZH} ${JA} ${KO}`
+  `${EN} ${RU} ${RU_FORMS} ${ZH} ${JA} ${KO}`
     .split(/\s+/)
     .filter(Boolean)
     .map((w) => w.replace(/ё/g, 'е')),
@@ -73,4 +74,11 @@ export const STOP_WORDS: ReadonlySet<string> = new Set(
 
 export function isStopWord(normalizedWord: string): boolean {
   return STOP_WORDS.has(normalizedWord);
+}
+
+const QUESTION_FRAME: ReadonlySet<string> = new Set(RU_FRAME.split(/\s+/).filter(Boolean));
+
+/** A stop word, or a word that frames a question (`делать`, `объясните`): what a plain query drops. */
+export function isQueryStopWord(normalizedWord: string): boolean {
+  return STOP_WORDS.has(normalizedWord) || QUESTION_FRAME.has(normalizedWord);
 }
