@@ -172,7 +172,7 @@ function expandMove(root: string, r: Extract<ChangeRequest, { kind: 'move' | 're
   if (!folder) {
     if (r.base === null) {
       // `note` reads notes only: an attachment's hash is its bytes' SHA-256 (what the STALE_HASH answer also names)
-      const where = isMarkdownPath(rel) ? '`vaultgate note PATH` prints it' : `an attachment's is the SHA-256 of its bytes (\`sha256sum '${rel}'\`)`;
+      const where = isMarkdownPath(rel) ? '`vaultgate note PATH` prints it' : `an attachment's is the SHA-256 of its bytes: \`vaultgate files '${rel}' --hash\``;
       throw new VaultgateError('USAGE', `moving ${rel} needs --base: the sha256 of the file as you read it`, { hint: `${where}; a folder move takes no --base.` });
     }
     return [moveChange(root, rel, to, r.base)];

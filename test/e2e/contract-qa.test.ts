@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 /**
  * Contract points the issues spell out that the faces once missed (found by the
  * contract QA pass, /work/qa-report.md), each through the real compiled binary:
@@ -124,7 +125,20 @@ test('propose --move of an attachment without --base says how to get its hash', 
   const r = await runCliProcess(['propose', '--move', 'img/a.png', 'pics/a.png', '--json'], { vault: root, home });
   assert.equal(r.exitCode, 2);
   assert.equal(r.json.error.code, 'USAGE');
-  assert.match(r.json.error.hint, /SHA-256 of its bytes/);
+  assert.match(r.json.error.hint, /SHA-256 of its bytes: `vaultgate files 'img\/a.png' --hash`/);
+  // …and that command gives the hash the move then accepts
+  const h = await runCliProcess(['files', 'img/a.png', '--hash', '--json'], { vault: root, home });
+  assert.equal(h.exitCode, 0, h.stdout + h.stderr);
+  assert.deepEqual(h.json.files, [{ path: 'img/a.png', size: 9, sha256: crypto.createHash('sha256').update('png bytes').digest('hex') }]);
+  const moved = await runCliProcess(['propose', '--move', 'img/a.png', 'pics/a.png', '--base', h.json.files[0].sha256, '--json'], { vault: root, home });
+  assert.equal(moved.exitCode, 0, moved.stdout + moved.stderr);
+  assert.equal(moved.json.proposal.state, 'pending');
+  for (const [path, code] of [['img/b.png', 'NOT_FOUND'], ['../x.png', 'PATH_OUTSIDE_VAULT']] as const) {
+    const bad = await runCliProcess(['files', path, '--hash', '--json'], { vault: root, home });
+    assert.deepEqual([bad.exitCode, bad.json.error.code], [2, code], path);
+  }
+  const text = await runCliProcess(['files', 'img/a.png', '--hash', '--text'], { vault: root, home });
+  assert.equal(text.stdout.trim(), `${h.json.files[0].sha256}  img/a.png`, 'the text form reads like sha256sum');
 });
 
 test('state: revisions count per session (1, 2, …); a session deleted and created again continues above its old revisions', async () => {

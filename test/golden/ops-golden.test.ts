@@ -49,6 +49,7 @@ function cases(bundle: string, opId: string): Case[] {
     { name: 'similar-to', op: 'similar', argv: ['similar', 'Work/Decisions.md', '--to', 'Projects/vaultgate/Decisions.md'] },
     { name: 'similar-duplicates', op: 'similar', argv: ['similar', '--duplicates'] },
     { name: 'files', op: 'files', argv: ['files'] },
+    { name: 'files-hash', op: 'files', argv: ['files', 'Attachments/vault-map.png', '--hash'] },
     { name: 'index', op: 'index', argv: ['index'] },
     { name: 'error-usage', op: 'search', argv: ['search', '   '], exit: 2 },
     { name: 'tx-inspect', op: 'tx_inspect', argv: ['tx', 'inspect', bundle] },
