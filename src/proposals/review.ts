@@ -125,7 +125,7 @@ export async function runReview(session: VaultSession, p: ReviewInput, parsed: M
   ).result;
   checks.push(...links.checks);
   const shrinks = p.changes.map((c) => shrinkOf(c, parse));
-  checks.push(...shrinkChecks(p, shrinks));
+  checks.push(...shrinkChecks(p, shrinks, links.files));
   checks.push(...(await scenarioChecks(session, p, files)));
 
   const reviewFiles: ReviewFile[] = p.changes.map((c, i) => reviewFile(c, links.files[i]!, shrinks[i]!));
@@ -210,12 +210,13 @@ function shrinkOf(c: StoredChange, parse: (text: string) => NoteModel): number {
 }
 
 /**
- * shrink: a write that removes more than half of a note blocks unless the
- * proposal allows it. A delete is not a shrink: a delete of a note other notes
- * link to is the link_stability check's (`--allow-broken-links`, or issue 8's
- * `--allow-shrink`, which runReview passes on for deletes).
+ * shrink: a write that removes more than half of a note, or a delete of a note
+ * other notes link to (issue 8), blocks unless the proposal allows it. The
+ * delete's broken links are listed by link_stability (issue 12's check, which
+ * also takes `--allow-broken-links`); this check only says that the note, and
+ * what links to it, would be lost, so a reader of either check sees it.
  */
-function shrinkChecks(p: ReviewInput, shrinks: number[]): ReviewCheck[] {
+function shrinkChecks(p: ReviewInput, shrinks: number[], links: readonly { links_broken: readonly { source: string; reason: string }[] }[]): ReviewCheck[] {
   const out: ReviewCheck[] = [];
   const severity = p.allow_shrink ? 'warn' : 'block';
   const allowed = p.allow_shrink ? ' (allowed: the proposal says --allow-shrink)' : ' — if that is intended, propose again with --allow-shrink';
@@ -230,8 +231,23 @@ function shrinkChecks(p: ReviewInput, shrinks: number[]): ReviewCheck[] {
         details: { shrink: shrinks[i] },
       });
     }
+    const dangling = c.action === 'delete' ? links[i]!.links_broken.filter((b) => b.reason !== 'retargeted') : [];
+    if (dangling.length > 0) {
+      const flag = p.allow_shrink ? '--allow-shrink' : p.allow_broken_links ? '--allow-broken-links' : null;
+      const sources = new Set(dangling.map((b) => b.source)).size;
+      out.push({
+        name: 'shrink',
+        ok: false,
+        severity: flag ? 'warn' : 'block',
+        path: c.path,
+        message:
+          `the change deletes ${c.path}, which ${sources === 1 ? '1 note links' : `${sources} notes link`} to (${dangling.length} link${dangling.length === 1 ? '' : 's'}, listed by link_stability)` +
+          (flag ? ` (allowed: the proposal says ${flag})` : ' — if that is intended, propose again with --allow-shrink'),
+        details: { deleted: true, links: dangling.length, sources },
+      });
+    }
   });
-  return out.length ? out : [pass('shrink', 'no note loses more than half of its text')];
+  return out.length ? out : [pass('shrink', 'no note loses more than half of its text, and no deleted note has links to it')];
 }
 
 /**

@@ -69,7 +69,7 @@ test('link stealing: a new same-name note in a folder where bare links point els
 test('a delete of a linked note lists its backlinks and blocks unless --allow-broken-links; a delete that sends links elsewhere is a relink', async () => {
   const v = tempVault({ 'A/Note.md': '# A\n', 'B/Longer/Note.md': '# B\n', 'Src.md': '[[A/Note]] and [[Note]] and %%[[A/Note]]%%\n' });
   const d = await proposeOk(v, ['--delete', 'A/Note.md', '--base', sha('# A\n')]);
-  assert.deepEqual(failing(d), ['block:link_stability', 'block:link_stability', 'warn:link_stability']);
+  assert.deepEqual(failing(d), ['block:link_stability', 'block:link_stability', 'warn:link_stability', 'block:shrink']);
   assert.deepEqual(
     d.review.link_changes.map((c: any) => [c.raw, c.in_comment, c.after.status, c.after.target, c.reason, c.intended]),
     [
@@ -79,7 +79,7 @@ test('a delete of a linked note lists its backlinks and blocks unless --allow-br
     ],
   );
   const both = await proposeOk(v, ['--delete', 'A/Note.md', '--base', sha('# A\n'), '--allow-broken-links', '--allow-relink']);
-  assert.deepEqual([both.proposal.state, failing(both)], ['pending', ['warn:link_stability', 'warn:link_stability', 'warn:link_stability']]);
+  assert.deepEqual([both.proposal.state, failing(both)], ['pending', ['warn:link_stability', 'warn:link_stability', 'warn:link_stability', 'warn:shrink']]);
 });
 
 const FORMS = `---

@@ -324,7 +324,11 @@ test('shrink: removing more than half of a note blocks unless --allow-shrink; de
   const ok = await proposeOk(v, ['Bread.md', '--content', '# Bread\n', '--base', base, '--allow-shrink']);
   assert.deepEqual([ok.proposal.state, failing(ok)], ['pending', ['warn:links', 'warn:shrink']]);
   const del = await proposeOk(v, ['--delete', 'Bread.md', '--base', base]);
-  assert.deepEqual(failing(del), ['block:link_stability'], 'a delete is not a shrink: its backlinks are link_stability’s');
+  // issue 8 names it a shrink, issue 12 lists its links under link_stability: both checks say it
+  assert.deepEqual(failing(del), ['block:link_stability', 'block:shrink']);
+  const delShrink = del.review.checks.find((c: any) => c.name === 'shrink');
+  assert.deepEqual([delShrink.path, delShrink.details], ['Bread.md', { deleted: true, links: 2, sources: 1 }]);
+  assert.match(delShrink.message, /deletes Bread\.md, which 1 note links to .*--allow-shrink/);
   assert.equal(del.review.files[0].shrink, 1);
   const stab = del.review.checks.find((c: any) => c.name === 'link_stability');
   assert.equal(stab.path, 'Bread.md');
@@ -334,9 +338,9 @@ test('shrink: removing more than half of a note blocks unless --allow-shrink; de
   );
   // issue 8: "deletes a note with backlinks … blocked unless --allow-shrink"; issue 12: "unless --allow-broken-links": either allows it
   const shrinkAllowed = await proposeOk(v, ['--delete', 'Bread.md', '--base', base, '--allow-shrink']);
-  assert.deepEqual([shrinkAllowed.proposal.state, failing(shrinkAllowed)], ['pending', ['warn:link_stability']]);
+  assert.deepEqual([shrinkAllowed.proposal.state, failing(shrinkAllowed)], ['pending', ['warn:link_stability', 'warn:shrink']]);
   const allowed = await proposeOk(v, ['--delete', 'Bread.md', '--base', base, '--allow-broken-links']);
-  assert.deepEqual([allowed.proposal.state, failing(allowed)], ['pending', ['warn:link_stability']]);
+  assert.deepEqual([allowed.proposal.state, failing(allowed)], ['pending', ['warn:link_stability', 'warn:shrink']]);
   assert.ok(allowed.review.link_changes.every((c: any) => c.intended && c.reason === 'target_deleted'), 'said so: intended');
   const lone = await proposeOk(v, ['--delete', 'Uses.md', '--base', sha('See [[Bread#Starter]] and [[Bread#^feed]].\n')]);
   assert.equal(lone.proposal.state, 'pending', 'a note nobody links to may go');
