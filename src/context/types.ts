@@ -3,6 +3,7 @@
  * file by path, lines and the SHA-256 of the bytes it was cut from.
  */
 import type { LocatedSection } from '../index/index.js';
+import type { DenseReport, DenseRun } from '../dense/index.js';
 
 /** Bumped on any incompatible change to the packet's fields. */
 export const CONTEXT_SCHEMA = 'vaultgate.context.v1';
@@ -80,6 +81,8 @@ export interface ContextPacket {
   index: { notes: number; refreshed: boolean; took_ms: number };
   /** How many select + re-read rounds it took (1 unless notes changed meanwhile). */
   attempts: number;
+  /** What dense fusion did; present only when `search.embeddings` is configured (docs/json.md). */
+  dense?: DenseReport;
 }
 
 export interface ContextOptions {
@@ -90,6 +93,8 @@ export interface ContextOptions {
   budgetChars?: number;
   maxLinked?: number;
   scenario?: ScenarioSlot | null;
+  /** Dense fusion (src/dense), when `search.embeddings` is configured: ranks each query's candidates; its report joins the packet. */
+  dense?: DenseRun | null;
   /** @internal Test seam: runs after selection, before the re-read check (attempt is 1-based). */
   beforeVerify?: (attempt: number) => void;
 }
