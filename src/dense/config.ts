@@ -64,7 +64,8 @@ export function readDenseSetting(env: Env): DenseSetting {
   const parsed = embeddingsSchema().safeParse(search.embeddings);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
-    return { kind: 'invalid', provider: null, message: `${file}: search.embeddings.${issue.path.join('.') || '(entry)'}: ${issue.message}` };
+    const known = issue.path[0] === 'scripts' ? ` (scripts: "any" or a list of ${KNOWN_SCRIPTS.join(', ')})` : '';
+    return { kind: 'invalid', provider: null, message: `${file}: search.embeddings.${issue.path.join('.') || '(entry)'}: ${issue.message}${known}` };
   }
   const e = parsed.data;
   try {
