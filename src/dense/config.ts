@@ -19,7 +19,7 @@ type Env = Record<string, string | undefined>;
  *     min_agreement: 0.1            # share of the dense top 10 notes the lexical ranking also found
  *     weight: 1                     # the dense ranking's weight in the fusion
  *     timeout_ms: 10000             # one attempt per query; a slow provider must not stall a search
- *     max_scan_sections: 300000     # the most stored section vectors scanned for dense-only matches
+ *     max_scan_notes: 200000        # the most stored notes scanned for dense-only matches
  * ```
  *
  * No `search.embeddings` (the default): nothing changes, not a byte of output.
@@ -31,13 +31,14 @@ export interface DenseConfig {
   scripts: string[] | null;
   minAgreement: number;
   weight: number;
-  maxScanSections: number;
+  /** Above this many stored notes, no scan: only the lexical candidates get a dense score. */
+  maxScanNotes: number;
 }
 
 /** What the config says: nothing configured, a usable config, or a config that cannot be used (a warning, never a failed search). */
 export type DenseSetting = { kind: 'off' } | { kind: 'on'; config: DenseConfig } | { kind: 'invalid'; provider: string | null; message: string };
 
-export const DENSE_DEFAULTS = { scripts: ['Latin'], minAgreement: 0.1, weight: 1, timeoutMs: 10_000, maxScanSections: 300_000 } as const;
+export const DENSE_DEFAULTS = { scripts: ['Latin'], minAgreement: 0.1, weight: 1, timeoutMs: 10_000, maxScanNotes: 200_000 } as const;
 
 /** Script names a query can be checked against (`\p{Script=…}`); others are refused so a typo cannot silently turn fusion off. */
 export const KNOWN_SCRIPTS = ['Latin', 'Cyrillic', 'Greek', 'Han', 'Hiragana', 'Katakana', 'Hangul', 'Arabic', 'Hebrew', 'Thai', 'Devanagari', 'Armenian', 'Georgian'] as const;
@@ -51,7 +52,7 @@ const embeddingsSchema = once(() => {
     min_agreement: z.number().min(0).max(1).optional(),
     weight: z.number().min(0).max(10).optional(),
     timeout_ms: z.number().int().min(100).max(600_000).optional(),
-    max_scan_sections: z.number().int().min(0).max(100_000_000).optional(),
+    max_scan_notes: z.number().int().min(0).max(100_000_000).optional(),
   });
 });
 
@@ -80,7 +81,7 @@ export function readDenseSetting(env: Env): DenseSetting {
         scripts: e.scripts === 'any' ? null : (e.scripts ?? [...DENSE_DEFAULTS.scripts]),
         minAgreement: e.min_agreement ?? DENSE_DEFAULTS.minAgreement,
         weight: e.weight ?? DENSE_DEFAULTS.weight,
-        maxScanSections: e.max_scan_sections ?? DENSE_DEFAULTS.maxScanSections,
+        maxScanNotes: e.max_scan_notes ?? DENSE_DEFAULTS.maxScanNotes,
       },
     };
   } catch (err) {

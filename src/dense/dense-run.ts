@@ -4,7 +4,7 @@ import { SECTION_BITS, SECTION_COLUMNS, locateSection, makeSnippet, parseQuery, 
 import { readDenseSetting, type DenseConfig } from './config.js';
 import { agreement, fuseRanks, scriptGate } from './fuse.js';
 import { embedQueryTexts, type QueryVectors } from './query-vectors.js';
-import { noteVectors, openStoredVectors, scanSections, sectionCosine, storedDims, storedSectionCount, type NoteVectors, type ScannedSection, type StoredVectors } from './stored-vectors.js';
+import { noteVectors, openStoredVectors, scanSections, sectionCosine, storedDims, type NoteVectors, type ScannedSection, type StoredVectors } from './stored-vectors.js';
 
 type Env = Record<string, string | undefined>;
 
@@ -40,7 +40,7 @@ export interface DenseReport {
   missing: number;
   /** Notes brought in by the dense ranking alone (returned ones, for search; candidates, for context). */
   added: number;
-  /** Stored section vectors compared by the scan; null when none ran (over `max_scan_sections`, or no vector). */
+  /** Stored note vectors compared by the scan; null when none ran (over `max_scan_notes`, or no query vector). */
   scanned: number | null;
   /** Share of the dense top notes the lexical ranking also found (lowest over a context's queries); null when not measured. */
   agreement: number | null;
@@ -119,14 +119,13 @@ export class DenseRun {
     return this.store !== null && this.dims !== null;
   }
 
-  /** The scan over every stored section vector, once for all the run's queries; null when over the bound. */
+  /** The scan over the stored vectors, once for all the run's queries; null when over the bound. */
   private scanned(): { top: ScannedSection[][]; scanned: number } | null {
     if (this.scan === undefined) {
-      const { spec, model, maxScanSections } = this.cfg!;
-      const count = storedSectionCount(this.store!, spec.name, model, this.dims!);
+      const { spec, model, maxScanNotes } = this.cfg!;
       const queries = this.vectors.filter((v): v is Float32Array => v !== null);
-      this.scan = count <= maxScanSections && queries.length > 0 ? scanSections(this.store!, spec.name, model, this.dims!, queries, SCAN_TOP) : null;
-      if (this.scan === null && count > maxScanSections) this.warnings.push(`dense: ${count} stored section vectors exceed max_scan_sections (${maxScanSections}); only the lexical candidates were scored`);
+      this.scan = queries.length > 0 ? scanSections(this.store!, spec.name, model, this.dims!, queries, SCAN_TOP, maxScanNotes) : null;
+      if (this.scan === null && queries.length > 0) this.warnings.push(`dense: more stored notes than max_scan_notes (${maxScanNotes}); only the lexical candidates were scored`);
       this.report.scanned = this.scan?.scanned ?? null;
     }
     return this.scan;

@@ -15,4 +15,4 @@ export { prepareDense, DenseRun, type DenseReport, SEARCH_POOL, CONTEXT_POOL, SC
 export { readDenseSetting, DENSE_DEFAULTS, KNOWN_SCRIPTS, type DenseConfig, type DenseSetting } from './config.js';
 export { fuseRanks, scriptGate, scriptsOf, agreement, RRF_K, AGREEMENT_DEPTH, type Fused } from './fuse.js';
 export { embedQueryTexts, parseVectors, type QueryVectors } from './query-vectors.js';
-export { openStoredVectors, scanSections, storedSectionCount, noteVectors, type StoredVectors } from './stored-vectors.js';
+export { openStoredVectors, scanSections, noteVectors, SCAN_NOTE_POOL, type StoredVectors } from './stored-vectors.js';

@@ -110,7 +110,7 @@ test('dense (ollama, loopback): fused — a note found only by meaning joins, wi
   assert.equal(d.missing, 0);
   assert.equal(d.used, lexical.json.hits.length);
   assert.equal(d.added, 1);
-  assert.equal(d.scanned, 7, 'every stored section vector (7 sections in 5 notes)');
+  assert.equal(d.scanned, 5, "every stored note vector (5 notes)");
   const sour = r.json.hits.find((h: any) => h.path === 'bread/Sourdough.md');
   assert.ok(sour, JSON.stringify(r.json.hits));
   assert.deepEqual(sour.heading_path, ['Sourdough', 'Proofing time'], 'the section that answers, not the note’s first');
