@@ -2,8 +2,8 @@
  * The context packet: what an agent answers from (DESIGN §4). Every item cites a
  * file by path, lines and the SHA-256 of the bytes it was cut from.
  */
-import type { LocatedSection } from '../index/index.js';
-import type { DenseReport, DenseRun } from '../dense/index.js';
+import type { Db, LocatedSection } from '../index/index.js';
+import type { Candidate } from './fit-budget.js';
 
 /** Bumped on any incompatible change to the packet's fields. */
 export const CONTEXT_SCHEMA = 'vaultgate.context.v1';
@@ -82,7 +82,20 @@ export interface ContextPacket {
   /** How many select + re-read rounds it took (1 unless notes changed meanwhile). */
   attempts: number;
   /** What dense fusion did; present only when `search.embeddings` is configured (docs/json.md). */
-  dense?: DenseReport;
+  dense?: object;
+}
+
+/**
+ * What context needs of dense fusion (implemented by src/dense, which sits
+ * above context and imports it): a fused replacement for one query's
+ * candidates, its warnings, and its report for the packet.
+ */
+export interface DenseHook {
+  /** A selection round starts (a retry recounts). */
+  begin(): void;
+  contextCandidates(db: Db, query: string, label: string, limit: number, scope: string[] | undefined): { candidates: Candidate[]; searchable: boolean };
+  readonly warnings: string[];
+  result(): object;
 }
 
 export interface ContextOptions {
@@ -93,8 +106,8 @@ export interface ContextOptions {
   budgetChars?: number;
   maxLinked?: number;
   scenario?: ScenarioSlot | null;
-  /** Dense fusion (src/dense), when `search.embeddings` is configured: ranks each query's candidates; its report joins the packet. */
-  dense?: DenseRun | null;
+  /** Dense fusion (src/dense's DenseRun), when `search.embeddings` is configured: ranks each query's candidates; its report joins the packet. */
+  dense?: DenseHook | null;
   /** @internal Test seam: runs after selection, before the re-read check (attempt is 1-based). */
   beforeVerify?: (attempt: number) => void;
 }
