@@ -126,6 +126,18 @@ test('dense (ollama, loopback): fused — a note found only by meaning joins, wi
   assert.ok(item.reason.startsWith('dense match for the question'), item.reason);
   assert.deepEqual(item.heading_path, ['Sourdough', 'Proofing time']);
 
+  // Filters hold for notes found by meaning too; context sends the question and its queries in one request.
+  const scoped = await cli(['search', QUERY, '--path', 'kitchen/']);
+  assert.ok(scoped.json.hits.every((h: any) => h.path.startsWith('kitchen/')), JSON.stringify(scoped.json.hits));
+  assert.equal(scoped.json.dense.added, 0);
+  const tagged = await cli(['search', QUERY, '--tag', 'bread']);
+  assert.equal(tagged.json.total, 0);
+  p.requests.length = 0;
+  const two = await cli(['context', QUERY, '--query', 'loaf']);
+  assert.equal(two.exitCode, 0);
+  assert.equal(p.requests.length, 1);
+  assert.deepEqual(p.requests[0]!.json.input, [QUERY, 'loaf']);
+
   // A note changed since it was embedded: its vectors describe other text and are not used.
   fs.appendFileSync(path.join(root, 'kitchen/Knives.md'), '\nRest them dry.\n');
   const stale = await cli(['search', QUERY]);
