@@ -24,10 +24,16 @@ const SEARCH_HIT = {
 } as const;
 const INDEX_STATE = { notes: 'integer', refreshed: 'boolean', took_ms: 'number' } as const;
 
-/** `--consent` of search and context: sends the query to a dense-fusion provider off this machine (src/dense). */
+/**
+ * `--consent` of search and context: sends the query to a dense-fusion provider
+ * off this machine (src/dense). CLI only: consent is the person's, so an MCP
+ * client (an agent) cannot give it; over MCP such a search stays lexical and
+ * says so in `dense`.
+ */
 const DENSE_CONSENT = {
   name: 'consent',
   type: 'string',
+  cliOnly: true,
   placeholder: 'token',
   description: 'with search.embeddings configured for a provider off this machine: the token (printed in dense.token) that sends exactly this query to it',
   pattern: { regex: /^[0-9a-f]{64}$/, hint: 'Copy the 64-hex token from dense.token of the same command run without --consent.' },
