@@ -122,9 +122,11 @@ export const searchOp = defineOperation({
     return { query: input.query, total: result.total, hits, ...extra, index: { notes: refresh.notes, refreshed: refresh.refreshed, took_ms: refresh.took_ms } };
   },
   text: (r) =>
-    r.hits.length === 0
+    (r.hits.length === 0
       ? `no matches for ${JSON.stringify(r.query)} (total 0)`
-      : [`${r.total} matching note${r.total === 1 ? '' : 's'}${r.hits.length < r.total ? `, best ${r.hits.length}` : ''}:`, ...r.hits.map((h) => `${h.path}${h.heading_path.length ? ' › ' + h.heading_path.join(' › ') : ''}  lines ${h.lines[0]}-${h.lines[1]}  (${h.score})\n    ${h.snippet}`)].join('\n'),
+      : [`${r.total} matching note${r.total === 1 ? '' : 's'}${r.hits.length < r.total ? `, best ${r.hits.length}` : ''}:`, ...r.hits.map((h) => `${h.path}${h.heading_path.length ? ' › ' + h.heading_path.join(' › ') : ''}  lines ${h.lines[0]}-${h.lines[1]}  (${h.score})\n    ${h.snippet}`)].join('\n')) +
+    // Dense fusion's warnings (only when configured): the consent token, a provider that is down.
+    (r.warnings?.length ? '\n' + (r.warnings as string[]).map((w) => `warning: ${w}`).join('\n') : ''),
 });
 
 /** A note printed on a terminal stops here unless `--all`: a 5 MB note is not something to scroll past. */
@@ -270,11 +272,12 @@ export const contextOp = defineOperation({
   },
   text: (r) => {
     if (typeof r.markdown === 'string') return r.markdown;
-    const p = r as { scenario: { name: string } | null; total: number; evidence: { id: string; path: string; heading_path: string[]; lines: number[]; reason: string; text: string }[]; truncated?: unknown[] };
+    const p = r as { scenario: { name: string } | null; dense?: object; warnings: string[]; total: number; evidence: { id: string; path: string; heading_path: string[]; lines: number[]; reason: string; text: string }[]; truncated?: unknown[] };
     return [
       ...(p.scenario ? [`scenario ${p.scenario.name}: evidence from its areas only; its AGENT.md comes first in --json and --format markdown`] : []),
       `${p.evidence.length} evidence item${p.evidence.length === 1 ? '' : 's'} (${p.total} matching notes)${p.truncated?.length ? `, ${p.truncated.length} left out by the budget` : ''}`,
       ...p.evidence.map((e) => `[${e.id}] ${e.path}${e.heading_path.length ? ' › ' + e.heading_path.join(' › ') : ''}  lines ${e.lines.join('-')}  (${e.reason})\n    ${e.text.replace(/\s+/g, ' ').slice(0, 160)}`),
+      ...(p.dense ? p.warnings.filter((w) => w.startsWith('dense: ')).map((w) => `warning: ${w}`) : []),
       '(--json for the whole packet with hashes; --format markdown for push mode)',
     ].join('\n');
   },

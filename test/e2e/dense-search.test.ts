@@ -207,6 +207,11 @@ test('dense: provider down, hanging, or answering nonsense → the lexical answe
     assert.equal(c.json.dense.status, status, name);
     assert.ok(c.json.warnings.some((w: string) => w.startsWith('dense: ')), name);
   }
+  // On a terminal (text output) the warning is printed too: it carries what to do.
+  const text = await cli(['--text', 'search', QUERY]);
+  assert.equal(text.exitCode, 0);
+  assert.match(text.stdout, /\nwarning: dense: provider oai answered HTTP 500/);
+  assert.match((await cli(['--text', 'context', QUERY])).stdout, /\nwarning: dense: /);
 });
 
 const remote = externalAddress();
