@@ -20,6 +20,7 @@ import { nameKey } from './note-rows.js';
 import { deleteFile, insertNote } from './write-note.js';
 import { prepareNote, prepareText, readNoteText, type Prepared } from './prepare-note.js';
 import { defaultParseWorkers, prepareInOrder } from './parse-pool.js';
+import { updateTermModel } from './term-store.js';
 
 /**
  * Incremental refresh: make the index describe the vault as it is now.
@@ -224,6 +225,7 @@ function refreshPaths(handle: IndexHandle, paths: PathRefresh, kindOf: (f: Vault
       if (!work) return;
       result.relinked = relinkIndex(db, work.scope, (d, t) => opts.onProgress?.({ phase: 'links', done: d, total: t }), work.anchored);
       rebuildAnchors(db, work.anchored);
+      updateTermModel(db, result.added + result.changed + result.deleted + result.renamed);
       if (work.bulk) {
         for (const t of FTS_TABLES) {
           db.prepare(`INSERT INTO ${t}(${t}) VALUES ('optimize')`).run();
@@ -312,6 +314,7 @@ export function refreshIndex(handle: IndexHandle, opts: RefreshOptions = {}): Re
         const everything = work.scope.all;
         result.relinked = relinkIndex(db, work.scope, (d, t) => opts.onProgress?.({ phase: 'links', done: d, total: t }), everything ? undefined : work.anchored);
         rebuildAnchors(db, everything ? 'all' : work.anchored);
+        updateTermModel(db, result.added + result.changed + result.deleted + result.renamed);
         if (work.bulk) {
           // Many small FTS segments slow every query; merging after a big batch pays back at once.
           for (const t of FTS_TABLES) {
