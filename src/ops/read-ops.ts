@@ -290,10 +290,17 @@ export const resolveOp = defineOperation({
   tool: 'resolve_link',
   group: 'read',
   summary: 'Resolve a link exactly as Obsidian would, from a given note',
-  examples: ["vaultgate resolve '[[Rules]]' --from Games/Catan/Strategy.md", "vaultgate resolve '[[Sourdough#Feeding|feed it]]' --from Home.md --json"],
+  description:
+    'The folder of the note the link is written in decides ties between files of the same name (own folder first); ' +
+    'without --from the link is resolved as written in a note at the vault root (`from` is then "").',
+  examples: [
+    "vaultgate resolve '[[Rules]]' --from Games/Catan/Strategy.md",
+    "vaultgate resolve '[[Sourdough#Feeding|feed it]]' --from Home.md --json",
+    "vaultgate resolve '[[Sourdough#^starter-ratio]]'",
+  ],
   params: [
     { name: 'link', type: 'string', positional: true, description: 'the link as written: [[A#B|c]], ![[x.png|100]], [t](a%20b.md), or a bare target' },
-    { name: 'from', type: 'string', required: true, placeholder: 'note', description: 'the note the link is written in (vault-relative path)', nonEmpty: true },
+    { name: 'from', type: 'string', placeholder: 'note', description: 'the note the link is written in (vault-relative path; default: a note at the vault root)', nonEmpty: true },
   ] as const,
   output: { link: 'string', from: 'string', kind: 'string', status: 'string', target: 'string|null', candidates: 'array|null', rule: 'string', subpath: 'object|null', warnings: 'array' },
   annotations: READ_ONLY,
@@ -507,16 +514,33 @@ export const filesOp = defineOperation({
   command: 'files',
   group: 'admin',
   summary: 'List the files of the vault as Obsidian sees them (no dot-folders, no symlinks)',
-  examples: ['vaultgate files', 'vaultgate files --json'],
-  params: [] as const,
+  examples: ['vaultgate files', 'vaultgate files --json', 'vaultgate files Assets/map.png --hash   # the --base an attachment move needs'],
+  params: [
+    { name: 'path', type: 'string', positional: true, required: false, description: 'only this vault path (it must be a file of the vault)' },
+    { name: 'hash', type: 'boolean', description: 'add each file\'s sha256 (what `propose --base` expects, for attachments too)' },
+  ] as const,
   annotations: READ_ONLY,
-  async run(_input, ctx) {
-    const { scanVault } = await import('../vault/index.js');
+  async run(input, ctx) {
+    const { readVaultBytes, scanVault, sha256Hex, toVaultRelative } = await import('../vault/index.js');
     const root = ctx.session().root;
     const { files, warnings } = scanVault(root);
-    return { vault: root, total: files.length, files: files.map((f) => ({ path: f.path, size: f.size })), warnings };
+    let listed = files;
+    if (input.path !== undefined) {
+      const rel = toVaultRelative(root, input.path);
+      const f = files.find((x) => x.path === rel);
+      // readVaultBytes names the exact problem (missing, a symlink, a folder) with its typed error
+      if (!f) readVaultBytes(root, rel);
+      if (!f) throw new VaultgateError('NOT_FOUND', `${rel} is not a file of the vault`, { path: rel, hint: '`vaultgate files` lists them (dot-folders are not part of the vault).' });
+      listed = [f];
+    }
+    return {
+      vault: root,
+      total: listed.length,
+      files: listed.map((f) => ({ path: f.path, size: f.size, ...(input.hash ? { sha256: sha256Hex(readVaultBytes(root, f.path).bytes) } : {}) })),
+      warnings,
+    };
   },
-  text: (r) => r.files.map((f) => f.path).join('\n'),
+  text: (r) => r.files.map((f) => ('sha256' in f ? `${f.sha256}  ${f.path}` : f.path)).join('\n'),
 });
 
 function parseWhere(items: string[]): { key: string; value: string }[] {
