@@ -66,8 +66,9 @@ function select(db: Parameters<typeof linkedCandidates>[0], question: string, qu
   const warnings: string[] = [];
   const lists: Candidate[][] = [];
   const asks = [...(question ? [{ q: question, label: 'the question' }] : []), ...queries.map((q) => ({ q, label: `query ${JSON.stringify(q)}` }))];
+  opts.dense?.begin();
   for (const { q, label } of asks) {
-    const { candidates, searchable } = queryCandidates(db, q, label, limit, scope);
+    const { candidates, searchable } = opts.dense ? opts.dense.contextCandidates(db, q, label, limit, scope) : queryCandidates(db, q, label, limit, scope);
     if (!searchable) warnings.push(`${label} has no searchable words`);
     lists.push(candidates);
   }
@@ -141,8 +142,9 @@ function packet(
     evidence,
     truncated,
     budget: { chars: opts.budgetChars ?? DEFAULT_BUDGET_CHARS, used: s.used },
-    warnings: s.warnings,
+    warnings: opts.dense ? [...s.warnings, ...opts.dense.warnings] : s.warnings,
     index,
     attempts,
+    ...(opts.dense ? { dense: opts.dense.result() } : {}),
   };
 }

@@ -2,7 +2,8 @@
  * The context packet: what an agent answers from (DESIGN §4). Every item cites a
  * file by path, lines and the SHA-256 of the bytes it was cut from.
  */
-import type { LocatedSection } from '../index/index.js';
+import type { Db, LocatedSection } from '../index/index.js';
+import type { Candidate } from './fit-budget.js';
 
 /** Bumped on any incompatible change to the packet's fields. */
 export const CONTEXT_SCHEMA = 'vaultgate.context.v1';
@@ -80,6 +81,21 @@ export interface ContextPacket {
   index: { notes: number; refreshed: boolean; took_ms: number };
   /** How many select + re-read rounds it took (1 unless notes changed meanwhile). */
   attempts: number;
+  /** What dense fusion did; present only when `search.embeddings` is configured (docs/json.md). */
+  dense?: object;
+}
+
+/**
+ * What context needs of dense fusion (implemented by src/dense, which sits
+ * above context and imports it): a fused replacement for one query's
+ * candidates, its warnings, and its report for the packet.
+ */
+export interface DenseHook {
+  /** A selection round starts (a retry recounts). */
+  begin(): void;
+  contextCandidates(db: Db, query: string, label: string, limit: number, scope: string[] | undefined): { candidates: Candidate[]; searchable: boolean };
+  readonly warnings: string[];
+  result(): object;
 }
 
 export interface ContextOptions {
@@ -90,6 +106,8 @@ export interface ContextOptions {
   budgetChars?: number;
   maxLinked?: number;
   scenario?: ScenarioSlot | null;
+  /** Dense fusion (src/dense's DenseRun), when `search.embeddings` is configured: ranks each query's candidates; its report joins the packet. */
+  dense?: DenseHook | null;
   /** @internal Test seam: runs after selection, before the re-read check (attempt is 1-based). */
   beforeVerify?: (attempt: number) => void;
 }

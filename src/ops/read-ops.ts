@@ -24,6 +24,32 @@ const SEARCH_HIT = {
 } as const;
 const INDEX_STATE = { notes: 'integer', refreshed: 'boolean', took_ms: 'number' } as const;
 
+/**
+ * `--consent` of search and context: sends the query to a dense-fusion provider
+ * off this machine (src/dense). CLI only: consent is the person's, so an MCP
+ * client (an agent) cannot give it; over MCP such a search stays lexical and
+ * says so in `dense`.
+ */
+const DENSE_CONSENT = {
+  name: 'consent',
+  type: 'string',
+  cliOnly: true,
+  placeholder: 'token',
+  description: 'with search.embeddings configured for a provider off this machine: the token (printed in dense.token) that sends exactly this query to it',
+  pattern: { regex: /^[0-9a-f]{64}$/, hint: 'Copy the 64-hex token from dense.token of the same command run without --consent.' },
+} as const;
+
+/**
+ * The dense side of a search or context (src/dense), or null when the machine
+ * config has no `search.embeddings` — checked on the config's text first, so an
+ * unconfigured search loads nothing more than it did.
+ */
+async function denseFor(session: { root: string; env: Record<string, string | undefined> }, texts: string[], consent: string | undefined) {
+  const { denseMaybeConfigured } = await import('../dense/configured.js');
+  if (!denseMaybeConfigured(session.env)) return null;
+  return (await import('../dense/index.js')).prepareDense(session.root, session.env, texts, consent);
+}
+
 const vaultPath = <N extends string>(name: N, description: string) => ({ name, type: 'string', positional: true, description, nonEmpty: true }) as const;
 
 export const indexOp = defineOperation({
@@ -66,27 +92,41 @@ export const searchOp = defineOperation({
     { name: 'tag', type: 'string', placeholder: 'tag', description: 'only notes with this tag (nested tags included)' },
     { name: 'where', type: 'strings', placeholder: 'key=value', description: 'only notes whose property KEY equals VALUE (repeatable; all must hold)' },
     { name: 'all_sections', type: 'boolean', description: 'return every matching section, not only the best one per note' },
+    DENSE_CONSENT,
   ] as const,
   output: {
     query: 'string',
     total: 'integer',
     hits: { array: SEARCH_HIT },
+    dense: '?object',
+    warnings: '?array',
     index: { object: INDEX_STATE },
   },
   annotations: READ_ONLY,
   async run(input, ctx) {
     const { searchIndex } = await import('../index/index.js');
     const where = parseWhere(input.where);
-    const { result, refresh } = ctx.session().read(
-      (h) => searchIndex(h.db, input.query, { limit: input.limit, pathPrefix: input.path, tag: input.tag, where, allSections: input.all_sections }),
-    );
+    const session = ctx.session();
+    // Optional dense fusion (src/dense): null unless search.embeddings is configured, and then nothing else changes.
+    const dense = await denseFor(session, [input.query], input.consent);
+    const opts = { limit: input.limit, pathPrefix: input.path, tag: input.tag, where, allSections: input.all_sections };
+    let read;
+    try {
+      read = session.read((h) => (dense ? dense.search(h.db, input.query, opts) : searchIndex(h.db, input.query, opts)));
+    } finally {
+      dense?.close();
+    }
+    const { result, refresh } = read;
     const hits = result.hits.map(({ section_id: _id, text: _text, ...hit }) => hit);
-    return { query: input.query, total: result.total, hits, index: { notes: refresh.notes, refreshed: refresh.refreshed, took_ms: refresh.took_ms } };
+    const extra = dense ? { dense: dense.result(), warnings: dense.warnings } : {};
+    return { query: input.query, total: result.total, hits, ...extra, index: { notes: refresh.notes, refreshed: refresh.refreshed, took_ms: refresh.took_ms } };
   },
   text: (r) =>
-    r.hits.length === 0
+    (r.hits.length === 0
       ? `no matches for ${JSON.stringify(r.query)} (total 0)`
-      : [`${r.total} matching note${r.total === 1 ? '' : 's'}${r.hits.length < r.total ? `, best ${r.hits.length}` : ''}:`, ...r.hits.map((h) => `${h.path}${h.heading_path.length ? ' › ' + h.heading_path.join(' › ') : ''}  lines ${h.lines[0]}-${h.lines[1]}  (${h.score})\n    ${h.snippet}`)].join('\n'),
+      : [`${r.total} matching note${r.total === 1 ? '' : 's'}${r.hits.length < r.total ? `, best ${r.hits.length}` : ''}:`, ...r.hits.map((h) => `${h.path}${h.heading_path.length ? ' › ' + h.heading_path.join(' › ') : ''}  lines ${h.lines[0]}-${h.lines[1]}  (${h.score})\n    ${h.snippet}`)].join('\n')) +
+    // Dense fusion's warnings (only when configured): the consent token, a provider that is down.
+    (r.warnings?.length ? '\n' + (r.warnings as string[]).map((w) => `warning: ${w}`).join('\n') : ''),
 });
 
 /** A note printed on a terminal stops here unless `--all`: a 5 MB note is not something to scroll past. */
@@ -182,6 +222,7 @@ export const contextOp = defineOperation({
     { name: 'max_linked', type: 'int', ...CONTEXT_BOUNDS.max_linked, placeholder: 'n', description: `most sections added by following links one hop (default ${DEFAULT_MAX_LINKED}, or the scenario's)` },
     { name: 'scenario', type: 'string', placeholder: 'name', description: "a scenario: search only its areas, use its context defaults, put its AGENT.md first", nonEmpty: true },
     { name: 'format', type: 'enum', values: ['json', 'markdown'] as const, default: 'json', placeholder: 'format', description: 'json, or markdown (push mode)' },
+    DENSE_CONSENT,
   ] as const,
   output: {
     total: 'integer',
@@ -205,29 +246,38 @@ export const contextOp = defineOperation({
       scenario = { name: s.name, description: s.description, instruction: s.instruction, areas: s.areas };
       defaults = s.context;
     }
-    const packet = buildContext(
-      session.root,
-      session.env,
-      {
-        question: input.question,
-        queries: input.query,
-        limit: input.limit ?? defaults.limit ?? DEFAULT_CONTEXT_LIMIT,
-        budgetChars: input.budget_chars ?? defaults.budget_chars ?? DEFAULT_BUDGET_CHARS,
-        maxLinked: input.max_linked ?? defaults.max_linked ?? DEFAULT_MAX_LINKED,
-        scenario,
-      },
-      session,
-    );
+    const asks = [input.question, ...(input.query ?? [])].map((q) => q.trim()).filter((q) => q !== '');
+    const dense = await denseFor(session, asks, input.consent);
+    let packet;
+    try {
+      packet = buildContext(
+        session.root,
+        session.env,
+        {
+          question: input.question,
+          queries: input.query,
+          limit: input.limit ?? defaults.limit ?? DEFAULT_CONTEXT_LIMIT,
+          budgetChars: input.budget_chars ?? defaults.budget_chars ?? DEFAULT_BUDGET_CHARS,
+          maxLinked: input.max_linked ?? defaults.max_linked ?? DEFAULT_MAX_LINKED,
+          scenario,
+          dense,
+        },
+        session,
+      );
+    } finally {
+      dense?.close();
+    }
     if (input.format === 'markdown') return { format: 'markdown', markdown: renderContextMarkdown(packet), total: packet.total };
     return { ...packet } as Record<string, unknown>;
   },
   text: (r) => {
     if (typeof r.markdown === 'string') return r.markdown;
-    const p = r as { scenario: { name: string } | null; total: number; evidence: { id: string; path: string; heading_path: string[]; lines: number[]; reason: string; text: string }[]; truncated?: unknown[] };
+    const p = r as { scenario: { name: string } | null; dense?: object; warnings: string[]; total: number; evidence: { id: string; path: string; heading_path: string[]; lines: number[]; reason: string; text: string }[]; truncated?: unknown[] };
     return [
       ...(p.scenario ? [`scenario ${p.scenario.name}: evidence from its areas only; its AGENT.md comes first in --json and --format markdown`] : []),
       `${p.evidence.length} evidence item${p.evidence.length === 1 ? '' : 's'} (${p.total} matching notes)${p.truncated?.length ? `, ${p.truncated.length} left out by the budget` : ''}`,
       ...p.evidence.map((e) => `[${e.id}] ${e.path}${e.heading_path.length ? ' › ' + e.heading_path.join(' › ') : ''}  lines ${e.lines.join('-')}  (${e.reason})\n    ${e.text.replace(/\s+/g, ' ').slice(0, 160)}`),
+      ...(p.dense ? p.warnings.filter((w) => w.startsWith('dense: ')).map((w) => `warning: ${w}`) : []),
       '(--json for the whole packet with hashes; --format markdown for push mode)',
     ].join('\n');
   },

@@ -14,6 +14,8 @@ export interface MachineConfig {
   vaults?: Record<string, string>;
   /** Embedding and chat providers by name; each entry is checked by src/providers (strictly, when used). */
   providers?: Record<string, unknown>;
+  /** Search settings (`search.embeddings`: optional dense fusion); checked by src/dense when search runs. */
+  search?: Record<string, unknown>;
 }
 
 /** Built on first use: zod is loaded only when the machine config exists and is read. */
@@ -23,6 +25,7 @@ const machineConfigSchema = once(() => {
     default_vault: z.string().min(1).optional(),
     vaults: z.record(z.string().min(1), z.string().min(1)).optional(),
     providers: z.record(z.string().min(1), z.unknown()).optional(),
+    search: z.record(z.string().min(1), z.unknown()).optional(),
   });
 });
 
@@ -54,7 +57,7 @@ export function parseMachineConfig(text: string, file: string): MachineConfig {
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     throw new VaultgateError('CONFIG_INVALID', `${file}: ${issue.path.join('.') || '(root)'}: ${issue.message}`, {
-      hint: 'Known keys: default_vault (a path or a name from `vaults`), vaults (name: path), providers (name: provider settings, docs/similar.md).',
+      hint: 'Known keys: default_vault (a path or a name from `vaults`), vaults (name: path), providers (name: provider settings, docs/similar.md), search (embeddings: dense fusion, docs/similar.md).',
     });
   }
   return parsed.data;

@@ -1,0 +1,116 @@
+/**
+ * `npm run bench -- dense`: what dense fusion adds to a `search` (src/dense),
+ * in-process, on a synthetic vector store shaped like one `similar --provider`
+ * fills: N notes × 5 sections, each section a normalised float32 vector of D
+ * dims (768: nomic-embed-text; 384: all-minilm; 1024: bge-m3). Timed, each the
+ * median of 5 runs after one untimed:
+ * - scan: the two-pass scan search runs (every note's vector, then the
+ *   sections of the best SCAN_NOTE_POOL notes; top 50 sections);
+ * - full: brute-force cosine against every stored section (what the two passes avoid);
+ * - candidates: the stored vectors of 30 lexical candidate notes (one query).
+ * The query's embedding (one HTTP request to the provider) is not included:
+ * that is the provider's time. Sizes: VAULTGATE_BENCH_DENSE=10000x768,10000x384.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { SCAN_NOTE_POOL, noteVectors, openStoredVectors, scanSections } from '../src/dense/index.js';
+import { openVectorStore } from '../src/similar/vector-store.js';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const SECTIONS = 5;
+const SHAPES = (process.env.VAULTGATE_BENCH_DENSE ?? '1000x768,10000x384,10000x768,10000x1024').split(',').map((s) => s.split('x').map(Number) as [number, number]);
+
+/** A deterministic pseudo-random stream (mulberry32): the same store every run. */
+function rng(seed: number): () => number {
+  return () => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296 - 0.5;
+  };
+}
+
+function unit(r: () => number, dims: number): Float32Array {
+  const v = new Float32Array(dims);
+  let s = 0;
+  for (let i = 0; i < dims; i++) s += (v[i] = r()) ** 2;
+  const inv = 1 / Math.sqrt(s);
+  for (let i = 0; i < dims; i++) v[i]! *= inv;
+  return v;
+}
+
+/** Every section vector against the query: the one-pass alternative, for comparison. */
+function fullScan(db: ReturnType<typeof openStoredVectors> & object, dims: number, q: Float32Array): number {
+  let best = -Infinity;
+  for (const r of db.prepare('SELECT section_dense FROM notes').iterate() as Iterable<{ section_dense: Buffer }>) {
+    const copy = new Uint8Array(r.section_dense.byteLength);
+    copy.set(r.section_dense);
+    const v = new Float32Array(copy.buffer);
+    for (let o = 0; o < v.length; o += dims) {
+      let dot = 0;
+      for (let i = 0; i < dims; i++) dot += v[o + i]! * q[i]!;
+      if (dot > best) best = dot;
+    }
+  }
+  return best;
+}
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)]!;
+}
+
+function time(f: () => unknown): number {
+  f();
+  const ms: number[] = [];
+  for (let i = 0; i < 5; i++) {
+    const t0 = performance.now();
+    f();
+    ms.push(performance.now() - t0);
+  }
+  return Math.round(median(ms) * 10) / 10;
+}
+
+const rows: Record<string, unknown>[] = [];
+for (const [notes, dims] of SHAPES) {
+  const home = fs.mkdtempSync(path.join(os.tmpdir(), 'vaultgate-bench-dense-'));
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'vaultgate-bench-dense-vault-'));
+  const env = { VAULTGATE_HOME: home };
+  const r = rng(notes * 31 + dims);
+  const w = openVectorStore(root, env);
+  w.prepare('INSERT INTO models(provider, model, dims, created_at, trained_notes) VALUES (?, ?, ?, ?, 0)').run('p', 'm', dims, new Date().toISOString());
+  const put = w.prepare('INSERT INTO notes(provider, model, path, sha256, sections, dense, sparse, section_dense) VALUES (?, ?, ?, ?, ?, ?, NULL, ?)');
+  w.transaction(() => {
+    for (let n = 0; n < notes; n++) {
+      const all = new Float32Array(SECTIONS * dims);
+      for (let s = 0; s < SECTIONS; s++) all.set(unit(r, dims), s * dims);
+      put.run('p', 'm', `notes/n${n}.md`, 'x'.repeat(64), '[]', Buffer.from(unit(r, dims).buffer), Buffer.from(all.buffer));
+    }
+  })();
+  w.close();
+  const file = fs.readdirSync(path.join(home, 'cache'), { recursive: true }).find((f) => String(f).endsWith('vectors.sqlite'));
+  const bytes = file ? fs.statSync(path.join(home, 'cache', String(file))).size : 0;
+  const db = openStoredVectors(root, env)!;
+  const q = unit(r, dims);
+  const paths = Array.from({ length: 30 }, (_, i) => `notes/n${(i * 7919) % notes}.md`);
+  const row = {
+    notes,
+    dims,
+    sections: notes * SECTIONS,
+    store_mb: Math.round(bytes / 1e5) / 10,
+    scan_ms: time(() => scanSections(db, 'p', 'm', dims, [q], 50)),
+    full_ms: time(() => fullScan(db, dims, q)),
+    note_pool: SCAN_NOTE_POOL,
+    candidates_ms: time(() => noteVectors(db, 'p', 'm', dims, paths)),
+  };
+  db.close();
+  fs.rmSync(home, { recursive: true, force: true });
+  fs.rmSync(root, { recursive: true, force: true });
+  rows.push(row);
+  console.log(JSON.stringify(row));
+}
+console.table(rows);
+fs.mkdirSync(path.join(here, 'results'), { recursive: true });
+fs.writeFileSync(path.join(here, 'results', 'dense.json'), JSON.stringify({ date: new Date().toISOString(), load: os.loadavg(), rows }, null, 2) + '\n');
