@@ -112,7 +112,8 @@ function optionOf(p: Param): Option {
   const flag = `--${flagName(p)}`;
   const placeholder = p.placeholder ?? p.name;
   const repeat = p.type === 'strings';
-  const syntax = p.type === 'boolean' ? flag : `${flag} <${placeholder}>`;
+  const bare = p.type === 'string' && p.bareValue !== undefined;
+  const syntax = p.type === 'boolean' ? flag : bare ? `${flag} [${placeholder}]` : `${flag} <${placeholder}>`;
   const extra = p.type === 'enum' ? ` (${p.values.join('|')})` : '';
   const dflt = 'default' in p && p.default !== undefined ? ` (default ${String(p.default)})` : '';
   const opt = new Option(syntax, p.description + extra + (repeat ? '' : dflt) + (isRequired(p) ? ' (required)' : ''));
@@ -133,7 +134,9 @@ function rawInput(op: Operation, cmd: Command): Record<string, unknown> {
       continue;
     }
     const value = opts[new Option(`--${flagName(p)}`).attributeName()];
-    if (value !== undefined) raw[p.name] = value;
+    // a flag with an optional value given alone (commander says `true`)
+    if (value === true && p.type === 'string' && p.bareValue !== undefined) raw[p.name] = p.bareValue;
+    else if (value !== undefined) raw[p.name] = value;
   }
   return raw;
 }

@@ -43,3 +43,4 @@ export * from './watch-refresh.js';
 export * from './note-read.js';
 export { windowNote, DEFAULT_WINDOW_CHARS, type NoteWindow } from './note-window.js';
 export * from './link-queries.js';
+export * from './link-snapshot.js';

@@ -80,6 +80,20 @@ function fileIndexForNames(db: Db, from: string): FileIndex | null {
   return fileIndexOfRows(rows);
 }
 
+/**
+ * The file list restricted to the files whose name key is one of `keys`, plus
+ * the files named in `paths` (sources of self-links, `[[#H]]`, name key ''):
+ * every file resolution can pick for a link with one of those name keys (the
+ * premise of {@link RelinkScope}). What a review or a move needs to resolve a
+ * few links in a 100k-note vault without building an index of every file.
+ */
+export function fileIndexForKeys(db: Db, keys: Iterable<string>, paths: Iterable<string> = []): FileIndex {
+  const rows = db
+    .prepare(`SELECT path, kind FROM files WHERE name_key IN (SELECT value FROM json_each(?)) UNION SELECT path, kind FROM files WHERE path IN (SELECT value FROM json_each(?))`)
+    .all(JSON.stringify([...new Set(keys)]), JSON.stringify([...new Set(paths)])) as FileKindRow[];
+  return fileIndexOfRows(rows);
+}
+
 const ANCHOR_CACHE = 256;
 
 /** Headings and block ids of indexed notes, read from the stored JSON (no file is re-read). */

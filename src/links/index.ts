@@ -28,3 +28,4 @@ export * from './vault-view.js';
 export * from './note-args.js';
 export * from './vault-links.js';
 export * from './check-vault.js';
+export * from './retarget-link.js';

@@ -48,12 +48,7 @@ export interface LinkText {
 export function linkTextFor(index: FileIndex, target: string, from: string, format: LinkFormat = DEFAULT_LINK_FORMAT, display?: string): LinkText {
   const isNote = /\.md$/i.test(target);
   const bare = isNote ? target.slice(0, -3) : target;
-  const suffixes = bare.split('/').map((_, i, parts) => parts.slice(i).join('/')).reverse();
-  const relative = relativePath(dirnameOf(from), bare);
-  const ordered: string[] =
-    format.newLinkFormat === 'absolute' ? [bare] : format.newLinkFormat === 'relative' ? [relative, bare] : [...suffixes];
-  // Fallbacks: the other forms, in case the preferred one cannot name the file.
-  for (const p of [...suffixes, relative, bare, '/' + bare]) if (!ordered.includes(p)) ordered.push(p);
+  const ordered = linkPathCandidates(target, from, format);
   const forms: Array<'wiki' | 'markdown'> = format.useMarkdownLinks ? ['markdown', 'wiki'] : ['wiki', 'markdown'];
   for (const form of forms) {
     for (const p of ordered) {
@@ -69,11 +64,51 @@ export function linkTextFor(index: FileIndex, target: string, from: string, form
       if ((r.status === 'resolved' || r.status === 'unindexed') && r.target === target && parsed.subpath === null) return { text, path: parsed.path, rule: r.rule };
     }
   }
-  throw new VaultgateError('LINK_AMBIGUOUS', `no link written in ${from} names exactly ${target}`, {
+  throw noLinkText(target, from);
+}
+
+/** LINK_AMBIGUOUS: no text written in `from` names exactly `target`. */
+export function noLinkText(target: string, from: string): VaultgateError {
+  return new VaultgateError('LINK_AMBIGUOUS', `no link written in ${from} names exactly ${target}`, {
     path: from,
     details: { target, from },
     hint: 'Another file has the same path up to case or Unicode normalisation, or the name has characters no link can carry; rename one of the files.',
   });
+}
+
+/**
+ * The path parts a link written in `from` may use to name `target`, in the
+ * order the vault's `newLinkFormat` prefers them, then the other forms as
+ * fallbacks (a caller keeps the first that resolves to exactly the target in
+ * its syntax). Notes without `.md`, other files with their extension.
+ * - `shortest`: the bare name, then one more folder at a time, up to the whole path;
+ * - `relative`: `./Name`, `../folder/Name`;
+ * - `absolute`: the whole vault path.
+ * Pure: resolving each candidate is the caller's (it knows the link's syntax).
+ */
+export function linkPathCandidates(target: string, from: string, format: LinkFormat = DEFAULT_LINK_FORMAT): string[] {
+  const isNote = /\.md$/i.test(target);
+  const bare = isNote ? target.slice(0, -3) : target;
+  const suffixes = bare.split('/').map((_, i, parts) => parts.slice(i).join('/')).reverse();
+  const relative = relativePath(dirnameOf(from), bare);
+  const ordered: string[] =
+    format.newLinkFormat === 'absolute' ? [bare] : format.newLinkFormat === 'relative' ? [relative, bare] : [...suffixes];
+  // Fallbacks: the other forms, in case the preferred one cannot name the file.
+  for (const p of [...suffixes, relative, bare, '/' + bare]) if (!ordered.includes(p)) ordered.push(p);
+  return ordered;
+}
+
+/**
+ * A path written as a Markdown link destination without angle brackets:
+ * `%`, whitespace and the characters a destination cannot hold unescaped are
+ * percent-encoded (`My Note.md` → `My%20Note.md`); with `nonAscii`, every
+ * non-ASCII character too (UTF-8, as `encodeURI` does), for links written that
+ * way. `parseMarkdownDestination` decodes it back to the same path.
+ */
+export function encodeMarkdownPath(p: string, nonAscii = false): string {
+  // `:` is encoded too: a file named `note: draft.md` written raw would read back as a URI scheme (an external link).
+  const pattern = nonAscii ? /[%\s()<>#^[\]\\`:]|[^\x00-\x7f]/gu : /[%\s()<>#^[\]\\`:]/g;
+  return p.replace(pattern, (c) => encodeURIComponent(c).replace(/[()]/g, (x) => `%${x.charCodeAt(0).toString(16).toUpperCase()}`));
 }
 
 /** `[[path]]` or `[[path|display]]`; null when the path holds characters a wikilink cannot carry. */
@@ -85,7 +120,7 @@ function wikilink(p: string, display?: string): string | null {
 /** `[display](encoded path)`: spaces and the characters a destination cannot hold are percent-encoded. */
 function markdownLink(p: string, display: string): string | null {
   if (/[\n\r]/.test(p + display)) return null;
-  const dest = p.replace(/[%\s()<>#^[\]\\`]/g, (c) => encodeURIComponent(c).replace(/[()]/g, (x) => `%${x.charCodeAt(0).toString(16).toUpperCase()}`));
+  const dest = encodeMarkdownPath(p);
   // Brackets in the shown text would end it early: they are left out of it (the path keeps them, encoded).
   return `[${display.replace(/[[\]\\]/g, '').replace(/\s{2,}/g, ' ').trim() || 'link'}](${dest})`;
 }

@@ -61,25 +61,10 @@ export function resolveSubpath(note: AnchorSource, subpath: string | null): Subp
     const lines: [number, number] | undefined = id ? [id.blockStartLine, id.blockEndLine] : headingBlock(note, want);
     return lines ? { kind: 'block', value: parsed.value, exists: true, lines } : { kind: 'block', value: parsed.value, exists: false };
   }
+  const matched = matchHeadingPath(note, parsed.segments);
+  if (matched === null) return { kind: 'heading', value: parsed.value, exists: false };
   const headings = note.headings;
-  let from = 0;
-  let parentLevel = 0; // 0: the whole note
-  let found = -1;
-  for (const segment of parsed.segments) {
-    const want = headingKey(segment);
-    found = -1;
-    for (let i = from; i < headings.length; i++) {
-      const h = headings[i]!;
-      if (parentLevel > 0 && h.level <= parentLevel) break; // left the previous match's section
-      if (headingKey(h.text) === want) {
-        found = i;
-        break;
-      }
-    }
-    if (found < 0) return { kind: 'heading', value: parsed.value, exists: false };
-    from = found + 1;
-    parentLevel = headings[found]!.level;
-  }
+  const found = matched[matched.length - 1]!;
   const h = headings[found]!;
   // The last line of the note; an empty line after a final newline does not count.
   const lineCount = note.lineStarts.length;
@@ -92,6 +77,38 @@ export function resolveSubpath(note: AnchorSource, subpath: string | null): Subp
     }
   }
   return { kind: 'heading', value: parsed.value, exists: true, lines: [h.startLine, endLine] };
+}
+
+/**
+ * The heading each segment of a heading path matches (indexes into
+ * `note.headings`, one per segment), or null when one does not match: each
+ * segment matches, by {@link headingKey}, the first heading after the previous
+ * match that is still inside the previous match's section. What a heading
+ * rename needs to know which links name the renamed heading, and through which
+ * segment.
+ */
+export function matchHeadingPath(note: Pick<AnchorSource, 'headings'>, segments: readonly string[]): number[] | null {
+  const headings = note.headings;
+  const out: number[] = [];
+  let from = 0;
+  let parentLevel = 0; // 0: the whole note
+  for (const segment of segments) {
+    const want = headingKey(segment);
+    let found = -1;
+    for (let i = from; i < headings.length; i++) {
+      const h = headings[i]!;
+      if (parentLevel > 0 && h.level <= parentLevel) break; // left the previous match's section
+      if (headingKey(h.text) === want) {
+        found = i;
+        break;
+      }
+    }
+    if (found < 0) return null;
+    out.push(found);
+    from = found + 1;
+    parentLevel = headings[found]!.level;
+  }
+  return out;
 }
 
 /** A block id at the end of a heading line: `## Title ^id`. */

@@ -50,6 +50,8 @@ export interface StringParam extends ParamBase {
   readonly pattern?: { readonly regex: RegExp; readonly hint: string };
   /** Refuse the empty string (and whitespace only). */
   readonly nonEmpty?: boolean;
+  /** CLI: the flag may be given without a value (`--snapshot` alone), meaning this value. */
+  readonly bareValue?: string;
 }
 export interface IntParam extends ParamBase {
   readonly type: 'int';

@@ -68,7 +68,10 @@ function usage(message: string, hint = 'See `vaultgate propose --help`.'): Vault
 
 function reviewText(r: ReviewView & { proposal: { id: string; state: string } }): string {
   const marks = r.checks.map((c) => `${(c.ok ? 'ok' : c.severity === 'block' ? 'BLOCK' : 'warn').padEnd(5)} ${c.name.padEnd(14)} ${c.message}`);
-  return [`${r.proposal.id}: ${r.proposal.state}${r.review_hash ? `  review_hash ${r.review_hash}` : ''}`, ...marks, '', r.diff].join('\n');
+  // every link a move or heading rename rewrites, where and how (the diff shows them in context)
+  const rewritten = r.files.flatMap((f) => (f.links_rewritten ?? []).map((l) => `  ${f.to ?? f.path}:${l.line}  ${l.before} → ${l.after}`));
+  const links = rewritten.length > 0 ? ['', `links rewritten (${rewritten.length}):`, ...rewritten] : [];
+  return [`${r.proposal.id}: ${r.proposal.state}${r.review_hash ? `  review_hash ${r.review_hash}` : ''}`, ...marks, ...links, '', r.diff].join('\n');
 }
 
 export const proposeOp = defineOperation({
@@ -86,17 +89,23 @@ export const proposeOp = defineOperation({
     'vaultgate propose Notes/Idea.md --replace "teh" --with "the" --base <sha256>',
     'vaultgate propose Notes/Idea.md --append-to-section "Open questions" --content-file q.md --base <sha256>',
     'vaultgate propose --move Inbox/draft.md Notes/Draft.md --base <sha256>',
+    'vaultgate propose --rename Notes/Draft.md "Final plan" --base <sha256>',
+    'vaultgate propose --move Projects/Old/ Archive/Old/',
+    'vaultgate propose --rename-heading Notes/Plan.md "Open questions" "Questions" --base <sha256>',
     'vaultgate propose --changes changes.json --agent claude',
   ],
   params: [
-    { name: 'path', type: 'string', positional: true, required: false, description: 'the note (for --move: the source)' },
-    { name: 'to', type: 'string', positional: true, required: false, description: 'for --move: the destination' },
+    { name: 'path', type: 'string', positional: true, required: false, description: 'the note (for --move and --rename: the file or folder to move)' },
+    { name: 'to', type: 'string', positional: true, required: false, description: 'for --move: the destination (a folder path ending in / keeps the name); for --rename: the new name; for --rename-heading: the heading to rename ("Heading > Sub")' },
+    { name: 'new_heading', type: 'string', positional: true, required: false, description: 'for --rename-heading: the heading’s new text' },
     { name: 'base', type: 'string', placeholder: 'sha256|none', description: 'SHA-256 of the version you read (`note` and `search` print it); `none` for a new note', pattern: { regex: /^([0-9a-f]{64}|none)$/, hint: 'Give the 64-hex sha256 printed by `vaultgate note PATH`, or `none` for a new note.' } },
     { name: 'content', type: 'string', placeholder: 'text', description: 'the text, inline: the note’s full new text, or the section/append text' },
     { name: 'content_file', type: 'string', placeholder: 'file', cliOnly: true, description: 'the text, from this file' },
     { name: 'stdin', type: 'boolean', cliOnly: true, description: 'the text, from stdin' },
     { name: 'delete', type: 'boolean', description: 'delete PATH' },
-    { name: 'move', type: 'boolean', description: 'move PATH to TO (a plain move: links to it are not rewritten; review lists the ones that break)' },
+    { name: 'move', type: 'boolean', description: 'move PATH (a file, or a folder and everything in it) to TO; every link to what moves is rewritten to follow it, in the same proposal' },
+    { name: 'rename', type: 'boolean', description: 'rename PATH (a file or folder) to the name TO in the same folder (a note keeps .md); links follow' },
+    { name: 'rename_heading', type: 'boolean', description: 'rename the heading TO of note PATH to NEW_HEADING; links to it follow' },
     { name: 'replace', type: 'string', placeholder: 'old', description: 'replace this exact text, which must occur exactly once, with --with' },
     { name: 'with', type: 'string', placeholder: 'new', description: 'the text that replaces --replace (may be empty)' },
     { name: 'section', type: 'string', placeholder: 'heading', description: 'replace the body of this section ("Heading > Sub") with the text' },
@@ -110,7 +119,9 @@ export const proposeOp = defineOperation({
     { name: 'agent', type: 'string', placeholder: 'name', description: 'who proposes (default: VAULTGATE_AGENT)' },
     { name: 'session', type: 'string', placeholder: 'id', description: 'the agent’s session id, to group its proposals' },
     { name: 'scenario', type: 'string', placeholder: 'name', description: 'the scenario whose write rules apply' },
-    { name: 'allow_shrink', type: 'boolean', description: 'the change removes more than half of a note, or deletes a linked note, on purpose' },
+    { name: 'allow_shrink', type: 'boolean', description: 'the change removes more than half of a note on purpose' },
+    { name: 'allow_relink', type: 'boolean', description: 'existing links may change their target (review warns instead of blocking)' },
+    { name: 'allow_broken_links', type: 'boolean', description: 'links to a note the change deletes may be left dangling (review warns instead of blocking)' },
   ] as const,
   output: { proposal: { object: { id: 'string', state: 'string', title: 'string', files: 'array' } }, review: { object: { checks: { array: CHECK }, files: { array: { path: 'string', action: 'string', old_sha256: 'string|null', new_sha256: 'string|null', diff: 'string' } }, diff: 'string', review_hash: 'string|null' } } },
   annotations: { readOnly: false, destructive: false, idempotent: false, openWorld: false },
@@ -121,6 +132,8 @@ export const proposeOp = defineOperation({
       [
         ['--delete', input.delete],
         ['--move', input.move],
+        ['--rename', input.rename],
+        ['--rename-heading', input.rename_heading],
         ['--replace', input.replace !== undefined],
         ['--section', input.section !== undefined],
         ['--append', input.append],
@@ -138,6 +151,8 @@ export const proposeOp = defineOperation({
       ...(input.session === undefined ? {} : { session: input.session }),
       ...(input.scenario === undefined ? {} : { scenario: input.scenario }),
       allow_shrink: input.allow_shrink,
+      allow_relink: input.allow_relink,
+      allow_broken_links: input.allow_broken_links,
     };
     const sources: ContentSources = { content: input.content, content_file: input.content_file, stdin: input.stdin };
     const hasContent = input.content !== undefined || input.content_file !== undefined || input.stdin;
@@ -151,20 +166,31 @@ export const proposeOp = defineOperation({
       request = { ...common, title: doc.title, ...(doc.summary === undefined ? {} : { summary: doc.summary }), changes: doc.changes };
     } else {
       if (input.path === undefined) throw usage(`${form === 'full text' ? 'a change' : form} needs PATH`);
+      const moving = form === '--move' || form === '--rename';
+      if (input.to !== undefined && !moving && form !== '--rename-heading') throw usage(`only --move, --rename and --rename-heading take a second argument (got ${JSON.stringify(input.to)})`);
+      if (input.new_heading !== undefined && form !== '--rename-heading') throw usage(`only --rename-heading takes a third argument (got ${JSON.stringify(input.new_heading)})`);
+      if (moving) {
+        // a folder has no sha256: a folder move pins each file's hash as read now
+        if (hasContent || input.with !== undefined) throw usage(`${form} takes no text`);
+        if (input.to === undefined) throw usage(form === '--move' ? '--move needs FROM and TO: `vaultgate propose --move FROM TO --base <sha256>`' : '--rename needs PATH and NEWNAME: `vaultgate propose --rename PATH NEWNAME --base <sha256>`');
+        if (input.base === 'none') throw usage(`--base none means a new note; ${form} needs the existing file’s sha256`);
+        const base = input.base ?? null;
+        const change: ChangeRequest = form === '--move' ? { kind: 'move', path: input.path, to: input.to, base } : { kind: 'rename', path: input.path, name: input.to, base };
+        return { ...(await propose(session, { ...common, ...(input.title === undefined ? {} : { title: input.title }), changes: [change] }, actorOf(ctx.env, agent))) };
+      }
       if (input.base === undefined) throw usage('give --base: the sha256 of the version you read (`vaultgate note PATH`), or `none` for a new note', 'The base is how vaultgate knows your change is not made on an outdated copy.');
-      if (input.to !== undefined && form !== '--move') throw usage(`only --move takes a second path (got ${JSON.stringify(input.to)})`);
       if (input.with !== undefined && form !== '--replace') throw usage('--with goes with --replace');
       const base = input.base === 'none' ? null : input.base;
       if (base === null && form !== 'full text') throw usage(`--base none means a new note; ${form} needs the existing note’s sha256`);
       const b = base as string;
       let change: ChangeRequest;
-      if (form === '--delete' || form === '--move') {
+      if (form === '--delete') {
         if (hasContent) throw usage(`${form} takes no text`);
-        if (form === '--delete') change = { kind: 'delete', path: input.path, base: b };
-        else {
-          if (input.to === undefined) throw usage('--move needs FROM and TO: `vaultgate propose --move FROM TO --base <sha256>`');
-          change = { kind: 'move', path: input.path, to: input.to, base: b };
-        }
+        change = { kind: 'delete', path: input.path, base: b };
+      } else if (form === '--rename-heading') {
+        if (hasContent || input.with !== undefined) throw usage('--rename-heading takes no text: `vaultgate propose --rename-heading NOTE "Old" "New" --base <sha256>`');
+        if (input.to === undefined || input.new_heading === undefined) throw usage('--rename-heading needs NOTE, the heading and its new text: `vaultgate propose --rename-heading NOTE "Old" "New" --base <sha256>`');
+        change = { kind: 'rename_heading', path: input.path, heading: input.to, to: input.new_heading, base: b };
       } else if (form === '--replace') {
         if (hasContent) throw usage('--replace takes its new text from --with');
         if (input.with === undefined) throw usage('--replace needs --with (the new text; may be empty)');

@@ -12,14 +12,16 @@ import type { StoredChange } from './types.js';
 export const PROPOSAL_OPERATION_TYPE = 'generic';
 
 export function proposalBundle(operationId: string, changes: readonly StoredChange[]): Bundle {
-  const writes = changes.map((c) => {
+  const writes = changes.flatMap((c): Array<Record<string, unknown>> => {
     switch (c.action) {
       case 'write':
-        return { path: c.path, mode: c.base_sha256 === null ? 'create' : 'replace', content: c.new_text };
+        return [{ path: c.path, mode: c.base_sha256 === null ? 'create' : 'replace', content: c.new_text }];
       case 'delete':
-        return { path: c.path, mode: 'delete' };
+        return [{ path: c.path, mode: 'delete' }];
       case 'move':
-        return { path: c.path, mode: 'move', to: c.to };
+        // A move that rewrites links inside the moved note is the old file deleted and
+        // the new text created at the destination, in the same transaction.
+        return c.new_text === null ? [{ path: c.path, mode: 'move', to: c.to }] : [{ path: c.path, mode: 'delete' }, { path: c.to, mode: 'create', content: c.new_text }];
     }
   });
   const expected: Record<string, string | null> = {};

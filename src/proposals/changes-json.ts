@@ -61,10 +61,11 @@ export function parseChangesDocument(text: string, where: string): ChangesDocume
       return { kind: 'write', path: c.path, content: c.content, base: c.base };
     }
     if (c.content !== undefined) throw invalid(where, `${at}: ${c.action} takes no content`, { field: at });
-    if (c.base === null) throw invalid(where, `${at}: ${c.action} needs the base hash of the file`, { field: at });
+    // a move of a folder has no base (each file's hash is pinned as read); a file's must be given
+    if (c.base === null && c.action !== 'move') throw invalid(where, `${at}: ${c.action} needs the base hash of the file`, { field: at });
     if (c.action === 'delete') {
       if (c.to !== undefined) throw invalid(where, `${at}: only move takes \`to\``, { field: at });
-      return { kind: 'delete', path: c.path, base: c.base };
+      return { kind: 'delete', path: c.path, base: c.base! };
     }
     if (c.to === undefined) throw invalid(where, `${at}: move needs \`to\``, { field: at });
     return { kind: 'move', path: c.path, to: c.to, base: c.base };

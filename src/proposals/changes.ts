@@ -1,7 +1,10 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { VaultgateError } from '../errors.js';
 import { MAX_FILE_BYTES, MAX_OPERATION_BYTES, MAX_WRITES } from '../txn/index.js';
-import { normalizeVaultPath, sha256Hex } from '../vault/index.js';
-import { appendToNote, appendToSection, replaceOnce, replaceSection } from './edits.js';
+import { isMarkdownPath, normalizeVaultPath, sha256Hex } from '../vault/index.js';
+import { appendToNote, appendToSection, renameHeading, replaceOnce, replaceSection } from './edits.js';
+import type { HeadingRename, LinkRewriter } from './link-rewrite.js';
 import type { StoredChange } from './types.js';
 import { readCurrent, staleBase, type CurrentFile } from './vault-files.js';
 
@@ -16,8 +19,15 @@ export type ChangeRequest =
   /** The note's whole new text; `base: null` for a new note. */
   | { kind: 'write'; path: string; content: string; base: string | null }
   | { kind: 'delete'; path: string; base: string }
-  /** A plain move; link rewriting plugs in through {@link MoveLinkRewriter}. */
-  | { kind: 'move'; path: string; to: string; base: string }
+  /**
+   * A move of a file, or of a folder and everything in it (`base: null`: each
+   * file's hash as read now is pinned). Links follow through the {@link LinkRewriter}.
+   */
+  | { kind: 'move'; path: string; to: string; base: string | null }
+  /** A move within the same folder: `name` is the new file (or folder) name; a note keeps `.md`. */
+  | { kind: 'rename'; path: string; name: string; base: string | null }
+  /** Rename one heading of a note (`heading`: a heading path, `A > B`); links to it follow. */
+  | { kind: 'rename_heading'; path: string; heading: string; to: string; base: string }
   /** OLD must occur exactly once in the note. */
   | { kind: 'replace'; path: string; old: string; with: string; base: string }
   /** Replace the body of one section (`Heading > Sub`). */
@@ -25,14 +35,8 @@ export type ChangeRequest =
   | { kind: 'append'; path: string; content: string; base: string }
   | { kind: 'append_to_section'; path: string; heading: string; content: string; base: string };
 
-/**
- * The seam where link rewriting plugs in (a later issue): given the proposal's
- * moves, the extra changes that keep links pointing at the moved notes (each
- * an exact change with its base, reviewed like any other). The plain move
- * rewrites nothing.
- */
-export type MoveLinkRewriter = (moves: ReadonlyArray<{ from: string; to: string; base: string }>, vault: { root: string }) => StoredChange[];
-export const plainMove: MoveLinkRewriter = () => [];
+/** No rewriting: the changes as proposed (tests, and callers that rewrite nothing). */
+export const plainMove: LinkRewriter = (changes) => changes;
 
 const BOM = '\ufeff';
 
@@ -72,7 +76,7 @@ function writeChange(rel: string, base: string | null, cur: CurrentFile | null, 
 export function resolveChange(root: string, r: ChangeRequest): StoredChange {
   const rel = normalizeVaultPath(r.path);
   const cur = readCurrent(root, rel);
-  checkBase(rel, r.base, cur);
+  checkBase(rel, r.base as string | null, cur);
   switch (r.kind) {
     case 'write': {
       // The note's byte-order mark is kept: the text agents read (`vaultgate note`) has it stripped.
@@ -81,18 +85,10 @@ export function resolveChange(root: string, r: ChangeRequest): StoredChange {
     }
     case 'delete':
       return { path: rel, action: 'delete', to: null, base_sha256: r.base, old_text: cur!.text, new_text: null, new_sha256: null };
-    case 'move': {
-      const to = normalizeVaultPath(r.to);
-      const dest = readCurrent(root, to);
-      if (dest !== null) {
-        throw new VaultgateError('STALE_HASH', `cannot move ${rel} to ${to}: ${to} exists`, {
-          path: to,
-          details: { expected: null, actual: dest.sha256 },
-          hint: 'Choose a destination that does not exist, or propose a change to the existing note.',
-        });
-      }
-      return { path: rel, action: 'move', to, base_sha256: r.base, old_text: cur!.text, new_text: null, new_sha256: r.base };
-    }
+    case 'move':
+    case 'rename':
+    case 'rename_heading':
+      throw new Error(`internal: ${r.kind} is expanded by resolveChanges`);
     case 'replace':
       return writeChange(rel, r.base, cur, replaceOnce(rel, needsText(rel, cur!), r.old, r.with));
     case 'section':
@@ -106,19 +102,111 @@ export function resolveChange(root: string, r: ChangeRequest): StoredChange {
   }
 }
 
-/** Every request resolved, moves expanded by the rewriter; the engine's count and size limits checked. */
-export function resolveChanges(root: string, requests: readonly ChangeRequest[], rewriter: MoveLinkRewriter = plainMove): StoredChange[] {
-  if (requests.length === 0) throw new VaultgateError('USAGE', 'a proposal needs at least one change', { hint: 'See `vaultgate propose --help`.' });
-  if (requests.length > MAX_WRITES) {
-    throw new VaultgateError('BUNDLE_LIMIT', `a proposal may change at most ${MAX_WRITES} files; this one has ${requests.length}`, {
-      details: { actual: requests.length, limit: MAX_WRITES },
-      hint: 'Split it into several proposals.',
+/** A file move: its destination must not exist. */
+function moveChange(root: string, rel: string, to: string, base: string | null): StoredChange {
+  const cur = readCurrent(root, rel);
+  if (base !== null) checkBase(rel, base, cur);
+  else if (cur === null) throw staleBase(rel, null, null, 'propose');
+  const dest = readCurrent(root, to);
+  if (dest !== null) {
+    throw new VaultgateError('STALE_HASH', `cannot move ${rel} to ${to}: ${to} exists`, {
+      path: to,
+      details: { expected: null, actual: dest.sha256 },
+      hint: 'Choose a destination that does not exist, or propose a change to the existing note.',
     });
   }
-  const changes = requests.map((r) => resolveChange(root, r));
-  const moves = changes.filter((c) => c.action === 'move').map((c) => ({ from: c.path, to: c.to!, base: c.base_sha256! }));
-  if (moves.length > 0) changes.push(...rewriter(moves, { root }));
-  const total = changes.reduce((n, c) => n + (c.new_text === null || c.action !== 'write' ? 0 : Buffer.byteLength(c.new_text)), 0);
+  return { path: rel, action: 'move', to, base_sha256: cur!.sha256, old_text: cur!.text, new_text: null, new_sha256: cur!.sha256 };
+}
+
+/** Whether a vault path names a folder on disk (a symbolic link is never followed). */
+function isFolder(root: string, rel: string): boolean {
+  try {
+    return fs.lstatSync(path.join(root, rel)).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Every file under a folder, as vault paths, the way the scanner sees them:
+ * dot-files and dot-folders are not the vault's (Obsidian ignores them) and
+ * stay where they are; a symbolic link inside is refused, never followed.
+ */
+function filesUnder(root: string, folder: string): string[] {
+  const out: string[] = [];
+  const walk = (rel: string) => {
+    for (const e of fs.readdirSync(path.join(root, rel), { withFileTypes: true })) {
+      if (e.name.startsWith('.')) continue;
+      const child = `${rel}/${e.name.normalize('NFC')}`;
+      if (e.isSymbolicLink()) {
+        throw new VaultgateError('PATH_SYMLINK', `${child} is a symbolic link; a folder holding one is not moved`, { path: child, hint: 'Move or remove the link by hand first.' });
+      }
+      if (e.isDirectory()) walk(child);
+      else if (e.isFile()) out.push(child);
+    }
+  };
+  walk(folder);
+  return out.sort();
+}
+
+/** The file name a rename gives: a note keeps `.md`, another file its extension when the new name has none. */
+function renamedName(rel: string, name: string, folder: boolean): string {
+  const n = name.trim();
+  if (n === '' || n === '.' || n === '..' || n.includes('/') || n.includes('\\')) {
+    throw new VaultgateError('USAGE', `--rename takes a new name, not a path: ${JSON.stringify(name)}`, { hint: 'Give the new file name only (`--rename Notes/Old.md New`); use --move to change folders.' });
+  }
+  if (folder) return n;
+  if (isMarkdownPath(rel)) return isMarkdownPath(n) ? n : `${n}.md`;
+  const ext = path.posix.extname(rel);
+  return ext !== '' && !n.includes('.') ? n + ext : n;
+}
+
+/** A move or rename request: one file move, or one per file of a folder. */
+function expandMove(root: string, r: Extract<ChangeRequest, { kind: 'move' | 'rename' }>): StoredChange[] {
+  const rel = normalizeVaultPath(r.path.replace(/\/+$/, ''));
+  const folder = isFolder(root, rel);
+  const parent = rel.includes('/') ? rel.slice(0, rel.lastIndexOf('/') + 1) : '';
+  // a file moved to `Folder/` keeps its name; a folder moved to `New/` becomes New
+  const into = r.kind === 'move' && !folder && r.to.endsWith('/');
+  const to = normalizeVaultPath(r.kind === 'rename' ? parent + renamedName(rel, r.name, folder) : into ? r.to + rel.slice(parent.length) : r.to.replace(/\/+$/, ''));
+  if (!folder) {
+    if (r.base === null) throw new VaultgateError('USAGE', `moving ${rel} needs --base: the sha256 of the file as you read it`, { hint: '`vaultgate note PATH` prints it; a folder move takes no --base.' });
+    return [moveChange(root, rel, to, r.base)];
+  }
+  if (r.base !== null) {
+    throw new VaultgateError('USAGE', `${rel} is a folder: it has no sha256, so a folder move takes no --base`, { hint: 'Each file’s hash is pinned as it is read now; review blocks if one changes before apply.' });
+  }
+  if (to === rel || to.startsWith(rel + '/')) throw new VaultgateError('USAGE', `cannot move the folder ${rel} into itself (${to})`, { hint: 'Give a destination outside the folder.' });
+  const files = filesUnder(root, rel);
+  if (files.length === 0) throw new VaultgateError('PROPOSAL_NOOP', `${rel} holds no file to move`, { path: rel, details: { path: rel }, hint: 'Nothing was stored. An empty folder is not a vault file; create or remove it by hand.' });
+  return files.map((f) => moveChange(root, f, to + f.slice(rel.length), null));
+}
+
+/**
+ * Every request resolved (moves of folders expanded to one move per file, a
+ * rename to a move), then the rewriter's changes folded in — the links that
+ * keep pointing where they pointed (link-rewrite.ts); the engine's count and
+ * size limits checked.
+ */
+export function resolveChanges(root: string, requests: readonly ChangeRequest[], rewriter: LinkRewriter = plainMove): StoredChange[] {
+  if (requests.length === 0) throw new VaultgateError('USAGE', 'a proposal needs at least one change', { hint: 'See `vaultgate propose --help`.' });
+  if (requests.length > MAX_WRITES) throw tooMany(requests.length);
+  const resolved: StoredChange[] = [];
+  const headings: HeadingRename[] = [];
+  for (const r of requests) {
+    if (r.kind === 'move' || r.kind === 'rename') resolved.push(...expandMove(root, r));
+    else if (r.kind === 'rename_heading') {
+      const rel = normalizeVaultPath(r.path);
+      const cur = readCurrent(root, rel);
+      checkBase(rel, r.base, cur);
+      const renamed = renameHeading(rel, needsText(rel, cur!), r.heading, r.to);
+      resolved.push(writeChange(rel, r.base, cur, renamed.text));
+      headings.push({ path: rel, heading: renamed.index, text: r.to.trim(), before: renamed.before });
+    } else resolved.push(resolveChange(root, r));
+  }
+  const changes = resolved.some((c) => c.action === 'move') || headings.length > 0 ? rewriter(resolved, headings) : resolved;
+  if (changes.length > MAX_WRITES) throw tooMany(changes.length);
+  const total = changes.reduce((n, c) => n + (c.new_text === null ? 0 : Buffer.byteLength(c.new_text)), 0);
   if (total > MAX_OPERATION_BYTES) {
     throw new VaultgateError('BUNDLE_LIMIT', `the new texts add up to ${total} bytes, over ${MAX_OPERATION_BYTES}`, {
       details: { actual: total, limit: MAX_OPERATION_BYTES },
@@ -126,6 +214,13 @@ export function resolveChanges(root: string, requests: readonly ChangeRequest[],
     });
   }
   return changes;
+}
+
+function tooMany(n: number): VaultgateError {
+  return new VaultgateError('BUNDLE_LIMIT', `a proposal may change at most ${MAX_WRITES} files; this one has ${n}`, {
+    details: { actual: n, limit: MAX_WRITES },
+    hint: 'Split it into several proposals (a folder move: move its subfolders one by one).',
+  });
 }
 
 /** A title when none is given: what the first change does, and how many more there are. */

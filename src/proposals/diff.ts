@@ -53,13 +53,16 @@ function hunksOf(oldText: string, newText: string): Hunk[] {
   return p.hunks.map((h) => ({ ...h, oldStart: h.oldLines === 0 ? h.oldStart - 1 : h.oldStart, newStart: h.newLines === 0 ? h.newStart - 1 : h.newStart }));
 }
 
-/** The unified diff of one change; a move is a rename header (its bytes do not change). */
+/** The unified diff of one change; a move is a rename header, with the hunks of the links it rewrites inside the moved note. */
 export function changeDiff(c: StoredChange): string {
   const a = `a/${c.path}`;
   const target = c.to ?? c.path;
   const b = `b/${target}`;
   const header = [`diff --git ${a} ${b}`];
-  if (c.action === 'move') return [...header, `rename from ${c.path}`, `rename to ${target}`].join('\n') + '\n';
+  if (c.action === 'move') {
+    header.push(`rename from ${c.path}`, `rename to ${target}`);
+    if (c.new_text === null || c.old_text === null) return header.join('\n') + '\n';
+  }
   const oldText = c.old_text;
   const newText = c.action === 'delete' ? '' : c.new_text;
   if (c.base_sha256 === null) header.push('new file');

@@ -1,6 +1,6 @@
 import { VaultgateError } from '../errors.js';
 import { headingKey } from '../links/index.js';
-import { parseNote, type Heading } from '../markdown/index.js';
+import { parseNote, type Heading, type NoteModel } from '../markdown/index.js';
 
 /**
  * The edit forms agents already use, each turned into the exact new text of the
@@ -170,4 +170,32 @@ export function appendToSection(path: string, text: string, headingPath: string,
   const before = body.slice(0, at);
   const sep = before === '' || before.endsWith('\n') ? '' : eol;
   return bom + before + sep + asLines(content, at < body.length, eol) + body.slice(at);
+}
+
+/**
+ * `--rename-heading NOTE "Old" "New"`: the note with one heading's text
+ * replaced (its level, markers and everything else as written). The heading
+ * path must name exactly one heading; the new text must be one line, and must
+ * not read (as Obsidian compares headings) like another heading of the note:
+ * links to that one would then open the renamed one, or the other way round.
+ */
+export function renameHeading(path: string, text: string, headingPath: string, newHeading: string): { text: string; index: number; before: NoteModel } {
+  const { bom, body } = splitBom(text);
+  const s = findSections(path, body, parseHeadingPath(headingPath));
+  const next = newHeading.trim();
+  if (next === '' || /[\r\n]/.test(next)) {
+    throw new VaultgateError('USAGE', `the new heading must be one non-empty line, not ${JSON.stringify(newHeading)}`, { hint: 'Give the new heading text, without `#`.' });
+  }
+  const before = parseNote(body);
+  const index = before.headings.findIndex((h) => h.range.start === s.heading.range.start);
+  const clash = before.headings.find((h, i) => i !== index && headingKey(h.text) === headingKey(next));
+  if (clash) {
+    throw new VaultgateError('EDIT_AMBIGUOUS', `${path} already has a heading ${JSON.stringify(clash.text)} (line ${clash.startLine}) that reads like ${JSON.stringify(next)}; links to either would open the first`, {
+      path,
+      details: { line: clash.startLine, heading: clash.text },
+      hint: 'Choose a heading text that differs from the note’s other headings (case and punctuation are ignored).',
+    });
+  }
+  const h = s.heading;
+  return { text: bom + body.slice(0, h.textRange.start) + next + body.slice(h.textRange.end), index, before };
 }

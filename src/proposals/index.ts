@@ -4,8 +4,11 @@
  * engine. Every face calls these functions and holds no logic of its own.
  *
  * - {@link propose}: every edit form ({@link ChangeRequest}) becomes exact
- *   full-text changes against the vault now; stored and reviewed at once.
+ *   full-text changes against the vault now; stored and reviewed at once. A
+ *   move, rename or heading rename brings the rewrites that keep every link
+ *   opening what it opened ({@link rewriteLinks}), in the same proposal.
  * - {@link review} / {@link show}: the named checks, per-file diffs and links,
+ *   every existing link whose resolution the change moves (link_stability),
  *   and the review hash (the engine's approval hash of the exact bundle).
  * - {@link apply}: re-review under the vault lock; the transaction runs only if
  *   nothing blocks and the hash is the approved one.
@@ -18,7 +21,8 @@
  */
 export { propose, review, show, apply, decline, reopen, rollback, list, auditLog, LIMITS } from './lifecycle.js';
 export type { ProposeInput, ProposeResult, ReviewResult, ReviewView, ShowResult, ApplyResultView, ProposalFileView } from './lifecycle.js';
-export { plainMove, type ChangeRequest, type MoveLinkRewriter } from './changes.js';
+export { plainMove, type ChangeRequest } from './changes.js';
+export { rewriteLinks, type LinkRewriter, type HeadingRename } from './link-rewrite.js';
 export { parseChangesDocument, type ChangesDocument } from './changes-json.js';
 export { ProposalStore, PROPOSAL_STORE, type ProposalSummary, type ListFilter, type LogFilter } from './store.js';
 export { PROPOSAL_STATES, OPEN_STATES, type ProposalState, type ProposalRecord, type StoredChange, type StoredReview, type AuditEvent, type ReviewFile } from './types.js';

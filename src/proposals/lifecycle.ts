@@ -5,9 +5,12 @@ import { loadScenario, type ReviewCheck } from '../policy/index.js';
 import type { VaultSession } from '../session/index.js';
 import { storeFile } from '../store/index.js';
 import { applyBundle, readDone, readLockOwner, realFsOps, txnLayout } from '../txn/index.js';
+import type { NoteModel } from '../markdown/index.js';
 import { sha256Hex } from '../vault/index.js';
 import { proposalBundle } from './bundle.js';
-import { defaultTitle, plainMove, resolveChanges, type ChangeRequest, type MoveLinkRewriter } from './changes.js';
+import { defaultTitle, resolveChanges, type ChangeRequest } from './changes.js';
+import { rewriteLinks, type LinkRewriter } from './link-rewrite.js';
+import { readLinkFormat } from '../plan/index.js';
 import { runReview } from './review.js';
 import { fileHashes, now, PROPOSAL_STORE, ProposalStore, unknownProposal, type ListFilter, type LogFilter, type ProposalSummary } from './store.js';
 import type { AuditEvent, ProposalRecord, ProposalState, StoredChange, StoredReview } from './types.js';
@@ -27,6 +30,10 @@ export interface ProposeInput {
   session?: string;
   scenario?: string;
   allow_shrink?: boolean;
+  /** Existing links may change their target (the link_stability check warns instead of blocking). */
+  allow_relink?: boolean;
+  /** Links to a deleted note may dangle (the link_stability check warns instead of blocking). */
+  allow_broken_links?: boolean;
   changes: ChangeRequest[];
 }
 
@@ -35,6 +42,7 @@ export interface ReviewView {
   checks: ReviewCheck[];
   files: StoredReview['files'];
   diff: string;
+  link_changes: StoredReview['link_changes'];
   review_hash: string | null;
 }
 
@@ -75,7 +83,10 @@ function checkText(what: string, value: string | undefined, max: number): string
 }
 
 const view = (r: StoredReview | null): ReviewView =>
-  r === null ? { checks: [], files: [], diff: '', review_hash: null } : { checks: r.checks, files: r.files, diff: r.diff, review_hash: r.review_hash };
+  r === null
+    ? { checks: [], files: [], diff: '', link_changes: [], review_hash: null }
+    : // reviews stored before the link-stability check have no link_changes, nor links_rewritten
+      { checks: r.checks, files: r.files.map((f) => ({ ...f, links_rewritten: f.links_rewritten ?? [] })), diff: r.diff, link_changes: r.link_changes ?? [], review_hash: r.review_hash };
 
 const filesView = (changes: readonly StoredChange[]): ProposalFileView[] =>
   changes.map((c) => ({ path: c.path, action: c.action, ...(c.to === null ? {} : { to: c.to }), base_sha256: c.base_sha256, new_sha256: c.new_sha256 }));
@@ -117,9 +128,9 @@ function reviewedEvent(p: ProposalRecord, review: StoredReview, actor: string, e
 }
 
 /** Store a new proposal and review it at once, so the agent learns immediately whether it is pending or blocked. */
-async function storeAndReview(session: VaultSession, store: ProposalStore, p: Parameters<ProposalStore['insert']>[0], actor: string, details: Record<string, unknown> = {}): Promise<ProposeResult> {
-  const rec = store.insert(p, actor, details);
-  const review = await runReview(session, rec);
+async function storeAndReview(session: VaultSession, store: ProposalStore, p: Parameters<ProposalStore['insert']>[0], actor: string, parsed?: Map<string, NoteModel>): Promise<ProposeResult> {
+  const rec = store.insert(p, actor);
+  const review = await runReview(session, rec, parsed);
   store.saveReview(rec.id, review, review.verdict, ['pending', 'blocked'], reviewedEvent(rec, review, actor, 'reviewed'));
   const saved = store.require(rec.id);
   return {
@@ -129,7 +140,7 @@ async function storeAndReview(session: VaultSession, store: ProposalStore, p: Pa
 }
 
 /** `propose`: every form becomes exact changes; refused (nothing stored) on a stale base, a no-op, or anything the engine refuses. */
-export async function propose(session: VaultSession, input: ProposeInput, actor: string, opts: { rewriter?: MoveLinkRewriter } = {}): Promise<ProposeResult> {
+export async function propose(session: VaultSession, input: ProposeInput, actor: string, opts: { rewriter?: LinkRewriter } = {}): Promise<ProposeResult> {
   const title = checkText('the title', input.title, LIMITS.title);
   const summary = checkText('the summary', input.summary, LIMITS.summary);
   const agent = checkText('the agent name', input.agent, LIMITS.name);
@@ -137,7 +148,14 @@ export async function propose(session: VaultSession, input: ProposeInput, actor:
   const scenario = checkText('the scenario name', input.scenario, LIMITS.name);
   // an unknown or broken scenario is refused now (exit 2), not stored to block forever
   if (scenario !== null) loadScenario(scenario, { root: session.root, env: session.env });
-  const changes = resolveChanges(session.root, input.changes, opts.rewriter ?? plainMove);
+  // moves and heading renames bring the link rewrites that keep every link where it pointed;
+  // the index (refreshed first) says which links can be affected
+  const parsed = new Map<string, NoteModel>();
+  const changes = session.read((h) => {
+    const format = readLinkFormat(session.root).format;
+    const rewriter: LinkRewriter = opts.rewriter ?? ((cs, hs) => rewriteLinks({ root: session.root, db: h.db, config: session.config(), format, parsed }, cs, hs));
+    return resolveChanges(session.root, input.changes, rewriter);
+  }).result;
   // The engine's own validation (paths, reserved folders, collisions, limits) before anything is stored.
   proposalBundle('proposal-check', changes);
   return withStoreAsync(session, (store) =>
@@ -151,11 +169,14 @@ export async function propose(session: VaultSession, input: ProposeInput, actor:
         session: sessionName,
         scenario,
         allow_shrink: input.allow_shrink === true,
+        allow_relink: input.allow_relink === true,
+        allow_broken_links: input.allow_broken_links === true,
         origin: 'propose',
         rollback_of: null,
         changes,
       },
       actor,
+      parsed,
     ),
   );
 }
@@ -210,6 +231,8 @@ export interface ShowResult extends ReviewView {
     session: string | null;
     scenario: string | null;
     allow_shrink: boolean;
+    allow_relink: boolean;
+    allow_broken_links: boolean;
     origin: ProposalRecord['origin'];
     rollback_of: string | null;
     rolled_back_by: string | null;
@@ -242,6 +265,8 @@ export function show(session: VaultSession, id: string, actor: string): ShowResu
           session: p.session,
           scenario: p.scenario,
           allow_shrink: p.allow_shrink,
+          allow_relink: p.allow_relink,
+          allow_broken_links: p.allow_broken_links,
           origin: p.origin,
           rollback_of: p.rollback_of,
           rolled_back_by: store.rollbackOf(p.id)?.id ?? null,
@@ -418,7 +443,11 @@ export async function rollback(session: VaultSession, id: string, actor: string)
       });
     }
     const inverse: StoredChange[] = [...p.changes].reverse().map((c): StoredChange => {
-      if (c.action === 'move') return { path: c.to!, action: 'move', to: c.path, base_sha256: c.new_sha256, old_text: c.old_text, new_text: null, new_sha256: c.new_sha256 };
+      if (c.action === 'move') {
+        // a move that rewrote links inside the moved note moves back with its old text
+        if (c.new_text !== null) return { path: c.to!, action: 'move', to: c.path, base_sha256: c.new_sha256, old_text: c.new_text, new_text: c.old_text, new_sha256: c.base_sha256 };
+        return { path: c.to!, action: 'move', to: c.path, base_sha256: c.new_sha256, old_text: c.old_text, new_text: null, new_sha256: c.new_sha256 };
+      }
       if (c.action === 'write' && c.base_sha256 === null) return { path: c.path, action: 'delete', to: null, base_sha256: c.new_sha256, old_text: c.new_text, new_text: null, new_sha256: null };
       if (c.old_text === null) {
         throw new VaultgateError('UNDO_UNAVAILABLE', `${c.path} was not UTF-8 text before ${id}, so a proposal cannot restore it`, {
@@ -445,8 +474,11 @@ export async function rollback(session: VaultSession, id: string, actor: string)
         agent: null,
         session: p.session,
         scenario: null,
-        // undoing a change may remove what it added: the person asked for exactly that
+        // undoing a change may remove what it added, and send links back where they
+        // pointed before it (or leave ones written since dangling): the person asked for exactly that
         allow_shrink: true,
+        allow_relink: true,
+        allow_broken_links: true,
         origin: 'rollback',
         rollback_of: id,
         changes: inverse,

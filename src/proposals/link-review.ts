@@ -1,27 +1,45 @@
-import { anchorLookupFromDb, fileIndexFromDb, nameKey, type Db } from '../index/index.js';
+import { diffArrays } from 'diff';
+import { anchorLookupFromDb, fileIndexForKeys, nameKey, type Db } from '../index/index.js';
 import { buildFileIndex, isExternalLink, resolveLink, type AnchorLookup, type FileIndex, type LinkResolution } from '../links/index.js';
 import { parseNote, type Link, type NoteModel } from '../markdown/index.js';
 import type { ReviewCheck } from '../policy/index.js';
 import { isExcluded, isMarkdownPath, type VaultConfig } from '../vault/index.js';
-import type { BrokenLink, ReviewLink, StoredChange } from './types.js';
+import type { BrokenLink, LinkChange, LinkChangeReason, ReviewLink, RewrittenLink, StoredChange } from './types.js';
 
 /**
- * The `links` check (issue #8 §2): the links a change adds or removes, and the
- * links it breaks, resolved exactly as Obsidian would *after* the change. The
- * vault after the change is a view, never a write: the index's file list with
- * the proposal's deletes, moves and creates applied, and the headings of every
- * changed note taken from its new text.
+ * Two review checks about links, both resolved exactly as Obsidian would
+ * *after* the change. The vault after the change is a view, never a write: the
+ * index's file list with the proposal's deletes, moves and creates applied, and
+ * the headings of every changed note taken from its new text.
  *
- * Rules: a new link that is ambiguous, or names a heading or block its target
- * does not have, blocks; a new link to a note that does not exist warns (people
- * link to notes they mean to write); a link that resolves today and will not
- * after the change (a heading removed, a note deleted or moved, a name now
- * shared) warns, and is listed in `links_broken`.
+ * `links` (issue #8 §2): the links a change adds. A new link that is
+ * ambiguous, or names a heading or block its target does not have, blocks; a
+ * new link to a note that does not exist warns (people link to notes they mean
+ * to write); a kept link whose heading or block the change removes warns.
+ *
+ * `link_stability` (issue #12 §2): every existing link whose resolution the
+ * change would move — it resolved to X and would resolve to Y, or become
+ * unresolved or ambiguous. Only links whose answer *can* change are resolved
+ * again (as the index's incremental relink does): those sharing the folded
+ * name of a file the change adds or removes, those pointing into a changed
+ * note, and the links of the notes the change writes or moves. So the check
+ * costs a few indexed queries, not a pass over the vault.
+ *
+ * Intended changes are listed and never block: a link the proposal rewrites
+ * (it follows a move or a renamed heading), a link that still names a moved
+ * file, a dangling link the change fills, a link that was ambiguous. A link to
+ * a note the proposal deletes that would dangle blocks unless the proposal says
+ * `--allow-broken-links`; any other change (a link stolen by a new same-name
+ * note, a link a delete sends to another file, …) blocks unless it says
+ * `--allow-relink` — then both are warnings. Links inside `%%comments%%` never
+ * block (a move does not rewrite them, issue #12 §1): they are listed with a
+ * warning.
  */
 
 export interface FileLinks {
   links_added: ReviewLink[];
   links_removed: ReviewLink[];
+  links_rewritten: RewrittenLink[];
   links_broken: BrokenLink[];
 }
 
@@ -29,21 +47,38 @@ export interface LinkReview {
   checks: ReviewCheck[];
   /** Per change, in order. */
   files: FileLinks[];
-  /** Deleted path → links into it from other notes (for the shrink check). */
-  backlinks: Map<string, number>;
+  /** Every existing link whose resolution the change moves, intended or not, by source and line. */
+  changes: LinkChange[];
+  /** How many existing links were resolved again to find them. */
+  checked: number;
+}
+
+export interface LinkReviewOptions {
+  /** The proposal says `--allow-relink`: unintended changes warn instead of blocking. */
+  allowRelink?: boolean;
+  /** The proposal says `--allow-broken-links`: links left dangling by a delete warn instead of blocking. */
+  allowBrokenLinks?: boolean;
 }
 
 const stripBom = (t: string) => (t.charCodeAt(0) === 0xfeff ? t.slice(1) : t);
 
-/** Whether a resolution is one a person would call working. */
+type Answer = Pick<LinkResolution, 'status' | 'target' | 'candidates'>;
+
+/** A link that opens a file today: resolved, or resolved into an excluded area. */
+function opens(r: Answer): boolean {
+  return (r.status === 'resolved' || r.status === 'unindexed') && r.target !== null;
+}
+
+/** Whether a resolution is one a person would call working (its heading or block too). */
 function works(r: Pick<LinkResolution, 'status' | 'subpath'>): boolean {
   return (r.status === 'resolved' || r.status === 'unindexed') && r.subpath?.exists !== false;
 }
 
-function brokenReason(r: LinkResolution): string {
+/** Why a working link stops working: a missing heading or block only when it still opens the same file (or where it moved). */
+function brokenReason(r: LinkResolution, was: Answer, mapped: (p: string) => string): string {
   if (r.status === 'ambiguous') return 'ambiguous';
   if (r.status === 'unresolved') return 'unresolved';
-  return 'missing_anchor';
+  return was.target !== null && r.target === mapped(was.target) ? 'missing_anchor' : 'retargeted';
 }
 
 function reviewLink(link: Link, r: LinkResolution | null): ReviewLink {
@@ -58,21 +93,116 @@ function reviewLink(link: Link, r: LinkResolution | null): ReviewLink {
   };
 }
 
-/** Links of `a` not matched by one in `b` (as written: kind and raw text), keeping order. */
-function unmatched(a: readonly Link[], b: readonly Link[]): { only: Link[]; pairs: Array<[Link, Link]> } {
-  const pool = new Map<string, Link[]>();
-  for (const l of b) {
-    const k = `${l.kind}\0${l.raw}`;
-    pool.set(k, [...(pool.get(k) ?? []), l]);
+/** Most token edits the alignment explores before it falls back to matching links by their text alone. */
+const MAX_ALIGN_EDITS = 4000;
+
+const linkKey = (l: Link) => `${l.kind}\0${l.inComment ? 1 : 0}\0${l.raw}`;
+
+/** A note as a sequence of words, spaces and whole links: what the alignment compares. */
+function tokens(text: string, links: readonly Link[]): { keys: string[]; links: Array<Link | null> } {
+  const keys: string[] = [];
+  const at: Array<Link | null> = [];
+  const words = (from: number, to: number) => {
+    for (const w of text.slice(from, to).split(/(\s+)/)) if (w !== '') (keys.push(`t${w}`), at.push(null));
+  };
+  let pos = 0;
+  for (const l of links) {
+    if (l.range.start < pos) continue; // a link inside another's range (frontmatter twice?): compare in order only
+    words(pos, l.range.start);
+    keys.push(`l${linkKey(l)}`);
+    at.push(l);
+    pos = l.range.end;
   }
-  const only: Link[] = [];
+  words(pos, text.length);
+  return { keys, links: at };
+}
+
+/** Whether two texts are the same around their links (the links may differ). */
+function sameAroundLinks(a: string, al: readonly Link[], b: string, bl: readonly Link[]): boolean {
+  let pa = 0;
+  let pb = 0;
+  for (let i = 0; i < al.length; i++) {
+    const x = al[i]!.range;
+    const y = bl[i]!.range;
+    if (x.start < pa || y.start < pb || x.start - pa !== y.start - pb || a.slice(pa, x.start) !== b.slice(pb, y.start)) return false;
+    pa = x.end;
+    pb = y.end;
+  }
+  return a.length - pa === b.length - pb && a.slice(pa) === b.slice(pb);
+}
+
+/**
+ * Old and new links of a note paired by place: the note's text is aligned word
+ * by word with its links as single tokens, so a link stays paired with the
+ * link written in the same place, and an unchanged link is not confused with a
+ * twin elsewhere (`[[Note]]` rewritten into `[[My Note]]` while `[[./B/Note]]`
+ * becomes `[[Note]]`). `pairs`: links unchanged in place. `hunks`: each place
+ * where links were removed and added, in order (a rewritten link is one of
+ * each there). Too different to align (over the edit bound): one hunk.
+ */
+function alignLinks(oldText: string, oldLinks: readonly Link[], newText: string, newLinks: readonly Link[]): { pairs: Array<[Link, Link]>; hunks: Array<{ lost: Link[]; gained: Link[] }> } {
   const pairs: Array<[Link, Link]> = [];
-  for (const l of a) {
-    const list = pool.get(`${l.kind}\0${l.raw}`);
-    if (list && list.length > 0) pairs.push([l, list.shift()!]);
-    else only.push(l);
+  const hunks: Array<{ lost: Link[]; gained: Link[] }> = [];
+  if (oldLinks.length === newLinks.length && sameAroundLinks(oldText, oldLinks, newText, newLinks)) {
+    // only links changed (a move's rewrite): each link pairs with the one in its place
+    oldLinks.forEach((l, i) => {
+      const n = newLinks[i]!;
+      if (linkKey(l) === linkKey(n)) pairs.push([l, n]);
+      else hunks.push({ lost: [l], gained: [n] });
+    });
+    return { pairs, hunks };
   }
-  return { only, pairs };
+  const a = tokens(oldText, oldLinks);
+  const b = tokens(newText, newLinks);
+  const parts = diffArrays(a.keys, b.keys, { maxEditLength: MAX_ALIGN_EDITS });
+  if (parts === undefined) return { pairs, hunks: [{ lost: [...oldLinks], gained: [...newLinks] }] };
+  let i = 0;
+  let j = 0;
+  let open: { lost: Link[]; gained: Link[] } | null = null;
+  for (const part of parts) {
+    const n = part.count ?? part.value.length;
+    if (!part.added && !part.removed) {
+      open = null;
+      for (let k = 0; k < n; k++) {
+        const ol = a.links[i++];
+        const nl = b.links[j++];
+        if (ol && nl) pairs.push([ol, nl]);
+      }
+      continue;
+    }
+    if (open === null) hunks.push((open = { lost: [], gained: [] }));
+    for (let k = 0; k < n; k++) {
+      if (part.added) {
+        const l = b.links[j++];
+        if (l) open.gained.push(l);
+      } else {
+        const l = a.links[i++];
+        if (l) open.lost.push(l);
+      }
+    }
+  }
+  // links an overlapping range kept out of the token sequence
+  const seenOld = new Set([...pairs.map((p) => p[0]), ...hunks.flatMap((h) => h.lost)]);
+  const seenNew = new Set([...pairs.map((p) => p[1]), ...hunks.flatMap((h) => h.gained)]);
+  const restOld = oldLinks.filter((l) => !seenOld.has(l));
+  const restNew = newLinks.filter((l) => !seenNew.has(l));
+  if (restOld.length > 0 || restNew.length > 0) hunks.push({ lost: restOld, gained: restNew });
+  return { pairs, hunks };
+}
+
+/** Among links removed and added, those written the same way: a link moved within the note, kept. */
+function movedWithin(lost: readonly Link[], gained: readonly Link[]): { pairs: Array<[Link, Link]>; lost: Link[]; gained: Link[] } {
+  const pool = new Map<string, Link[]>();
+  for (const l of gained) pool.set(linkKey(l), [...(pool.get(linkKey(l)) ?? []), l]);
+  const moved = new Set<Link>();
+  const pairs: Array<[Link, Link]> = [];
+  const rest: Link[] = [];
+  for (const l of lost) {
+    const m = pool.get(linkKey(l))?.shift();
+    if (m === undefined) rest.push(l);
+    else (pairs.push([l, m]), moved.add(m));
+  }
+  return { pairs, lost: rest, gained: gained.filter((l) => !moved.has(l)) };
 }
 
 interface IncomingRow {
@@ -82,40 +212,109 @@ interface IncomingRow {
   path: string;
   subpath: string | null;
   start_line: number;
+  in_comment: number;
   resolution: string;
 }
 
 /** Parses a note's text (a leading U+FEFF stripped); review shares one memo between its checks. */
 export type NoteParser = (text: string) => NoteModel;
 
-export function reviewLinks(db: Db, config: VaultConfig, changes: readonly StoredChange[], parseText: NoteParser = (t) => parseNote(stripBom(t))): LinkReview {
-  const parse = (text: string | null): NoteModel | null => (text === null ? null : parseText(text));
-  const files: FileLinks[] = changes.map(() => ({ links_added: [], links_removed: [], links_broken: [] }));
-  const checks: ReviewCheck[] = [];
-  const backlinks = new Map<string, number>();
+/** The name keys a note's links can match: what the file lists must cover to resolve them. */
+function linkKeys(model: NoteModel | null, into: Set<string>): void {
+  for (const l of model?.links ?? []) if (!isExternalLink(l)) into.add(nameKey(l.path));
+}
 
-  // The vault before (the index) and after (a view with the changes applied).
-  const before: FileIndex = fileIndexFromDb(db);
-  const dbAnchors = anchorLookupFromDb(db);
-  const removed = new Set<string>();
+export function reviewLinks(db: Db, config: VaultConfig, changes: readonly StoredChange[], parseText: NoteParser = (t) => parseNote(stripBom(t)), opts: LinkReviewOptions = {}): LinkReview {
+  const parse = (text: string | null): NoteModel | null => (text === null ? null : parseText(text));
+  const files: FileLinks[] = changes.map(() => ({ links_added: [], links_removed: [], links_rewritten: [], links_broken: [] }));
+  const checks: ReviewCheck[] = [];
+  const linkChanges: LinkChange[] = [];
+
+  // What the change does to the file list.
+  const removed = new Set<string>(); // deleted, or moved away
+  const deleted = new Set<string>();
   const added: string[] = [];
   const newModels = new Map<string, NoteModel | null>();
   const movedFrom = new Map<string, string>(); // to → from
+  const movedTo = new Map<string, string>(); // from → to
   for (const c of changes) {
-    if (c.action === 'delete') removed.add(c.path);
-    if (c.action === 'move') (removed.add(c.path), added.push(c.to!), movedFrom.set(c.to!, c.path));
+    if (c.action === 'delete') (removed.add(c.path), deleted.add(c.path));
+    if (c.action === 'move') {
+      removed.add(c.path);
+      added.push(c.to!);
+      movedFrom.set(c.to!, c.path);
+      movedTo.set(c.path, c.to!);
+      if (c.new_text !== null && isMarkdownPath(c.to!)) newModels.set(c.to!, parse(c.new_text));
+    }
     if (c.action === 'write' && c.base_sha256 === null) added.push(c.path);
     if (c.action === 'write' && isMarkdownPath(c.path)) newModels.set(c.path, parse(c.new_text));
   }
+
+  // The names whose links can change answer: every file added or removed.
+  const names = new Set<string>([...added, ...removed].map((p) => nameKey(p)));
+  // The file lists before and after, restricted to what the links looked at can match.
+  const keys = new Set(names);
+  for (const c of changes) {
+    if (!isMarkdownPath(c.path)) continue;
+    if (c.action === 'write' || c.action === 'move') linkKeys(parse(c.old_text), keys);
+    if (c.action === 'write') linkKeys(newModels.get(c.path) ?? null, keys);
+    if (c.action === 'move' && c.new_text !== null) linkKeys(newModels.get(c.to!) ?? null, keys);
+  }
+  const selfPaths = changes.map((c) => c.path);
+  const before: FileIndex = fileIndexForKeys(db, keys, selfPaths);
   const after: FileIndex = buildFileIndex([
     ...before.files.filter((f) => !removed.has(f.path)).map((f) => ({ path: f.path, indexed: f.indexed })),
     ...added.map((p) => ({ path: p, indexed: !isExcluded(config, p) })),
   ]);
+  const dbAnchors = anchorLookupFromDb(db);
   const anchorsAfter: AnchorLookup = (p) => {
     if (newModels.has(p)) return newModels.get(p)!;
     if (removed.has(p)) return null;
     const from = movedFrom.get(p);
     return from !== undefined ? dbAnchors(from) : dbAnchors(p);
+  };
+
+  /** Where a link that opened `target` should open after the change: the file where it moved. */
+  const mapped = (target: string) => movedTo.get(target) ?? target;
+
+  /** Why a link's answer moves, or null when it does not (a moved target counts as the same file). */
+  const reasonOf = (was: Answer, now: Answer): LinkChangeReason | null => {
+    if (opens(was)) {
+      const want = mapped(was.target!);
+      if (opens(now) && now.target === want) return want === was.target ? null : 'follows_move';
+      if (deleted.has(was.target!) && now.status === 'unresolved') return 'target_deleted';
+      return opens(now) ? 'retargeted' : now.status === 'ambiguous' ? 'ambiguous' : 'unresolved';
+    }
+    if (was.status === 'unresolved') return now.status === 'unresolved' ? null : 'now_resolves';
+    if (was.status === 'ambiguous') {
+      // Obsidian opened one of the tied candidates; now it opens one of them for sure — or another file
+      if (now.status === 'ambiguous') return null;
+      if (opens(now)) return (was.candidates ?? []).map(mapped).includes(now.target!) ? 'was_ambiguous' : 'retargeted';
+      return 'unresolved';
+    }
+    return null;
+  };
+
+  const record = (source: string, link: { kind: string; raw: string; line: number; inComment: boolean }, was: Answer, now: LinkResolution, reason: LinkChangeReason, rawAfter?: string) => {
+    const intended =
+      link.inComment ||
+      reason === 'rewritten' ||
+      reason === 'follows_move' ||
+      reason === 'now_resolves' ||
+      reason === 'was_ambiguous' ||
+      (reason === 'target_deleted' && opts.allowBrokenLinks === true);
+    linkChanges.push({
+      source,
+      line: link.line,
+      kind: link.kind,
+      raw: link.raw,
+      ...(rawAfter !== undefined ? { raw_after: rawAfter } : {}),
+      in_comment: link.inComment,
+      before: { status: was.status, target: was.target },
+      after: { status: now.status, target: now.target, candidates: now.candidates },
+      reason,
+      intended,
+    });
   };
 
   const changedSources = new Set(changes.map((c) => c.path));
@@ -124,32 +323,72 @@ export function reviewLinks(db: Db, config: VaultConfig, changes: readonly Store
     fileIndexOf.set(c.path, i);
     if (c.to) fileIndexOf.set(c.to, i);
   });
+  let checked = 0;
 
-  // 1. The links of each written note: added, removed, and kept ones that stop working.
-  changes.forEach((c, i) => {
-    if (!isMarkdownPath(c.path) || c.action === 'move') return;
-    const oldModel = parse(c.old_text);
-    const newModel = c.action === 'write' ? newModels.get(c.path)! : null;
+  /**
+   * The links of one note the change writes or moves, old text against new:
+   * links kept as written are resolved again (from the note's new place);
+   * a removed link and an added one of the same kind, in order, that open the
+   * same file (or where it moved) are one link rewritten; the rest are the
+   * change's own edits (added, removed).
+   */
+  const reviewNote = (i: number, oldText: string | null, newText: string | null, from: string, to: string, isNew: boolean) => {
+    const oldModel = parse(oldText);
+    const newModel = parse(newText);
     const oldLinks = oldModel?.links ?? [];
     const newLinks = newModel?.links ?? [];
-    const anchorsBefore: AnchorLookup = (p) => (p === c.path && oldModel ? oldModel : dbAnchors(p));
-    const gained = unmatched(newLinks, oldLinks);
-    const lost = unmatched(oldLinks, newLinks);
-    for (const link of lost.only) files[i]!.links_removed.push({ ...reviewLink(link, null), status: null });
-    for (const link of gained.only) {
+    const anchorsBefore: AnchorLookup = (p) => (p === from && oldModel ? oldModel : dbAnchors(p));
+    const aligned = alignLinks(stripBom(oldText ?? ''), oldLinks, stripBom(newText ?? ''), newLinks);
+    const wasOf = (l: Link) => resolveLink(before, l, from, anchorsBefore);
+    const nowOf = (l: Link) => resolveLink(after, l, to, anchorsAfter);
+
+    // rewrites: in each place links changed, walk the removed and the added ones in
+    // order, pairing the heads that open the same file (or where it moved)
+    const lostRest: Link[] = [];
+    const gainedRest: Link[] = [];
+    for (const hunk of aligned.hunks) {
+      const taken = new Set<Link>();
+      let g = 0;
+      for (const ol of hunk.lost) {
+        const was = isExternalLink(ol) ? null : wasOf(ol);
+        let paired = false;
+        if (was !== null && opens(was)) {
+          for (let k = g; k < hunk.gained.length; k++) {
+            const nl = hunk.gained[k]!;
+            if (nl.kind !== ol.kind || nl.inComment !== ol.inComment || isExternalLink(nl)) continue;
+            const now = nowOf(nl);
+            if (!opens(now) || now.target !== mapped(was.target!) || (was.subpath?.exists === true && now.subpath?.exists === false)) continue;
+            taken.add(nl);
+            g = k + 1;
+            paired = true;
+            checked++;
+            files[i]!.links_rewritten.push({ line: nl.startLine, kind: nl.kind, before: ol.raw, after: nl.raw, target: now.target });
+            record(to, { kind: nl.kind, raw: ol.raw, line: nl.startLine, inComment: nl.inComment }, was, now, 'rewritten', nl.raw);
+            break;
+          }
+        }
+        if (!paired) lostRest.push(ol);
+      }
+      gainedRest.push(...hunk.gained.filter((l) => !taken.has(l)));
+    }
+    const rest = movedWithin(lostRest, gainedRest);
+    const kept = [...aligned.pairs, ...rest.pairs].sort((x, y) => x[1].range.start - y[1].range.start);
+
+    for (const link of rest.lost) files[i]!.links_removed.push({ ...reviewLink(link, null), status: null });
+    for (const link of rest.gained) {
       if (isExternalLink(link)) {
         files[i]!.links_added.push(reviewLink(link, null));
         continue;
       }
-      const r = resolveLink(after, link, c.path, anchorsAfter);
+      const r = nowOf(link);
       files[i]!.links_added.push(reviewLink(link, r));
-      const at = `${c.path}:${link.startLine}`;
+      const at = `${to}:${link.startLine}`;
       if (r.status === 'ambiguous') {
         checks.push({
           name: 'links',
           ok: false,
           severity: 'block',
-          path: c.path,
+          path: to,
           message: `${at}: new link ${link.raw} is ambiguous (${r.candidates!.join(', ')}); Obsidian's pick is undetermined — give the path`,
           details: { raw: link.raw, line: link.startLine, candidates: r.candidates },
         });
@@ -158,7 +397,7 @@ export function reviewLinks(db: Db, config: VaultConfig, changes: readonly Store
           name: 'links',
           ok: false,
           severity: 'block',
-          path: c.path,
+          path: to,
           message: `${at}: new link ${link.raw} names a ${r.subpath.kind} ${JSON.stringify(r.subpath.value)} that ${r.target} does not have`,
           details: { raw: link.raw, line: link.startLine, target: r.target, subpath: r.subpath },
         });
@@ -167,76 +406,160 @@ export function reviewLinks(db: Db, config: VaultConfig, changes: readonly Store
           name: 'links',
           ok: false,
           severity: 'warn',
-          path: c.path,
+          path: to,
           message: `${at}: new link ${link.raw} points to a note that does not exist (yet)`,
           details: { raw: link.raw, line: link.startLine },
         });
       }
     }
-    // links kept as written whose answer changes for the worse (e.g. `[[#H]]` after H is removed)
-    for (const [nl, ol] of gained.pairs) {
+    if (isNew) return;
+    // links kept as written: their answer may change (a heading removed, a moved note's own folder)
+    for (const [ol, nl] of kept) {
       if (isExternalLink(nl)) continue;
-      const was = resolveLink(before, ol, c.path, anchorsBefore);
-      const now = resolveLink(after, nl, c.path, anchorsAfter);
-      if (works(was) && !works(now)) files[i]!.links_broken.push({ source: c.path, line: nl.startLine, raw: nl.raw, reason: brokenReason(now), target: was.target });
+      checked++;
+      const was = wasOf(ol);
+      const now = nowOf(nl);
+      if (works(was) && !works(now)) files[i]!.links_broken.push({ source: to, line: nl.startLine, raw: nl.raw, reason: brokenReason(now, was, mapped), target: was.target });
+      // a self-link (`[[#H]]`) names no file: it follows its note wherever it goes
+      if (cleanPath(nl.path) === '') continue;
+      const reason = reasonOf(was, now);
+      if (reason !== null) record(to, { kind: nl.kind, raw: nl.raw, line: nl.startLine, inComment: nl.inComment }, was, now, reason);
     }
-  });
+  };
 
-  // 2. A moved note's own links, read from its new folder (relative links may break).
+  // 1. The notes the change writes or moves: their own links.
   changes.forEach((c, i) => {
-    if (c.action !== 'move' || !isMarkdownPath(c.path)) return;
-    const model = parse(c.old_text);
-    for (const link of model?.links ?? []) {
-      if (isExternalLink(link)) continue;
-      const was = resolveLink(before, link, c.path, (p) => (p === c.path ? model : dbAnchors(p)));
-      const now = resolveLink(after, link, c.to!, anchorsAfter);
-      if (works(was) && !works(now)) files[i]!.links_broken.push({ source: c.to!, line: link.startLine, raw: link.raw, reason: brokenReason(now), target: was.target });
-    }
+    if (!isMarkdownPath(c.path) || c.action === 'delete') return;
+    if (c.action === 'write') reviewNote(i, c.old_text, c.new_text, c.path, c.path, c.base_sha256 === null);
+    else reviewNote(i, c.old_text, c.new_text ?? c.old_text, c.path, c.to!, false);
   });
 
-  // 3. Links in other notes into what changes: a changed note (its headings), a
-  //    deleted or moved one, or a name a new file now shares.
+  // 2. Links in other notes into what changes: a name a file now has or no longer has
+  //    (found by folded name, as the index's relink does), or a note whose headings change.
   const targets = changes.filter((c) => c.base_sha256 !== null).map((c) => c.path);
-  const names = added.map((p) => nameKey(p));
-  if (targets.length > 0 || names.length > 0) {
+  if (targets.length > 0 || names.size > 0) {
     const rows = db
       .prepare(
-        `SELECT f.path AS source, l.kind, l.raw, l.path, l.subpath, l.start_line, l.resolution
+        `SELECT f.path AS source, l.kind, l.raw, l.path, l.subpath, l.start_line, l.in_comment, l.resolution
          FROM links l JOIN files f ON f.id = l.file_id
-         WHERE f.kind = 'note' AND l.external = 0 AND l.resolution IS NOT NULL
-           AND (l.target IN (SELECT value FROM json_each(?)) OR l.name_key IN (SELECT value FROM json_each(?)))
+         WHERE l.id IN (SELECT id FROM links WHERE target IN (SELECT value FROM json_each(?))
+                        UNION SELECT id FROM links WHERE name_key IN (SELECT value FROM json_each(?)))
+           AND f.kind = 'note' AND l.external = 0 AND l.resolution IS NOT NULL
          ORDER BY f.path, l.ord`,
       )
-      .all(JSON.stringify(targets), JSON.stringify(names)) as IncomingRow[];
+      .all(JSON.stringify(targets), JSON.stringify([...names])) as IncomingRow[];
     for (const row of rows) {
-      const was = JSON.parse(row.resolution) as LinkResolution;
-      if (was.target !== null && removed.has(was.target) && row.source !== was.target && was.status === 'resolved') {
-        backlinks.set(was.target, (backlinks.get(was.target) ?? 0) + 1);
-      }
       if (changedSources.has(row.source)) continue; // its own links were reviewed from its new text
+      checked++;
+      const was = JSON.parse(row.resolution) as LinkResolution;
       const now = resolveLink(after, { kind: row.kind, path: row.path, subpath: row.subpath }, row.source, anchorsAfter);
       const owner = fileIndexOf.get(was.target ?? '') ?? fileIndexOf.get(now.target ?? '') ?? 0;
       if (works(was) && !works(now)) {
-        files[owner]!.links_broken.push({ source: row.source, line: row.start_line, raw: row.raw, reason: brokenReason(now), target: was.target });
-      } else if (works(was) && works(now) && was.target !== now.target && !(was.target !== null && movedFrom.get(now.target ?? '') === was.target)) {
+        files[owner]!.links_broken.push({ source: row.source, line: row.start_line, raw: row.raw, reason: brokenReason(now, was, mapped), target: was.target });
+      } else if (works(was) && works(now) && was.target !== now.target && !(was.target !== null && movedTo.get(was.target) === now.target)) {
         files[owner]!.links_broken.push({ source: row.source, line: row.start_line, raw: row.raw, reason: 'retargeted', target: was.target });
       }
+      const reason = reasonOf(was, now);
+      if (reason !== null) record(row.source, { kind: row.kind, raw: row.raw, line: row.start_line, inComment: row.in_comment === 1 }, was, now, reason);
     }
   }
+  linkChanges.sort((a, b) => (a.source < b.source ? -1 : a.source > b.source ? 1 : a.line - b.line));
 
+  // links: a kept link whose heading or block the change removes
   changes.forEach((c, i) => {
-    const broken = files[i]!.links_broken;
-    if (broken.length === 0) return;
-    const shown = broken.slice(0, 5).map((b) => `${b.source}:${b.line} ${b.raw} (${b.reason.replace('_', ' ')})`);
+    const anchors = files[i]!.links_broken.filter((b) => b.reason === 'missing_anchor');
+    if (anchors.length === 0) return;
+    const shown = anchors.slice(0, 5).map((b) => `${b.source}:${b.line} ${b.raw}`);
     checks.push({
       name: 'links',
       ok: false,
       severity: 'warn',
       path: c.to ?? c.path,
-      message: `the change breaks ${broken.length} link${broken.length > 1 ? 's' : ''} that work today: ${shown.join('; ')}${broken.length > 5 ? '; …' : ''}`,
-      details: { count: broken.length },
+      message: `the change removes the heading or block ${anchors.length} link${anchors.length > 1 ? 's' : ''} name${anchors.length > 1 ? '' : 's'}: ${shown.join('; ')}${anchors.length > 5 ? '; …' : ''}`,
+      details: { count: anchors.length },
     });
   });
-  if (checks.length === 0) checks.push({ name: 'links', ok: true, severity: 'block', message: 'every new link resolves, and no working link breaks' });
-  return { checks, files, backlinks };
+  if (!checks.some((c) => c.name === 'links')) checks.push({ name: 'links', ok: true, severity: 'block', message: 'every new link resolves, and no kept link loses its heading or block' });
+  checks.push(...stabilityChecks(linkChanges, deleted, opts, checked));
+  return { checks, files, changes: linkChanges, checked };
+}
+
+function cleanPath(p: string): string {
+  return p.trim();
+}
+
+/** How many links a check message names before it says "…" (all are in `link_changes`). */
+const SHOWN = 5;
+
+function describe(c: LinkChange): string {
+  const after = c.after.target ?? c.after.status;
+  return `${c.source}:${c.line} ${c.raw} (${c.before.target ?? c.before.status} → ${after})`;
+}
+
+function listed(changes: readonly LinkChange[]): string {
+  return changes.slice(0, SHOWN).map(describe).join('; ') + (changes.length > SHOWN ? `; … ${changes.length - SHOWN} more in link_changes` : '');
+}
+
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+/** link_stability: what the list of link changes means for the proposal. */
+function stabilityChecks(changes: readonly LinkChange[], deleted: ReadonlySet<string>, opts: LinkReviewOptions, checked: number): ReviewCheck[] {
+  const out: ReviewCheck[] = [];
+  const live = changes.filter((c) => !c.in_comment);
+  // a delete that leaves links dangling, per deleted note
+  for (const path of [...deleted].sort()) {
+    const dangling = live.filter((c) => c.reason === 'target_deleted' && c.before.target === path);
+    if (dangling.length === 0) continue;
+    const allowed = opts.allowBrokenLinks === true;
+    out.push({
+      name: 'link_stability',
+      ok: false,
+      severity: allowed ? 'warn' : 'block',
+      path,
+      message: `${path} is linked from ${plural(dangling.length, 'place')}; deleting it leaves ${dangling.length === 1 ? 'it' : 'them'} dangling: ${listed(dangling)}${allowed ? ' (allowed: the proposal says --allow-broken-links)' : ' — if that is intended, propose again with --allow-broken-links'}`,
+      details: { count: dangling.length, links: dangling.map(detail) },
+    });
+  }
+  const unintended = live.filter((c) => !c.intended && c.reason !== 'target_deleted');
+  if (unintended.length > 0) {
+    const allowed = opts.allowRelink === true;
+    out.push({
+      name: 'link_stability',
+      ok: false,
+      severity: allowed ? 'warn' : 'block',
+      message: `${plural(unintended.length, 'existing link')} would change ${unintended.length === 1 ? 'its' : 'their'} target: ${listed(unintended)}${allowed ? ' (allowed: the proposal says --allow-relink)' : ' — if that is intended, propose again with --allow-relink'}`,
+      details: { count: unintended.length, links: unintended.map(detail) },
+    });
+  }
+  const commented = changes.filter((c) => c.in_comment && c.reason !== 'rewritten' && c.reason !== 'follows_move' && c.reason !== 'now_resolves' && c.reason !== 'was_ambiguous');
+  if (commented.length > 0) {
+    out.push({
+      name: 'link_stability',
+      ok: false,
+      severity: 'warn',
+      message: `${plural(commented.length, 'link')} inside %%comments%% would change target (comments are not rewritten): ${listed(commented)}`,
+      details: { count: commented.length, links: commented.map(detail) },
+    });
+  }
+  if (out.length === 0) {
+    const intended = changes.length;
+    out.push({
+      name: 'link_stability',
+      ok: true,
+      severity: 'block',
+      message: intended === 0 ? 'no existing link changes its target' : `no existing link changes its target unintentionally (${plural(intended, 'intended change')}: ${summarise(changes)})`,
+      details: { checked, intended },
+    });
+  }
+  return out;
+}
+
+function detail(c: LinkChange): Record<string, unknown> {
+  return { source: c.source, line: c.line, raw: c.raw, before: c.before.target ?? c.before.status, after: c.after.target ?? c.after.status, reason: c.reason };
+}
+
+function summarise(changes: readonly LinkChange[]): string {
+  const by = new Map<string, number>();
+  for (const c of changes) by.set(c.reason, (by.get(c.reason) ?? 0) + 1);
+  return [...by].map(([r, n]) => `${n} ${r.replace(/_/g, ' ')}`).join(', ');
 }

@@ -18,7 +18,7 @@ import { readCurrent } from './vault-files.js';
  * blocks and the hash is the one the person approved.
  *
  * Checks, in order (docs/proposals.md): base, path, owner, managed_blocks,
- * frontmatter, links, shrink, and for a proposal made under a scenario its
+ * frontmatter, links, link_stability, shrink, and for a proposal made under a scenario its
  * `scenario` and `validator` checks (src/policy). Each name appears at least
  * once: one passing entry, or one failing entry per problem (with its path).
  */
@@ -26,7 +26,7 @@ import { readCurrent } from './vault-files.js';
 /** Above this share of a note's text removed, a change is a shrink. */
 export const SHRINK_LIMIT = 0.5;
 
-export type ReviewInput = Pick<ProposalRecord, 'operation_id' | 'changes' | 'allow_shrink' | 'scenario'> &
+export type ReviewInput = Pick<ProposalRecord, 'operation_id' | 'changes' | 'allow_shrink' | 'allow_relink' | 'allow_broken_links' | 'scenario'> &
   Partial<Pick<ProposalRecord, 'id' | 'title' | 'summary' | 'agent' | 'session'>>;
 
 const stripBom = (t: string) => (t.charCodeAt(0) === 0xfeff ? t.slice(1) : t);
@@ -39,7 +39,12 @@ function engineCheck(code: string): 'base' | 'path' | 'transaction' {
   return 'path';
 }
 
-export async function runReview(session: VaultSession, p: ReviewInput): Promise<StoredReview> {
+/**
+ * `parsed`: notes already parsed, by their text (a leading U+FEFF for a BOM):
+ * propose hands over the ones its link rewriter parsed, so a 500-note move is
+ * not parsed twice.
+ */
+export async function runReview(session: VaultSession, p: ReviewInput, parsed: Map<string, NoteModel> = new Map()): Promise<StoredReview> {
   const root = session.root;
   const config = session.config();
   const checks: ReviewCheck[] = [];
@@ -100,7 +105,6 @@ export async function runReview(session: VaultSession, p: ReviewInput): Promise<
   checks.push(...checkOwners(files, config));
   checks.push(...checkManagedBlocks(files, config));
   // every check reads the same few texts: parse each once
-  const parsed = new Map<string, NoteModel>();
   const parse = (text: string): NoteModel => {
     let m = parsed.get(text);
     if (!m) parsed.set(text, (m = parseNote(stripBom(text))));
@@ -108,10 +112,10 @@ export async function runReview(session: VaultSession, p: ReviewInput): Promise<
   };
   checks.push(...frontmatterChecks(p.changes, parse));
 
-  const links = session.read((h) => reviewLinks(h.db, config, p.changes, parse)).result;
+  const links = session.read((h) => reviewLinks(h.db, config, p.changes, parse, { allowRelink: p.allow_relink, allowBrokenLinks: p.allow_broken_links })).result;
   checks.push(...links.checks);
-  const shrinks = p.changes.map((c) => shrinkOf(c));
-  checks.push(...shrinkChecks(p, shrinks, links.backlinks));
+  const shrinks = p.changes.map((c) => shrinkOf(c, parse));
+  checks.push(...shrinkChecks(p, shrinks));
   checks.push(...(await scenarioChecks(session, p, files)));
 
   const reviewFiles: ReviewFile[] = p.changes.map((c, i) => reviewFile(c, links.files[i]!, shrinks[i]!));
@@ -121,6 +125,7 @@ export async function runReview(session: VaultSession, p: ReviewInput): Promise<
     checks,
     files: reviewFiles,
     diff: reviewFiles.map((f) => f.diff).join(''),
+    link_changes: links.changes,
     review_hash: reviewHash,
     reviewed_at: new Date().toISOString(),
   };
@@ -136,6 +141,7 @@ function reviewFile(c: StoredChange, links: FileLinks, shrink: number): ReviewFi
     diff: changeDiff(c),
     links_added: links.links_added,
     links_removed: links.links_removed,
+    links_rewritten: links.links_rewritten,
     links_broken: links.links_broken,
     shrink,
   };
@@ -159,18 +165,47 @@ function frontmatterChecks(changes: readonly StoredChange[], parse: (text: strin
   return out.length ? out : [pass('frontmatter', 'every new frontmatter block parses')];
 }
 
-/** Share of the old text a change removes (0–1): 1 for a delete, 0 for a move or a note that grows. */
-function shrinkOf(c: StoredChange): number {
+/** The text of a note around its links: what a change that only rewrites links leaves exactly as it was. */
+function aroundLinks(text: string, model: NoteModel): string[] {
+  const body = stripBom(text);
+  const out: string[] = [];
+  let at = 0;
+  for (const l of model.links) {
+    if (l.range.start < at) return [body];
+    out.push(body.slice(at, l.range.start));
+    at = l.range.end;
+  }
+  out.push(body.slice(at));
+  return out;
+}
+
+/**
+ * Share of the old text a change removes (0–1): 1 for a delete, 0 for a move or
+ * a note that grows. A change that only rewrites links (a move's, a heading
+ * rename's: the text around every link unchanged) removes nothing, however much
+ * shorter a link's path gets.
+ */
+function shrinkOf(c: StoredChange, parse: (text: string) => NoteModel): number {
   if (c.action === 'delete') return 1;
-  if (c.action === 'move' || c.old_text === null || c.new_text === null) return 0;
+  if (c.old_text === null || c.new_text === null) return 0;
+  if (isMarkdownPath(c.to ?? c.path)) {
+    const a = parse(c.old_text);
+    const b = parse(c.new_text);
+    if (a.links.length === b.links.length && aroundLinks(c.old_text, a).join('\0') === aroundLinks(c.new_text, b).join('\0')) return 0;
+  }
   const before = stripBom(c.old_text).length;
   const after = stripBom(c.new_text).length;
   if (before === 0 || after >= before) return 0;
   return Math.round(((before - after) / before) * 1000) / 1000;
 }
 
-/** shrink: more than half of a note removed, or a note with backlinks deleted, blocks unless the proposal allows it. */
-function shrinkChecks(p: ReviewInput, shrinks: number[], backlinks: Map<string, number>): ReviewCheck[] {
+/**
+ * shrink: a write that removes more than half of a note blocks unless the
+ * proposal allows it. A delete is not a shrink: a delete of a note other notes
+ * link to is the link_stability check's (`--allow-broken-links`), one flag per
+ * concern.
+ */
+function shrinkChecks(p: ReviewInput, shrinks: number[]): ReviewCheck[] {
   const out: ReviewCheck[] = [];
   const severity = p.allow_shrink ? 'warn' : 'block';
   const allowed = p.allow_shrink ? ' (allowed: the proposal says --allow-shrink)' : ' — if that is intended, propose again with --allow-shrink';
@@ -185,19 +220,8 @@ function shrinkChecks(p: ReviewInput, shrinks: number[], backlinks: Map<string, 
         details: { shrink: shrinks[i] },
       });
     }
-    const links = backlinks.get(c.path) ?? 0;
-    if (c.action === 'delete' && links > 0) {
-      out.push({
-        name: 'shrink',
-        ok: false,
-        severity,
-        path: c.path,
-        message: `${c.path} is linked from other notes (${links} link${links > 1 ? 's' : ''}); deleting it leaves them dangling${allowed}`,
-        details: { backlinks: links },
-      });
-    }
   });
-  return out.length ? out : [pass('shrink', 'no note loses more than half of its text, and no linked note is deleted')];
+  return out.length ? out : [pass('shrink', 'no note loses more than half of its text')];
 }
 
 /**

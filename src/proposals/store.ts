@@ -86,10 +86,20 @@ CREATE TRIGGER audit_never_deleted BEFORE DELETE ON audit BEGIN SELECT RAISE(ABO
 CREATE TRIGGER audit_never_updated BEFORE UPDATE ON audit BEGIN SELECT RAISE(ABORT, 'the audit log is append-only'); END;
 `;
 
+/**
+ * v2 (issue #12): the link-stability flags. A move's change row may name a new
+ * text (`new_sha256` other than its base) when the move rewrites links inside
+ * the moved note; v1 rows never do, so they read unchanged.
+ */
+const SCHEMA_V2 = `
+ALTER TABLE proposals ADD COLUMN allow_relink INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE proposals ADD COLUMN allow_broken_links INTEGER NOT NULL DEFAULT 0;
+`;
+
 export const PROPOSAL_STORE: StoreSpec = {
   name: 'proposals',
   applicationId: 0x56475052, // 'VGPR'
-  migrations: [SCHEMA_V1],
+  migrations: [SCHEMA_V1, SCHEMA_V2],
 };
 
 interface ProposalRow {
@@ -102,6 +112,8 @@ interface ProposalRow {
   session: string | null;
   scenario: string | null;
   allow_shrink: number;
+  allow_relink: number;
+  allow_broken_links: number;
   origin: ProposalOrigin;
   rollback_of: string | null;
   operation_id: string;
@@ -131,6 +143,8 @@ export interface NewProposal {
   session: string | null;
   scenario: string | null;
   allow_shrink: boolean;
+  allow_relink: boolean;
+  allow_broken_links: boolean;
   origin: ProposalOrigin;
   rollback_of: string | null;
   changes: StoredChange[];
@@ -223,14 +237,14 @@ export class ProposalStore {
       const operationId = `proposal-${id}-${this.nonce()}`;
       this.db
         .prepare(
-          `INSERT INTO proposals (seq, id, state, title, summary, agent, session, scenario, allow_shrink, origin, rollback_of, operation_id, created_at, updated_at)
-           VALUES (?, ?, 'pending', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+          `INSERT INTO proposals (seq, id, state, title, summary, agent, session, scenario, allow_shrink, allow_relink, allow_broken_links, origin, rollback_of, operation_id, created_at, updated_at)
+           VALUES (?, ?, 'pending', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
         )
-        .run(seq, id, p.title, p.summary, p.agent, p.session, p.scenario, p.allow_shrink ? 1 : 0, p.origin, p.rollback_of, operationId, at, at);
+        .run(seq, id, p.title, p.summary, p.agent, p.session, p.scenario, p.allow_shrink ? 1 : 0, p.allow_relink ? 1 : 0, p.allow_broken_links ? 1 : 0, p.origin, p.rollback_of, operationId, at, at);
       const ins = this.db.prepare('INSERT INTO changes (proposal_seq, ord, path, action, to_path, base_sha256, new_sha256) VALUES (?, ?, ?, ?, ?, ?, ?)');
       p.changes.forEach((c, ord) => {
         if (c.old_text !== null) this.putText(c.base_sha256!, c.old_text);
-        if (c.action === 'write') this.putText(c.new_sha256!, c.new_text!);
+        if (c.new_text !== null) this.putText(c.new_sha256!, c.new_text);
         ins.run(seq, ord, c.path, c.action, c.to, c.base_sha256, c.new_sha256);
       });
       this.appendEvent({
@@ -278,7 +292,8 @@ export class ProposalStore {
         to: c.to_path,
         base_sha256: c.base_sha256,
         old_text: this.text(c.base_sha256),
-        new_text: c.action === 'write' ? this.text(c.new_sha256) : null,
+        // a move names a text of its own only when it rewrites links inside the moved note
+        new_text: c.action === 'write' || (c.action === 'move' && c.new_sha256 !== c.base_sha256) ? this.text(c.new_sha256) : null,
         new_sha256: c.new_sha256,
       }),
     );
@@ -291,6 +306,8 @@ export class ProposalStore {
       session: row.session,
       scenario: row.scenario,
       allow_shrink: row.allow_shrink === 1,
+      allow_relink: row.allow_relink === 1,
+      allow_broken_links: row.allow_broken_links === 1,
       origin: row.origin,
       rollback_of: row.rollback_of,
       operation_id: row.operation_id,

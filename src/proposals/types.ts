@@ -31,9 +31,13 @@ export interface StoredChange {
    * kept for diffs and rollback; null when there was no file or it was not UTF-8.
    */
   old_text: string | null;
-  /** The exact new text of a write (U+FEFF first when the bytes start with a BOM); null for delete and move. */
+  /**
+   * The exact new text of a write (U+FEFF first when the bytes start with a BOM);
+   * for a move, the moved note's new text when the move rewrites links inside it
+   * (else null: the bytes move unchanged); null for a delete.
+   */
   new_text: string | null;
-  /** SHA-256 of the bytes after the change: the new text's for a write, the base for a move, null for a delete. */
+  /** SHA-256 of the bytes after the change: the new text's for a write (and a move that rewrites), the base for a plain move, null for a delete. */
   new_sha256: string | null;
 }
 
@@ -50,6 +54,10 @@ export interface ProposalRecord {
   session: string | null;
   scenario: string | null;
   allow_shrink: boolean;
+  /** Existing links may change their target (link_stability warns instead of blocking). */
+  allow_relink: boolean;
+  /** Links to a deleted note may be left dangling (link_stability warns instead of blocking). */
+  allow_broken_links: boolean;
   origin: ProposalOrigin;
   /** For a rollback proposal: the proposal it undoes. */
   rollback_of: string | null;
@@ -90,6 +98,48 @@ export interface BrokenLink {
   target: string | null;
 }
 
+/** A link the proposal rewrites so it keeps opening the same file (a move) or heading (a heading rename). */
+export interface RewrittenLink {
+  /** Line in the new text. */
+  line: number;
+  kind: string;
+  /** The link as written before and after. */
+  before: string;
+  after: string;
+  /** The file it opens after the change. */
+  target: string | null;
+}
+
+/**
+ * Why an existing link's answer moves. Intended (never blocks): `rewritten`,
+ * `follows_move` (its text still names the moved file), `now_resolves` (it
+ * dangled, the change creates what it names), `was_ambiguous` (a tie that now
+ * opens one of its candidates). `target_deleted`:
+ * the note it opens is deleted and it dangles (blocks unless
+ * `--allow-broken-links`). Unintended (block unless `--allow-relink`):
+ * `retargeted` (it opens another file), `unresolved`, `ambiguous`.
+ */
+export type LinkChangeReason = 'rewritten' | 'follows_move' | 'now_resolves' | 'was_ambiguous' | 'target_deleted' | 'retargeted' | 'unresolved' | 'ambiguous';
+
+/** An existing link whose resolution the proposal would move (link_stability). */
+export interface LinkChange {
+  /** The note holding the link (where it is after the change). */
+  source: string;
+  /** Line of the link (in the note after the change). */
+  line: number;
+  kind: string;
+  /** The link as written now. */
+  raw: string;
+  /** The link as the proposal rewrites it. */
+  raw_after?: string;
+  /** Inside a `%%comment%%`: not rewritten by a move, never blocks. */
+  in_comment: boolean;
+  before: { status: string; target: string | null };
+  after: { status: string; target: string | null; candidates: string[] | null };
+  reason: LinkChangeReason;
+  intended: boolean;
+}
+
 export interface ReviewFile {
   path: string;
   action: ChangeAction;
@@ -102,6 +152,8 @@ export interface ReviewFile {
   diff: string;
   links_added: ReviewLink[];
   links_removed: ReviewLink[];
+  /** Links the proposal rewrites to keep their target (a move, a heading rename). */
+  links_rewritten: RewrittenLink[];
   links_broken: BrokenLink[];
   /** Share of the old text the change removes, 0–1 (1 for a delete; 0 when the note grows). */
   shrink: number;
@@ -113,6 +165,8 @@ export interface StoredReview {
   checks: ReviewCheck[];
   files: ReviewFile[];
   diff: string;
+  /** Every existing link whose resolution the proposal moves, intended or not (link_stability). */
+  link_changes: LinkChange[];
   /** The transaction engine's approval hash of the exact bundle reviewed; null when it could not be planned (base or path failed). */
   review_hash: string | null;
   reviewed_at: string;

@@ -3,7 +3,8 @@
  * originals are never written): for a few notes with headings, propose an
  * append to a section, review, apply, roll back and apply the rollback; the
  * note ends byte-identical to the original. One note linked from others is
- * proposed for deletion: review lists the links it would break and blocks it.
+ * proposed for deletion: review lists the links it would break and blocks it
+ * (link_stability, unless --allow-broken-links).
  */
 import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
@@ -72,7 +73,7 @@ eachCorpus('proposals on a copy', (corpus) => {
       const d = await vg(['propose', '--delete', target.rel, '--base', sha(bytes)]);
       assert.equal(d.exitCode, 0, d.stdout);
       assert.equal(d.json.proposal.state, 'blocked');
-      assert.ok(d.json.review.checks.some((c: any) => c.name === 'shrink' && !c.ok && c.severity === 'block'));
+      assert.ok(d.json.review.checks.some((c: any) => c.name === 'link_stability' && !c.ok && c.severity === 'block'));
       t.diagnostic(`${corpus.name}: ${done} notes edited and restored; deleting ${target.rel} (${target.links} backlinks) blocked, ${d.json.review.files[0].links_broken.length} links listed as broken`);
     }
   });

@@ -62,20 +62,20 @@ test('the loop: propose → review → apply → rollback → apply; the vault h
   assert.deepEqual(Object.keys(p), ['ok', 'proposal', 'review']);
   assert.deepEqual(Object.keys(p.proposal), ['id', 'state', 'title', 'files']);
   assert.deepEqual([p.proposal.id, p.proposal.state, p.proposal.title], ['p-1', 'pending', 'Hotter']);
-  assert.deepEqual(Object.keys(p.review), ['checks', 'files', 'diff', 'review_hash']);
+  assert.deepEqual(Object.keys(p.review), ['checks', 'files', 'diff', 'link_changes', 'review_hash']);
   assert.deepEqual(
     [...new Set(p.review.checks.map((c: any) => c.name))],
-    ['base', 'path', 'owner', 'managed_blocks', 'frontmatter', 'links', 'shrink'],
+    ['base', 'path', 'owner', 'managed_blocks', 'frontmatter', 'links', 'link_stability', 'shrink'],
   );
   assert.equal(read(v, 'Bread.md'), NOTE, 'propose writes nothing into the vault');
   assert.equal(fs.existsSync(path.join(v.root, '.vaultgate')), false, 'not even .vaultgate/');
 
   const r = await vg(v, ['review', 'p-1']);
-  assert.deepEqual(Object.keys(r.json), ['ok', 'proposal', 'checks', 'files', 'diff', 'review_hash']);
+  assert.deepEqual(Object.keys(r.json), ['ok', 'proposal', 'checks', 'files', 'diff', 'link_changes', 'review_hash']);
   assert.deepEqual(r.json.proposal, { id: 'p-1', state: 'pending' });
   assert.equal(r.json.review_hash, p.review.review_hash, 'review is stable while nothing changes');
   const f = r.json.files[0];
-  assert.deepEqual(Object.keys(f), ['path', 'action', 'old_sha256', 'new_sha256', 'diff', 'links_added', 'links_removed', 'links_broken', 'shrink']);
+  assert.deepEqual(Object.keys(f), ['path', 'action', 'old_sha256', 'new_sha256', 'diff', 'links_added', 'links_removed', 'links_rewritten', 'links_broken', 'shrink']);
   assert.deepEqual([f.path, f.action, f.old_sha256, f.new_sha256], ['Bread.md', 'write', base, sha(NOTE.replace('Hot oven.', 'Very hot oven.'))]);
   assert.match(f.diff, /^diff --git a\/Bread.md b\/Bread.md\n--- a\/Bread.md\n\+\+\+ b\/Bread.md\n@@ -11,4 \+11,4 @@\n/);
   assert.match(f.diff, /\n-Hot oven.\n\+Very hot oven.\n$/);
@@ -315,7 +315,7 @@ test('links: a new ambiguous link or missing heading blocks, a link to a missing
   assert.deepEqual(r.review.files[0].links_removed.map((l: any) => l.raw), ['[[Other#Part]]']);
 });
 
-test('shrink: removing more than half of a note, or deleting a linked note, blocks unless --allow-shrink', async () => {
+test('shrink: removing more than half of a note blocks unless --allow-shrink; deleting a linked note blocks unless --allow-broken-links (one flag per concern)', async () => {
   const v = vault();
   const base = sha(NOTE);
   const p = await proposeOk(v, ['Bread.md', '--content', '# Bread\n', '--base', base]);
@@ -324,8 +324,18 @@ test('shrink: removing more than half of a note, or deleting a linked note, bloc
   const ok = await proposeOk(v, ['Bread.md', '--content', '# Bread\n', '--base', base, '--allow-shrink']);
   assert.deepEqual([ok.proposal.state, failing(ok)], ['pending', ['warn:links', 'warn:shrink']]);
   const del = await proposeOk(v, ['--delete', 'Bread.md', '--base', base]);
-  assert.ok(failing(del).includes('block:shrink'));
+  assert.deepEqual(failing(del), ['block:link_stability'], 'a delete is not a shrink: its backlinks are link_stability’s');
   assert.equal(del.review.files[0].shrink, 1);
+  const stab = del.review.checks.find((c: any) => c.name === 'link_stability');
+  assert.equal(stab.path, 'Bread.md');
+  assert.deepEqual(
+    stab.details.links.map((l: any) => [l.source, l.line, l.raw, l.before, l.after, l.reason]),
+    [['Uses.md', 1, '[[Bread#Starter]]', 'Bread.md', 'unresolved', 'target_deleted'], ['Uses.md', 1, '[[Bread#^feed]]', 'Bread.md', 'unresolved', 'target_deleted']],
+  );
+  assert.deepEqual(failing(await proposeOk(v, ['--delete', 'Bread.md', '--base', base, '--allow-shrink'])), ['block:link_stability'], '--allow-shrink does not allow dangling links');
+  const allowed = await proposeOk(v, ['--delete', 'Bread.md', '--base', base, '--allow-broken-links']);
+  assert.deepEqual([allowed.proposal.state, failing(allowed)], ['pending', ['warn:link_stability']]);
+  assert.ok(allowed.review.link_changes.every((c: any) => c.intended && c.reason === 'target_deleted'), 'said so: intended');
   const lone = await proposeOk(v, ['--delete', 'Uses.md', '--base', sha('See [[Bread#Starter]] and [[Bread#^feed]].\n')]);
   assert.equal(lone.proposal.state, 'pending', 'a note nobody links to may go');
 });

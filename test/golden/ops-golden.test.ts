@@ -93,6 +93,16 @@ function cases(bundle: string, opId: string): Case[] {
     { name: 'relate-send-unknown-provider', op: 'relate_send', argv: ['relate', 'send', '<catalog>', '--provider', 'nope'], exit: 2 },
     { name: 'consent-list', op: 'consent_list', argv: ['consent', 'list'] },
     { name: 'verify', op: 'verify', argv: ['verify', '<verify-answer>'] },
+    // links survive every write (issue #12): a snapshot, a rename whose links follow it, a heading
+    // rename, a note that would steal links (blocked), and the baseline after the rename
+    // (named so the MCP schema test does not take it for the links tool's output: --snapshot is CLI-only)
+    { name: 'snapshot-links', op: 'links', argv: ['links', '--snapshot', 'links.json'] },
+    { name: 'propose-rename', op: 'propose', argv: ['propose', '--rename', 'Wiki/Cooking/Pancakes.md', 'Crêpes', '--base', '<sha:Wiki/Cooking/Pancakes.md>'] },
+    { name: 'apply-rename', op: 'apply', argv: ['apply', '<rename-id>', '--review-hash', '<rename-hash>'] },
+    { name: 'propose-rename-heading', op: 'propose', argv: ['propose', '--rename-heading', 'Games/Catan/Rules.md', 'The robber on a 7', 'Rolling a seven', '--base', '<sha:Games/Catan/Rules.md>'] },
+    { name: 'propose-move-folder', op: 'propose', argv: ['propose', '--move', 'Games/Catan/', 'Boardgames/Catan/'] },
+    { name: 'propose-steals-links', op: 'propose', argv: ['propose', 'Rules.md', '--content', '# House rules\n', '--base', 'none'] },
+    { name: 'check-links-baseline', op: 'check', argv: ['check', '--links-baseline', 'links.json'] },
   ];
 }
 
@@ -167,11 +177,15 @@ test('golden: every operation’s JSON output on the demo vault matches its gold
     }),
   );
   let reviewHash = '';
+  let renameId = '';
+  let renameHash = '';
   fs.mkdirSync(GOLDEN_DIR, { recursive: true });
   const mismatches: string[] = [];
   for (const c of cases(bundle, opId)) {
-    const filled: Record<string, string> = { '<approval>': approval, '<patch>': patch, '<review_hash>': reviewHash, '<catalog>': catalog, '<answer>': answer, '<bad-answer>': badAnswer, '<verify-answer>': verifyAnswer };
-    const argv = c.argv.map((a) => (a === '<base>' ? crypto.createHash('sha256').update(old).digest('hex') : (filled[a] ?? a)));
+    const filled: Record<string, string> = { '<approval>': approval, '<patch>': patch, '<review_hash>': reviewHash, '<catalog>': catalog, '<answer>': answer, '<bad-answer>': badAnswer, '<verify-answer>': verifyAnswer, '<rename-id>': renameId, '<rename-hash>': renameHash };
+    // `<sha:PATH>`: the hash of that file in the vault as it is at this case
+    const shaOf = (rel: string) => crypto.createHash('sha256').update(fs.readFileSync(path.join(vault, rel))).digest('hex');
+    const argv = c.argv.map((a) => (a === '<base>' ? crypto.createHash('sha256').update(old).digest('hex') : a.startsWith('<sha:') ? shaOf(a.slice(5, -1)) : (filled[a] ?? a)));
     const r = await runCli(['--vault', vault, ...argv], { home, env, cwd: base });
     assert.equal(r.exitCode, c.exit ?? 0, `${c.name}: ${r.stdout}${r.stderr}`);
     assert.ok(r.json, `${c.name}: stdout is one JSON document`);
@@ -184,6 +198,7 @@ test('golden: every operation’s JSON output on the demo vault matches its gold
       fs.writeFileSync(badAnswer, JSON.stringify({ version: 'vaultgate.relation.v1', recommendations: [{ ...rec, evidence_a: [id('B', 0)], anchor: 'nope' }] }));
     }
     if (c.name === 'review') reviewHash = r.json.review_hash;
+    if (c.name === 'propose-rename') [renameId, renameHash] = [r.json.proposal.id, r.json.review.review_hash];
     const actual = JSON.stringify(normalise(r.json, base), null, 2) + '\n';
     const file = path.join(GOLDEN_DIR, `${c.name}.json`);
     if (UPDATE) {
