@@ -93,7 +93,7 @@ const INCOMING = `SELECT l.target, l.display, l.subpath, json_extract(l.resoluti
  * 'all'). Returns how many notes were rebuilt. Notes no longer indexed are
  * skipped: their rows went with their sections.
  */
-export function rebuildAnchors(db: Db, paths: Set<string> | 'all'): number {
+export function rebuildAnchors(db: Db, paths: Set<string> | 'all', pageSize = ANCHOR_PAGE): number {
   const ftsInsert = db.prepare('INSERT INTO anchors_fts(rowid, text) VALUES (?, ?)');
   const rowInsert = db.prepare('INSERT INTO anchor_rows(id) VALUES (?)');
   const insert = { run: (id: number, text: string) => (ftsInsert.run(id, text), rowInsert.run(id)) };
@@ -106,10 +106,10 @@ export function rebuildAnchors(db: Db, paths: Set<string> | 'all'): number {
     db.prepare('DELETE FROM anchor_rows').run();
     // In pages of notes, in id order: at 100k notes, every incoming link and every
     // note held at once came to ~150 MB of the cold index's peak memory.
-    const page = db.prepare(`SELECT id, path, description FROM files WHERE kind = 'note' AND id > ? ORDER BY id LIMIT ${ANCHOR_PAGE}`);
+    const page = db.prepare(`SELECT id, path, description FROM files WHERE kind = 'note' AND id > ? ORDER BY id LIMIT ?`);
     let built = 0;
     for (let last = -1; ; ) {
-      const targets = page.all(last) as Target[];
+      const targets = page.all(last, pageSize) as Target[];
       if (targets.length === 0) break;
       last = targets[targets.length - 1]!.id;
       built += build(targets);

@@ -20,6 +20,7 @@ import { nameKey } from './note-rows.js';
 import { deleteFile, insertNote } from './write-note.js';
 import { prepareNote, prepareText, readNoteText, type Prepared } from './prepare-note.js';
 import { defaultParseWorkers, prepareInOrder } from './parse-pool.js';
+import { LINKS_PER_COLLECTION, NOTES_PER_COLLECTION, collectGarbage } from './collect-garbage.js';
 
 /**
  * Incremental refresh: make the index describe the vault as it is now.
@@ -310,8 +311,20 @@ export function refreshIndex(handle: IndexHandle, opts: RefreshOptions = {}): Re
       ensureIndexes(db);
       if (work) {
         const everything = work.scope.all;
-        result.relinked = relinkIndex(db, work.scope, (d, t) => opts.onProgress?.({ phase: 'links', done: d, total: t }), everything ? undefined : work.anchored);
+        // A big build collects its garbage between phases (collect-garbage.ts): peak memory, not speed.
+        let collectedAt = 0;
+        if (work.bulk && result.added + result.changed >= NOTES_PER_COLLECTION) collectGarbage();
+        const linkProgress = (d: number, t: number) => {
+          if (work.bulk && d - collectedAt >= LINKS_PER_COLLECTION) {
+            collectedAt = d;
+            collectGarbage();
+          }
+          opts.onProgress?.({ phase: 'links', done: d, total: t });
+        };
+        result.relinked = relinkIndex(db, work.scope, linkProgress, everything ? undefined : work.anchored);
+        if (collectedAt > 0) collectGarbage();
         rebuildAnchors(db, everything ? 'all' : work.anchored);
+        if (collectedAt > 0) collectGarbage();
         if (work.bulk) {
           // Many small FTS segments slow every query; merging after a big batch pays back at once.
           for (const t of FTS_TABLES) {
