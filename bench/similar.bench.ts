@@ -14,23 +14,13 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { run, summarize, type Timing } from './lib/measure.js';
+import { snapshotCli } from './lib/snapshot-cli.js';
 import { ensureSyntheticVault } from './synthetic-vault.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repo = path.resolve(here, '..');
 const BENCH_DIR = process.env.VAULTGATE_BENCH_DIR ?? '/tmp/vaultgate-bench';
 const SIZES = process.env.VAULTGATE_BENCH_SIZES ? process.env.VAULTGATE_BENCH_SIZES.split(',').map(Number) : [10_000];
-
-/** A private copy of dist/ (others rebuild dist/ while a bench runs). */
-function snapshotCli(): string {
-  const snap = path.join(BENCH_DIR, 'cli-snapshot-similar');
-  fs.rmSync(snap, { recursive: true, force: true });
-  fs.mkdirSync(snap, { recursive: true });
-  fs.cpSync(path.join(repo, 'dist'), path.join(snap, 'dist'), { recursive: true });
-  fs.copyFileSync(path.join(repo, 'package.json'), path.join(snap, 'package.json'));
-  fs.symlinkSync(path.join(repo, 'node_modules'), path.join(snap, 'node_modules'));
-  return path.join(snap, 'dist/cli/main.js');
-}
 
 function notesOf(dir: string, rel = ''): string[] {
   const out: string[] = [];
@@ -43,7 +33,8 @@ function notesOf(dir: string, rel = ''): string[] {
   return out;
 }
 
-const CLI = snapshotCli();
+// a private copy of dist/ (others rebuild dist/ while a bench runs)
+const CLI = snapshotCli(repo, path.join(BENCH_DIR, 'cli-snapshot-similar'));
 const results: Record<string, unknown> = {};
 for (const n of SIZES) {
   const shared = path.join(BENCH_DIR, `vault-${n}`);

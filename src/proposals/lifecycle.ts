@@ -222,27 +222,9 @@ export async function review(session: VaultSession, id: string, actor: string): 
 }
 
 export interface ShowResult extends ReviewView {
-  proposal: {
-    id: string;
-    state: ProposalState;
-    title: string;
-    summary: string | null;
-    agent: string | null;
-    session: string | null;
-    scenario: string | null;
-    allow_shrink: boolean;
-    allow_relink: boolean;
-    allow_broken_links: boolean;
-    origin: ProposalRecord['origin'];
-    rollback_of: string | null;
+  proposal: Omit<ProposalRecord, 'changes' | 'review'> & {
     rolled_back_by: string | null;
-    operation_id: string;
-    created_at: string;
-    updated_at: string;
     reviewed_at: string | null;
-    applied_at: string | null;
-    changed_paths: string[] | null;
-    declined_reason: string | null;
   };
 }
 
@@ -313,6 +295,25 @@ function blockedError(p: ProposalRecord, r: StoredReview): VaultgateError {
   });
 }
 
+/** pending/blocked/recovery → applied, with its `applied` event; false when it was already settled. */
+function markApplied(store: ProposalStore, id: string, reviewHash: string, actor: string, result: { operation_id: string; changed_paths: string[]; replayed: boolean }): boolean {
+  const p = store.require(id);
+  return store.transition(
+    id,
+    ['recovery', 'pending', 'blocked'],
+    'applied',
+    {
+      event: 'applied',
+      actor,
+      proposal: id,
+      operation_id: result.operation_id,
+      review_hash: reviewHash,
+      details: { changed_paths: result.changed_paths, files: fileHashes(p.changes), ...(p.rollback_of ? { rollback_of: p.rollback_of } : {}), ...(result.replayed ? { replayed: true } : {}) },
+    },
+    { applied_at: now(), changed_paths: result.changed_paths },
+  );
+}
+
 export interface ApplyOptions {
   lockTimeoutMs?: number;
 }
@@ -326,7 +327,7 @@ export interface ApplyOptions {
 export async function apply(session: VaultSession, id: string, reviewHash: string, actor: string, opts: ApplyOptions = {}): Promise<ApplyResultView> {
   const store = ProposalStore.open(session.root, session.env);
   try {
-    let p = settleRecovery(session, store, store.require(id), actor);
+    const p = settleRecovery(session, store, store.require(id), actor);
     if (p.state === 'applied') return { operation_id: p.operation_id, changed_paths: p.changed_paths ?? [], proposal: { id: p.id, state: 'applied' }, replayed: true };
     if (p.state === 'declined') throw declinedError(p);
     const bundle = proposalBundle(p.operation_id, p.changes);
@@ -353,26 +354,17 @@ export async function apply(session: VaultSession, id: string, reviewHash: strin
           // From here a crash leaves `recovery`, and whoever looks next settles it from the engine's record.
           if (!store.saveReview(id, r, 'recovery', from)) throw declinedError(store.require(id));
         },
+        // still under the lock: no other process can mistake this apply for a crash
+        afterCommit: (done) => {
+          markApplied(store, id, reviewHash, actor, { ...done, replayed: false });
+        },
       });
     } catch (e) {
       settleRecovery(session, store, store.require(id), actor);
       throw e;
     }
-    p = store.require(id);
-    store.transition(
-      id,
-      ['recovery', 'pending', 'blocked'],
-      'applied',
-      {
-        event: 'applied',
-        actor,
-        proposal: id,
-        operation_id: result.operation_id,
-        review_hash: reviewHash,
-        details: { changed_paths: result.changed_paths, files: fileHashes(p.changes), ...(p.rollback_of ? { rollback_of: p.rollback_of } : {}), ...(result.replayed ? { replayed: true } : {}) },
-      },
-      { applied_at: now(), changed_paths: result.changed_paths },
-    );
+    // a replay (the engine had already applied this operation id): record it if nobody did
+    markApplied(store, id, reviewHash, actor, result);
     return { operation_id: result.operation_id, changed_paths: result.changed_paths, proposal: { id, state: 'applied' }, ...(result.replayed ? { replayed: true as const } : {}) };
   } finally {
     store.close();

@@ -136,19 +136,11 @@ interface ChangeRow {
   new_sha256: string | null;
 }
 
-export interface NewProposal {
-  title: string;
-  summary: string | null;
-  agent: string | null;
-  session: string | null;
-  scenario: string | null;
-  allow_shrink: boolean;
-  allow_relink: boolean;
-  allow_broken_links: boolean;
-  origin: ProposalOrigin;
-  rollback_of: string | null;
-  changes: StoredChange[];
-}
+/** What a new proposal is made of; the store gives it its id, state, operation id and times. */
+export type NewProposal = Pick<
+  ProposalRecord,
+  'title' | 'summary' | 'agent' | 'session' | 'scenario' | 'allow_shrink' | 'allow_relink' | 'allow_broken_links' | 'origin' | 'rollback_of' | 'changes'
+>;
 
 export interface ListFilter {
   /** Only proposals in one of these states (absent or empty: every state). */

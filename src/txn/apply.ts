@@ -38,6 +38,13 @@ export interface ApplyOptions extends EngineOptions {
    * review here, so a review and the write it approves see the same vault.
    */
   beforePlan?: () => void | Promise<void>;
+  /**
+   * Run under the vault lock right after this call's own transaction committed
+   * (not on a replay). Proposals record "applied" here: once the lock is free,
+   * another process that finds the proposal still marked as applying would
+   * take it for a crash and settle it as one.
+   */
+  afterCommit?: (result: { operation_id: string; changed_paths: string[] }) => void | Promise<void>;
 }
 
 export async function applyBundle(root: string, bundle: Bundle, approval: string, opts: ApplyOptions = {}): Promise<ApplyResult> {
@@ -70,7 +77,9 @@ export async function applyBundle(root: string, bundle: Bundle, approval: string
         hint: 'Something changed since inspect (a file, a mode, the vault). Run `vaultgate tx inspect BUNDLE` again and approve the new hash.',
       });
     }
-    return { ...executePlan(root, plan, ops, lock, { keepBackups }), recovered };
+    const result = executePlan(root, plan, ops, lock, { keepBackups });
+    await opts.afterCommit?.(result);
+    return { ...result, recovered };
   });
 }
 

@@ -88,6 +88,17 @@ export function rethrowIfCrash(e: unknown): void {
   if (e instanceof SimulatedCrash) throw e;
 }
 
+/** A state file's text, or null when it does not exist (any other failure is thrown). */
+export function readTextIfExists(file: string, ops: FsOps): string | null {
+  try {
+    return ops.readFile(file).toString('utf8');
+  } catch (e) {
+    rethrowIfCrash(e);
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw e;
+  }
+}
+
 export type FaultKind = 'crash' | 'ENOSPC' | 'EIO' | 'EIO-sticky';
 
 export interface FaultPlan {

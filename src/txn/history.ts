@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { VaultgateError } from '../errors.js';
 import { removeTree, writeDurable } from './durable.js';
-import { rethrowIfCrash, type FsOps } from './fs-ops.js';
+import { readTextIfExists, rethrowIfCrash, type FsOps } from './fs-ops.js';
 import { parseJournalWrite, type Intent, type JournalWrite } from './journal.js';
 import { isOperationId, txnLayout } from './layout.js';
 import { HISTORY_TAIL_BYTES, LEGACY_UNDO_PREFIX, UNDO_PREFIX } from './settings.js';
@@ -42,14 +42,8 @@ export interface DoneRecord {
 export function readDone(root: string, op: string, ops: FsOps): DoneRecord | null {
   if (!isOperationId(op)) return null;
   const file = path.join(txnLayout(root).done, `${op}.json`);
-  let text: string;
-  try {
-    text = ops.readFile(file).toString('utf8');
-  } catch (e) {
-    rethrowIfCrash(e);
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw e;
-  }
+  const text = readTextIfExists(file, ops);
+  if (text === null) return null;
   const rel = `.vaultgate/txn/done/${op}.json`;
   const bad = (why: string): never => {
     throw new VaultgateError('STATE_CORRUPT', `${rel} is not a valid result record (${why})`, {

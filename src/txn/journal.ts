@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import path from 'node:path';
 import { unreachable, VaultgateError } from '../errors.js';
 import { readJsonFile, writeDurable } from './durable.js';
-import { rethrowIfCrash, type FsOps } from './fs-ops.js';
+import { readTextIfExists, rethrowIfCrash, type FsOps } from './fs-ops.js';
 import type { Plan, PlannedWrite } from './plan.js';
 
 /**
@@ -122,14 +122,8 @@ const corrupt = (file: string, why: string) =>
  */
 export function readIntent(opDir: string, ops: FsOps): Intent | null {
   const file = path.join(opDir, 'intent.json');
-  let text: string;
-  try {
-    text = ops.readFile(file).toString('utf8');
-  } catch (e) {
-    rethrowIfCrash(e);
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw e;
-  }
+  const text = readTextIfExists(file, ops);
+  if (text === null) return null;
   let raw: unknown;
   try {
     raw = JSON.parse(text);

@@ -5,15 +5,7 @@ import { test } from 'node:test';
 import { listScenarios, loadScenario } from '../../../src/policy/index.js';
 import { tempVault } from '../../helpers/temp-vault.js';
 import { writeScenario, yaml } from './scenario-fixtures.js';
-
-function code(f: () => unknown): string {
-  try {
-    f();
-  } catch (e) {
-    return (e as { code: string }).code;
-  }
-  return 'no error';
-}
+import { errorCode as code } from '../../helpers/error-code.js';
 
 function error(f: () => unknown): { code: string; message: string; details?: Record<string, unknown> } {
   try {

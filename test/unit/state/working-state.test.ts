@@ -12,15 +12,7 @@ import {
 } from '../../../src/state/index.js';
 import { storeFile } from '../../../src/store/index.js';
 import { tempVault } from '../../helpers/temp-vault.js';
-
-function code(f: () => unknown): string {
-  try {
-    f();
-  } catch (e) {
-    return (e as { code: string }).code;
-  }
-  return 'no error';
-}
+import { errorCode as code } from '../../helpers/error-code.js';
 
 function setup() {
   const { root, home } = tempVault({ 'a.md': 'x' });

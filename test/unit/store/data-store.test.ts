@@ -4,17 +4,9 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { openStore, storeFile } from '../../../src/store/index.js';
 import { tempVault } from '../../helpers/temp-vault.js';
+import { errorCode as code } from '../../helpers/error-code.js';
 
 const spec = { name: 'demo', applicationId: 0x76670001, migrations: ['CREATE TABLE a(x)', 'CREATE TABLE b(y)'] };
-
-function code(f: () => unknown): string {
-  try {
-    f();
-  } catch (e) {
-    return (e as { code: string }).code;
-  }
-  return 'no error';
-}
 
 test('data store: created under the data root, migrated in order, reopened as is', () => {
   const { root, home } = tempVault({ 'a.md': 'x' });

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { isVaultgateError } from '../../../src/errors.js';
-import { applyBundle, faultyFsOps, inspectBundle, parseBundle, realFsOps, undoOperation } from '../../../src/txn/index.js';
+import { applyBundle, faultyFsOps, inspectBundle, parseBundle, readDone, readLockOwner, realFsOps, undoOperation } from '../../../src/txn/index.js';
 import { tempVault } from '../../helpers/temp-vault.js';
 import { makeBundle, vaultImage, type WriteSpec } from './txn-helpers.js';
 
@@ -89,4 +89,20 @@ test('a note stored under an NFD name is replaced in place, not duplicated under
   await applyBundle(root, bundle, inspectBundle(root, bundle).approval_sha256);
   assert.deepEqual(fs.readdirSync(root).filter((n) => !n.startsWith('.')), [nfd]);
   assert.equal(fs.readFileSync(path.join(root, nfd), 'utf8'), 'new');
+});
+
+test('afterCommit runs once, under the lock, after the commit is recorded; a replay does not run it', async () => {
+  const { root } = tempVault({ 'a.md': 'A' });
+  const seen: { op: string; lock: string | undefined; done: string | undefined }[] = [];
+  const afterCommit = (r: { operation_id: string }) => {
+    seen.push({ op: r.operation_id, lock: readLockOwner(root)?.liveness, done: readDone(root, r.operation_id, realFsOps)?.outcome });
+  };
+  const bundle = parseBundle(Buffer.from(JSON.stringify(makeBundle(root, 'op1', [{ path: 'a.md', mode: 'replace', content: 'A1' }]))), { baseDir: root });
+  const approval = inspectBundle(root, bundle).approval_sha256;
+  await applyBundle(root, bundle, approval, { afterCommit });
+  const again = await applyBundle(root, bundle, approval, { afterCommit });
+  assert.equal(again.replayed, true);
+  // a second process reading the lock in this window sees a live apply, never a crashed one
+  assert.deepEqual(seen, [{ op: 'op1', lock: 'live', done: 'applied' }]);
+  assert.equal(readLockOwner(root), null, 'released afterwards');
 });
