@@ -29,6 +29,7 @@
  * whose search returned total 0 (for an agent: "not in the vault").
  *
  * Usage: npm run eval [-- --engine cli] [-- --corpus openbox-ru] [-- --split dev] [-- --set blind] [-- --limit 10]
+ *        [-- --index-dir DIR] (keep the indexes between runs: index_ms then says what the refresh cost, not a cold index)
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -111,6 +112,8 @@ const { values: args } = parseArgs({
     'no-similar': { type: 'boolean', default: false },
     'similar-only': { type: 'boolean', default: false },
     param: { type: 'string', multiple: true },
+    // keep the indexes in DIR between runs (tuning query-side parameters: no re-index, no retraining)
+    'index-dir': { type: 'string' },
   },
 });
 const LIMIT = Number(args.limit);
@@ -135,15 +138,16 @@ function vaultOf(corpus: string, corpora: string | null): string | null {
 /**
  * `--param name=value` (repeatable): try a ranking or context parameter in-process
  * (RANK_PARAMS in src/index/rank.ts, `weights.body=1.5` for a column weight,
- * QUERY_PARAMS in src/index/query.ts, CONTEXT_PARAMS in src/context/gather.ts).
+ * QUERY_PARAMS in src/index/query.ts, BRIDGE_PARAMS in src/index/bridge.ts,
+ * TERM_MODEL_PARAMS in src/index/term-store.ts, CONTEXT_PARAMS in src/context/gather.ts).
  * For tuning on `--split dev` only.
  */
-function applyParams(rank: Record<string, unknown> | undefined, context: Record<string, unknown> | undefined, query?: Record<string, unknown>): void {
+function applyParams(targets: (Record<string, unknown> | undefined)[]): void {
   for (const item of args.param ?? []) {
     const [name, raw] = item.split('=') as [string, string];
-    const value = raw !== undefined && /^-?[\d.]+$/.test(raw) ? Number(raw) : raw;
+    const value = raw === 'true' ? true : raw === 'false' ? false : raw !== undefined && /^-?[\d.]+$/.test(raw) ? Number(raw) : raw;
     const [head, sub] = name.split('.') as [string, string | undefined];
-    const target = [rank, context, query].find((t) => t && head in t) ?? null;
+    const target = targets.find((t) => t && head in t) ?? null;
     if (!target) throw new Error(`unknown --param ${name}`);
     if (sub !== undefined) (target[head] as Record<string, unknown>)[sub] = value;
     else target[head] = value;
@@ -165,7 +169,8 @@ async function coreEngine(): Promise<Engine | null> {
     | (<T>(root: string, env: Record<string, string | undefined>, read: (h: { db: unknown }) => T) => { result: T })
     | undefined;
   const searchIndex = mod.searchIndex as ((db: unknown, q: string, o: { limit: number; allSections?: boolean }) => { total: number; hits: unknown[] }) | undefined;
-  applyParams(mod.RANK_PARAMS as Record<string, unknown> | undefined, ctx.CONTEXT_PARAMS as Record<string, unknown> | undefined, mod.QUERY_PARAMS as Record<string, unknown> | undefined);
+  // Every tunable object the modules export (RANK_PARAMS, QUERY_PARAMS, BRIDGE_PARAMS, TERM_MODEL_PARAMS, CONTEXT_PARAMS).
+  applyParams([mod, ctx].flatMap((m) => Object.entries(m).filter(([k]) => k.endsWith('_PARAMS')).map(([, v]) => v as Record<string, unknown>)));
   const buildContext = ctx.buildContext as ((root: string, env: Record<string, string | undefined>, o: { question: string }) => { evidence: unknown[] }) | undefined;
   if (typeof withFreshIndex !== 'function' || typeof searchIndex !== 'function' || typeof buildContext !== 'function') return null;
   const env = (home: string) => ({ ...process.env, VAULTGATE_HOME: home });
@@ -321,14 +326,15 @@ async function main(): Promise<void> {
   const engine = core ?? cliEngine(args.engine === 'process' ? processCli() : await inProcessCli(), args.engine === 'process' ? 'process' : 'cli');
   const hasContext = !args['no-context'];
 
-  const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'vaultgate-eval-'));
+  const keep = args['index-dir'];
+  const scratch = keep ? path.resolve(keep) : fs.mkdtempSync(path.join(os.tmpdir(), 'vaultgate-eval-'));
   const results: QuestionResult[] = [];
   const indexMs: Record<string, number> = {};
   try {
     for (const corpus of [...new Set(wanted.map((q) => q.corpus))]) {
       const vault = vaultOf(corpus, root)!;
       const home = path.join(scratch, corpus);
-      fs.mkdirSync(home);
+      fs.mkdirSync(home, { recursive: true });
       const t0 = performance.now();
       await engine.index(vault, home);
       indexMs[corpus] = Math.round(performance.now() - t0);
@@ -357,7 +363,7 @@ async function main(): Promise<void> {
       }
     }
   } finally {
-    fs.rmSync(scratch, { recursive: true, force: true });
+    if (!keep) fs.rmSync(scratch, { recursive: true, force: true });
   }
 
   const report: Record<string, unknown> = {};

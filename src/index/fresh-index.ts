@@ -69,7 +69,8 @@ export class IndexSession implements IndexReader {
       let handle = this.#open(rebuild, opts.busyTimeoutMs);
       if (attempt > 0) handle.created = 'corrupt';
       if (opts.check && attempt === 0) {
-        integrity = checkIntegrity(handle.db) ? 'ok' : 'rebuilt';
+        // A file too damaged to open (its schema pages unreadable) was already recreated by openIndex: rebuilt too.
+        integrity = handle.created === 'corrupt' || !checkIntegrity(handle.db) ? 'rebuilt' : 'ok';
         if (integrity === 'rebuilt') {
           this.close();
           handle = this.#open(true, opts.busyTimeoutMs);

@@ -57,7 +57,7 @@ function readWarnings(warnings: IndexWarning[]): IndexWarning[] {
   return warnings.filter((w) => w.code !== 'NFC_COLLISION').map(({ path, code, message }) => ({ path, code, message }));
 }
 
-export function resolveFromIndex(db: Db, root: string, linkText: string, from: string, warnings: IndexWarning[]): ResolveResult {
+export function resolveFromIndex(db: Db, root: string, linkText: string, from: string | undefined, warnings: IndexWarning[]): ResolveResult {
   const { source, syntax } = readLinkArgs(root, linkText, from);
   const r = resolveLink(fileIndexFromDb(db), syntax, source, anchorLookupFromDb(db));
   return {

@@ -1,5 +1,5 @@
 import { VaultgateError } from '../errors.js';
-import { isStopWord } from './stop-words.js';
+import { isQueryStopWord } from './stop-words.js';
 import { cjkBigrams, cjkRuns, hasCjk, lineWords, normalizeText, stemWord, textWords } from './text-pipeline.js';
 
 /**
@@ -46,6 +46,8 @@ export interface QueryTerm {
   tokens: string[];
   phrase: boolean;
   prefix: boolean;
+  /** A phrase only because its words were written joined (`продакшен-бандла`, `node.js`), not quoted. */
+  joined?: boolean;
 }
 
 export interface ParsedQuery {
@@ -162,7 +164,8 @@ function toTerms(lx: Lexeme): QueryTerm[] {
     const prefix = lx.prefix && k === pieces.length - 1;
     if (words.length > 1 && hasCjk(normalizeText(piece))) {
       words.forEach((w, j) => out.push(termOf(w, [w], false, prefix && j === words.length - 1)));
-    } else out.push(termOf(piece, words, words.length > 1, prefix));
+    } else if (words.length > 1) out.push({ ...termOf(piece, words, true, prefix), joined: true });
+    else out.push(termOf(piece, words, false, prefix));
   });
   return out;
 }
@@ -193,10 +196,10 @@ export function parseQuery(input: string): ParsedQuery {
   if (cjkText.length === 0) {
     for (const lx of lexemes) if (!lx.negated) cjkText.push(...contentRuns(lx.raw, true));
   }
-  const content = positive.filter((t) => t.phrase || t.prefix || !isStopWord(t.words[0]!));
+  const content = positive.filter((t) => t.phrase || t.prefix || !isQueryStopWord(t.words[0]!));
   const kept = dedupe(content.length > 0 ? content : positive).slice(0, MAX_QUERY_TERMS);
   const minus = dedupe(excluded).slice(0, MAX_EXCLUDED_TERMS);
-  const or = (terms: QueryTerm[]) => (terms.length === 0 ? null : terms.length === 1 ? termExpr(terms[0]!) : `(${terms.map(termExpr).join(' OR ')})`);
+  const or = orOf;
   return {
     match: or(kept),
     exclude: or(minus),
@@ -205,6 +208,11 @@ export function parseQuery(input: string): ParsedQuery {
     exactKey: positive.flatMap((t) => t.words).join(' '),
     ...bigramExpr(cjkText),
   };
+}
+
+/** The FTS5 OR of the terms (null for none): a query's MATCH expression. */
+export function orOf(terms: readonly QueryTerm[]): string | null {
+  return terms.length === 0 ? null : terms.length === 1 ? termExpr(terms[0]!) : `(${terms.map(termExpr).join(' OR ')})`;
 }
 
 /**
@@ -217,7 +225,7 @@ function contentRuns(raw: string, keepStopWords = false): string[] {
   for (const text of cjkRuns(normalizeText(raw))) {
     let run = '';
     for (const w of lineWords(text)) {
-      if (keepStopWords || !isStopWord(w)) run += w;
+      if (keepStopWords || !isQueryStopWord(w)) run += w;
       else if (run) {
         runs.push(run);
         run = '';

@@ -95,6 +95,16 @@ export function sectionScoreSql(): string {
   return `-bm25(sections_fts, ${w.title}, ${w.aliases}, ${w.heading}, ${w.path}, ${w.body})`;
 }
 
+/**
+ * A query term as coverage counts it: a note holding `expr` covers it fully, one
+ * holding only an alternate (a word of the same family, an associated word:
+ * bridge.ts) covers it by that alternate's credit (below 1).
+ */
+export interface CoverageTerm {
+  expr: string;
+  alternates: { expr: string; credit: number }[];
+}
+
 /** Extra terms searched with the query (expansion), whose BM25 adds to a section's score with a weight. */
 export interface Expansion {
   match: string;
@@ -120,13 +130,13 @@ function fromClause(table: string, filter: NoteFilter): string {
  * Notes for a query, best first (the notes of the candidate sections).
  *
  * @param match the FTS5 MATCH expression of the whole query
- * @param terms one MATCH expression per query term, for coverage (and its idf weights)
+ * @param terms the query terms, for coverage (and its idf weights)
  */
 export function rankNotes(
   db: Db,
   table: RankTable,
   match: string,
-  terms: string[],
+  terms: CoverageTerm[],
   filter: NoteFilter,
   want: number,
   expansions: Expansion[] = [],
@@ -206,7 +216,7 @@ export function rankNotes(
  * the set come back (a lookup bounded by one note's rowid range walks the doclist
  * too, ~0.3 ms per note for a common word at 10k notes). 1 for a one-term query.
  */
-function coverageOf(db: Db, table: RankTable, terms: string[]): (fileIds: number[]) => Map<number, number> {
+function coverageOf(db: Db, table: RankTable, terms: CoverageTerm[]): (fileIds: number[]) => Map<number, number> {
   if (terms.length < 2) return (ids) => new Map(ids.map((id) => [id, 1]));
   const fts = table === 'words' ? ['sections_fts', 'anchors_fts'] : ['bigrams_fts'];
   const notesWith = fts.map((t) =>
@@ -216,16 +226,21 @@ function coverageOf(db: Db, table: RankTable, terms: string[]): (fileIds: number
   const df = db.prepare(`SELECT count(*) FROM ${fts[0]} WHERE ${fts[0]} MATCH ?`).pluck();
   // The idf FTS5's bm25() uses (with a floor, so a word in most sections still counts a little).
   const idf = terms.map((t) => {
-    const n = df.get(t) as number;
+    const n = df.get(t.expr) as number;
     return Math.max(1e-6, Math.log((rows - n + 0.5) / (n + 0.5)));
   });
   const sum = idf.reduce((a, b) => a + b, 0);
   return (ids) => {
     const got = new Map<number, number>(ids.map((id) => [id, 0]));
     const batch = JSON.stringify(ids);
+    const holders = (expr: string) => new Set(notesWith.flatMap((q) => q.all(expr, batch) as number[]));
     terms.forEach((t, k) => {
-      const holders = new Set(notesWith.flatMap((q) => q.all(t, batch) as number[]));
-      for (const id of holders) got.set(id, got.get(id)! + idf[k]!);
+      const credit = new Map<number, number>();
+      for (const id of holders(t.expr)) credit.set(id, 1);
+      for (const alt of t.alternates) {
+        for (const id of holders(alt.expr)) credit.set(id, Math.max(credit.get(id) ?? 0, alt.credit));
+      }
+      for (const [id, c] of credit) got.set(id, got.get(id)! + c * idf[k]!);
     });
     for (const [id, w] of got) got.set(id, w / sum);
     return got;

@@ -23,7 +23,7 @@
  */
 
 /** Bump on any change to tables, columns or the text pipeline's output. */
-export const SCHEMA_VERSION = 10;
+export const SCHEMA_VERSION = 11;
 
 /** `PRAGMA application_id`: 'VGIX'. A SQLite file without it is not ours and is never trusted. */
 export const APPLICATION_ID = 0x56474958;
@@ -124,11 +124,21 @@ CREATE VIRTUAL TABLE anchors_fts USING fts5(
   content='', contentless_delete=1,
   tokenize='unicode61 remove_diacritics 2'
 );
+-- The terms of sections_fts with the number of rows holding each (read-only,
+-- kept by FTS5 itself): the vocabulary a question's words are checked against (bridge.ts).
+CREATE VIRTUAL TABLE sections_vocab USING fts5vocab(sections_fts, 'row');
 CREATE VIRTUAL TABLE bigrams_fts USING fts5(
   grams,
   content='', contentless_delete=1,
   tokenize='unicode61 remove_diacritics 0'
 );
+
+-- The term-association model (term-store.ts): each vocabulary word's nearest
+-- words, "term similarity term similarity …", looked up per query word.
+CREATE TABLE term_neighbours (
+  term       TEXT PRIMARY KEY,
+  neighbours TEXT NOT NULL
+) STRICT, WITHOUT ROWID;
 
 CREATE TABLE links (
   id           INTEGER PRIMARY KEY,

@@ -1,5 +1,6 @@
 import type { Db } from './db.js';
-import { assertQuery, parseQuery, termExpr, type ParsedQuery } from './query.js';
+import { assertQuery, parseQuery, type ParsedQuery } from './query.js';
+import { bridgeQuery } from './bridge.js';
 import { expansionMatch, feedbackTerms } from './expand.js';
 import { RANK_PARAMS, rankNotes, rankSections, rankWithinNote, type NoteFilter, type RankedNote } from './rank.js';
 import { SECTION_BITS, sectionRange } from './schema.js';
@@ -112,19 +113,22 @@ export function rankedNotes(db: Db, query: string, opts: SearchOptions = {}, per
   let ranked = { notes: [] as RankedNote[], total: 0 };
   let fallback = false;
   if (parsed.match !== null) {
-    const terms = parsed.terms.map(termExpr);
-    ranked = rankNotes(db, 'words', parsed.match, terms, f, want);
+    // The user's words meet the vault's (bridge.ts): corrections, family and associated words.
+    const bridged = bridgeQuery(db, parsed);
+    const match = bridged.parsed.match!;
+    const terms = bridged.coverage;
     const p = RANK_PARAMS;
+    ranked = rankNotes(db, 'words', match, terms, f, want, bridged.expansions);
     if (p.feedbackWeight > 0 && parsed.terms.length >= 2 && ranked.notes.length > 0) {
       // Pseudo-relevance feedback: the best sections' own words, added with a small weight (expand.ts).
       const top = ranked.notes.slice(0, p.feedbackSections).map((n) => n.sections[0]!);
       const extra = expansionMatch(feedbackTerms(db, top, new Set(parsed.terms.flatMap((t) => t.tokens)), p.feedbackTerms));
-      if (extra !== null) ranked = rankNotes(db, 'words', parsed.match, terms, f, want, [{ match: extra, weight: p.feedbackWeight }]);
+      if (extra !== null) ranked = rankNotes(db, 'words', match, terms, f, want, [...bridged.expansions, { match: extra, weight: p.feedbackWeight }]);
     }
   }
   if (ranked.total === 0 && parsed.bigrams !== null) {
     // The words found nothing: the question's CJK bigrams against every section's (query.ts).
-    ranked = rankNotes(db, 'bigrams', parsed.bigrams, parsed.bigramTerms, f, want);
+    ranked = rankNotes(db, 'bigrams', parsed.bigrams, parsed.bigramTerms.map((expr) => ({ expr, alternates: [] })), f, want);
     fallback = ranked.total > 0;
   }
   const picked = ranked.notes.slice(0, want);

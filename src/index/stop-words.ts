@@ -33,6 +33,14 @@ const RU_FORMS = `какого какому каком какую какое к�
 ваших наша наше нашего нашей наши наших кого кому ком чему нибудь пусть лишь уж`;
 
 /**
+ * The frame of a Russian question, as English "do", "tell", "explain" are above:
+ * "что делать, если…", "как сделать…", "объясните…" (one Russian dev question
+ * more in the eval's top 5, holdout unchanged). Dropped from queries only
+ * ({@link isQueryStopWord}): in a note's text ("делают", `similar`'s terms) they are words.
+ */
+const RU_FRAME = `делать сделать делает делают сделал сделали расскажи расскажите объясни объясните покажи покажите`;
+
+/**
  * Chinese function words and question words, as Intl.Segmenter cuts a question
  * (面包要发酵多久 → 面包 要 发酵 多久): particles, pronouns, "how / what / how long".
  * Content words people put in questions (时间, 需要, 方法) are not here.
@@ -66,4 +74,11 @@ export const STOP_WORDS: ReadonlySet<string> = new Set(
 
 export function isStopWord(normalizedWord: string): boolean {
   return STOP_WORDS.has(normalizedWord);
+}
+
+const QUESTION_FRAME: ReadonlySet<string> = new Set(RU_FRAME.split(/\s+/).filter(Boolean));
+
+/** A stop word, or a word that frames a question (`делать`, `объясните`): what a plain query drops. */
+export function isQueryStopWord(normalizedWord: string): boolean {
+  return STOP_WORDS.has(normalizedWord) || QUESTION_FRAME.has(normalizedWord);
 }

@@ -46,15 +46,18 @@ export function checkFileArg(root: string, input: string): string {
  * The LINK and NOTE arguments of `resolve LINK --from NOTE`: the link as written
  * (`[[A#B|c]]`, `[t](a%20b.md)`, a bare target), parsed as a note would parse
  * it, and the checked source file. An empty link or a URL is refused (exit 2).
+ * Without a source (`from` undefined) the link is resolved as written in a note
+ * at the vault root (`source` is `''`): what people mean by "what does [[T]]
+ * name", and what a note at the top of the vault sees.
  */
-export function readLinkArgs(root: string, linkText: string, from: string): { source: string; syntax: LinkSyntax } {
+export function readLinkArgs(root: string, linkText: string, from: string | undefined): { source: string; syntax: LinkSyntax } {
   if (linkText.trim() === '') {
     throw new VaultgateError('LINK_EMPTY', 'the link is empty', {
       hint: 'Give the link as written in a note, e.g. `[[Note#Heading]]`, or a bare target such as `Note`.',
     });
   }
   // Any vault file may be the source (a canvas links too); only its folder matters.
-  const source = checkFileArg(root, from);
+  const source = from === undefined ? '' : checkFileArg(root, from);
   const syntax = parseLinkSyntax(linkText);
   if (isExternalLink(syntax)) {
     throw new VaultgateError('LINK_INVALID', `${linkText} is an external URL, not a link into the vault`, {

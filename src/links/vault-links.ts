@@ -28,7 +28,7 @@ export interface ResolveResult {
 }
 
 /** `resolve LINK --from NOTE`: LINK is the text as written (`[[A#B|c]]`, `[t](a%20b.md)`, or a bare target). */
-export function resolveInVault(root: string, linkText: string, from: string): ResolveResult {
+export function resolveInVault(root: string, linkText: string, from: string | undefined): ResolveResult {
   const { source, syntax } = readLinkArgs(root, linkText, from);
   const view = openVaultView(root);
   const r = resolveLink(view.index, syntax, source, view.anchors);

@@ -52,6 +52,13 @@ export interface StringParam extends ParamBase {
   readonly nonEmpty?: boolean;
   /** CLI: the flag may be given without a value (`--snapshot` alone), meaning this value. */
   readonly bareValue?: string;
+  /**
+   * The value is a JSON document as text (a merge patch, a changes document).
+   * API callers (MCP clients) may send the document itself instead of its text:
+   * an object or array is serialised here, so the operation still parses one
+   * form, strictly.
+   */
+  readonly jsonText?: boolean;
 }
 export interface IntParam extends ParamBase {
   readonly type: 'int';
@@ -159,6 +166,7 @@ function coerce(p: Param, value: unknown, from: 'cli' | 'api'): unknown {
   const name = label(p, from);
   switch (p.type) {
     case 'string': {
+      if (from === 'api' && p.jsonText && typeof value === 'object' && value !== null) return JSON.stringify(value);
       const s = from === 'cli' && Array.isArray(value) ? value.join(' ') : value;
       if (typeof s !== 'string') throw usage(`${name} must be a string`, `Pass text for ${name}.`, p.name);
       if (p.nonEmpty && s.trim() === '') throw usage(`${name} is empty`, `Give a non-empty ${name}.`, p.name);
@@ -212,7 +220,7 @@ export function inputZodShape(params: readonly Param[]): Record<string, import('
       case 'string': {
         let s = z.string();
         if (p.nonEmpty) s = s.min(1);
-        t = s;
+        t = p.jsonText ? z.union([s, z.record(z.string(), z.unknown()), z.array(z.unknown())]) : s;
         break;
       }
       case 'int':

@@ -113,7 +113,7 @@ export const proposeOp = defineOperation({
     { name: 'append_file', type: 'string', placeholder: 'file', cliOnly: true, description: 'append this file’s text to the end of the note' },
     { name: 'append_to_section', type: 'string', placeholder: 'heading', description: 'append the text at the end of this section ("Heading > Sub")' },
     { name: 'changes', type: 'string', placeholder: 'file.json', cliOnly: true, description: 'several files at once: a JSON document (- for stdin; docs/json.md)' },
-    { name: 'changes_json', type: 'string', mcpOnly: true, description: 'several files at once: the JSON document {"title","summary"?,"changes":[{"path","action","content"?,"base","to"?}]}' },
+    { name: 'changes_json', type: 'string', mcpOnly: true, jsonText: true, description: 'several files at once: the JSON document {"title","summary"?,"changes":[{"path","action","content"?,"base","to"?}]} (an object, or its text)' },
     { name: 'title', type: 'string', placeholder: 'text', description: 'one line saying what the change is for (default: what it does)' },
     { name: 'summary', type: 'string', placeholder: 'text', description: 'why, for the person who reviews it' },
     { name: 'agent', type: 'string', placeholder: 'name', description: 'who proposes (default: VAULTGATE_AGENT)' },
@@ -235,7 +235,7 @@ export const showOp = defineOperation({
   command: 'show',
   group: 'write',
   summary: 'A proposal and its last review, without checking again',
-  examples: ['vaultgate show p-7'],
+  examples: ['vaultgate show p-7', 'vaultgate show p-7 --json'],
   params: [idArg] as const,
   output: { proposal: { object: { id: 'string', state: 'string', title: 'string', agent: 'string|null' } }, checks: { array: CHECK }, files: { array: { path: 'string', action: 'string', old_sha256: 'string|null', new_sha256: 'string|null', diff: 'string' } }, diff: 'string', review_hash: 'string|null' },
   annotations: { readOnly: true, destructive: false, idempotent: true, openWorld: false },
@@ -252,7 +252,7 @@ export const applyOp = defineOperation({
   group: 'write',
   summary: 'Apply a reviewed proposal: re-reviewed under the vault lock, written only if nothing blocks and the hash is the one you approved',
   description: 'Stale (the vault changed) exits 75; a protected area exits 77; a declined proposal exits 2 (reopen it first). Not offered to agents over MCP.',
-  examples: ['vaultgate apply p-7 --review-hash <review_hash from vaultgate review p-7>'],
+  examples: ['vaultgate review p-7', 'vaultgate apply p-7 --review-hash <review_hash from vaultgate review p-7>', 'vaultgate apply p-7 --review-hash <review_hash> --json'],
   params: [
     idArg,
     {
@@ -279,7 +279,7 @@ export const declineOp = defineOperation({
   command: 'decline',
   group: 'write',
   summary: 'Decline a proposal, saying why (it stays on record; `reopen` brings it back)',
-  examples: ["vaultgate decline p-7 --reason 'keep the old wording'"],
+  examples: ["vaultgate decline p-7 --reason 'keep the old wording'", "vaultgate decline p-7 --reason 'links the wrong note' --json"],
   params: [idArg, { name: 'reason', type: 'string', required: true, nonEmpty: true, placeholder: 'text', description: 'why, for the agent and the log' }] as const,
   annotations: { readOnly: false, destructive: false, idempotent: false, openWorld: false },
   async run(input, ctx) {
@@ -294,7 +294,7 @@ export const reopenOp = defineOperation({
   command: 'reopen',
   group: 'write',
   summary: 'Reopen a declined proposal: it is reviewed again and becomes pending or blocked',
-  examples: ['vaultgate reopen p-7'],
+  examples: ['vaultgate reopen p-7', 'vaultgate reopen p-7 --json'],
   params: [idArg] as const,
   annotations: { readOnly: false, destructive: false, idempotent: false, openWorld: false },
   async run(input, ctx) {
@@ -310,7 +310,7 @@ export const rollbackOp = defineOperation({
   group: 'write',
   summary: 'Propose the inverse of an applied proposal (writes nothing: review and apply it like any other)',
   description: 'Based on the bytes the apply wrote: if a file changed since, the rollback proposal is created but blocked, with the reason.',
-  examples: ['vaultgate rollback p-7'],
+  examples: ['vaultgate rollback p-7', 'vaultgate rollback p-7 --json'],
   params: [idArg] as const,
   annotations: { readOnly: false, destructive: false, idempotent: false, openWorld: false },
   async run(input, ctx) {

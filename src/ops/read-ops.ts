@@ -240,10 +240,17 @@ export const resolveOp = defineOperation({
   tool: 'resolve_link',
   group: 'read',
   summary: 'Resolve a link exactly as Obsidian would, from a given note',
-  examples: ["vaultgate resolve '[[Rules]]' --from Games/Catan/Strategy.md", "vaultgate resolve '[[Sourdough#Feeding|feed it]]' --from Home.md --json"],
+  description:
+    'The folder of the note the link is written in decides ties between files of the same name (own folder first); ' +
+    'without --from the link is resolved as written in a note at the vault root (`from` is then "").',
+  examples: [
+    "vaultgate resolve '[[Rules]]' --from Games/Catan/Strategy.md",
+    "vaultgate resolve '[[Sourdough#Feeding|feed it]]' --from Home.md --json",
+    "vaultgate resolve '[[Sourdough#^starter-ratio]]'",
+  ],
   params: [
     { name: 'link', type: 'string', positional: true, description: 'the link as written: [[A#B|c]], ![[x.png|100]], [t](a%20b.md), or a bare target' },
-    { name: 'from', type: 'string', required: true, placeholder: 'note', description: 'the note the link is written in (vault-relative path)', nonEmpty: true },
+    { name: 'from', type: 'string', placeholder: 'note', description: 'the note the link is written in (vault-relative path; default: a note at the vault root)', nonEmpty: true },
   ] as const,
   output: { link: 'string', from: 'string', kind: 'string', status: 'string', target: 'string|null', candidates: 'array|null', rule: 'string', subpath: 'object|null', warnings: 'array' },
   annotations: READ_ONLY,

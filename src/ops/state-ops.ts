@@ -55,7 +55,7 @@ export const statePatchOp = defineOperation({
     sessionArg,
     revisionParam('the revision the patch was computed against (`state get`; 0 for a new session)'),
     { name: 'patch_file', type: 'string', placeholder: 'file', description: 'read the patch from this file (`-` or absent: stdin)', cliOnly: true, nonEmpty: true },
-    { name: 'patch', type: 'string', description: 'the merge patch, as JSON text (one object)', mcpOnly: true },
+    { name: 'patch', type: 'string', description: 'the merge patch: one JSON object (or its text)', mcpOnly: true, jsonText: true },
   ] as const,
   output: { session: 'string', revision: 'integer', state: 'object' },
   annotations: { readOnly: false, destructive: false, idempotent: false, openWorld: false },
@@ -88,7 +88,7 @@ export const stateDeleteOp = defineOperation({
   command: 'state delete',
   group: 'write',
   summary: "Delete a session's working state, if it is still at --revision",
-  examples: ['vaultgate state delete review-2026-12 --revision 9'],
+  examples: ['vaultgate state get review-2026-12', 'vaultgate state delete review-2026-12 --revision 9'],
   params: [sessionArg, revisionParam('the current revision (`state get`)')] as const,
   annotations: { readOnly: false, destructive: true, idempotent: false, openWorld: false },
   async run(input, ctx) {

@@ -54,7 +54,7 @@ export const initOp = defineOperation({
   command: 'init',
   group: 'admin',
   summary: 'Create .vaultgate/ with the vault id (the first apply does this implicitly)',
-  examples: ['vaultgate init --vault ~/Notes'],
+  examples: ['vaultgate init --vault ~/Notes', 'vaultgate init --vault ~/Notes --json'],
   params: [] as const,
   annotations: { readOnly: false, destructive: false, idempotent: true, openWorld: false },
   async run(_input, ctx) {
@@ -84,7 +84,7 @@ export const txApplyOp = defineOperation({
   command: 'tx apply',
   group: 'write',
   summary: 'Apply a bundle all-or-nothing, if the vault is still as inspected',
-  examples: ['vaultgate tx apply bundle.json --approval <approval_sha256 from tx inspect>'],
+  examples: ['vaultgate tx inspect bundle.json', 'vaultgate tx apply bundle.json --approval <approval_sha256 from tx inspect>'],
   params: [
     bundleArg,
     {
@@ -111,7 +111,7 @@ export const txRecoverOp = defineOperation({
   command: 'tx recover',
   group: 'admin',
   summary: 'Roll interrupted operations forward or back; retry quarantined ones',
-  examples: ['vaultgate tx recover'],
+  examples: ['vaultgate tx status', 'vaultgate tx recover', 'vaultgate tx recover --json'],
   params: [] as const,
   annotations: { readOnly: false, destructive: false, idempotent: true, openWorld: false },
   async run(_input, ctx) {
@@ -167,7 +167,7 @@ export const undoOp = defineOperation({
   command: 'undo',
   group: 'write',
   summary: 'Apply the inverse of an operation, if its files still hold exactly what it wrote',
-  examples: ['vaultgate undo <operation_id>'],
+  examples: ['vaultgate undo <operation_id>', 'vaultgate undo proposal-p-7-1a2b3c4d --json'],
   params: [opArg('applied operation id')] as const,
   annotations: WRITES,
   async run(input, ctx) {

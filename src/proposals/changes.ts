@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { VaultgateError } from '../errors.js';
-import { MAX_FILE_BYTES, MAX_OPERATION_BYTES, MAX_WRITES } from '../txn/index.js';
+import { checkWritePath, MAX_FILE_BYTES, MAX_OPERATION_BYTES, MAX_WRITES } from '../txn/index.js';
 import { isMarkdownPath, normalizeVaultPath, sha256Hex } from '../vault/index.js';
 import { appendToNote, appendToSection, renameHeading, replaceOnce, replaceSection } from './edits.js';
 import type { HeadingRename, LinkRewriter } from './link-rewrite.js';
@@ -170,7 +170,11 @@ function expandMove(root: string, r: Extract<ChangeRequest, { kind: 'move' | 're
   const into = r.kind === 'move' && !folder && r.to.endsWith('/');
   const to = normalizeVaultPath(r.kind === 'rename' ? parent + renamedName(rel, r.name, folder) : into ? r.to + rel.slice(parent.length) : r.to.replace(/\/+$/, ''));
   if (!folder) {
-    if (r.base === null) throw new VaultgateError('USAGE', `moving ${rel} needs --base: the sha256 of the file as you read it`, { hint: '`vaultgate note PATH` prints it; a folder move takes no --base.' });
+    if (r.base === null) {
+      // `note` reads notes only: an attachment's hash is its bytes' SHA-256 (what the STALE_HASH answer also names)
+      const where = isMarkdownPath(rel) ? '`vaultgate note PATH` prints it' : `an attachment's is the SHA-256 of its bytes (\`sha256sum '${rel}'\`)`;
+      throw new VaultgateError('USAGE', `moving ${rel} needs --base: the sha256 of the file as you read it`, { hint: `${where}; a folder move takes no --base.` });
+    }
     return [moveChange(root, rel, to, r.base)];
   }
   if (r.base !== null) {
@@ -191,6 +195,7 @@ function expandMove(root: string, r: Extract<ChangeRequest, { kind: 'move' | 're
 export function resolveChanges(root: string, requests: readonly ChangeRequest[], rewriter: LinkRewriter = plainMove): StoredChange[] {
   if (requests.length === 0) throw new VaultgateError('USAGE', 'a proposal needs at least one change', { hint: 'See `vaultgate propose --help`.' });
   if (requests.length > MAX_WRITES) throw tooMany(requests.length);
+  for (const r of requests) checkRequestPaths(r);
   const resolved: StoredChange[] = [];
   const headings: HeadingRename[] = [];
   for (const r of requests) {
@@ -214,6 +219,23 @@ export function resolveChanges(root: string, requests: readonly ChangeRequest[],
     });
   }
   return changes;
+}
+
+/**
+ * The engine's path rules (reserved folders, portable names) on the paths a
+ * request names, before anything is read: a path no proposal may ever write is
+ * refused as such (PATH_RESERVED, exit 2), not as a stale base or a link the
+ * rewriter cannot write. The whole bundle is checked again once it is built.
+ */
+function checkRequestPaths(r: ChangeRequest): void {
+  const trimmed = (p: string) => p.replace(/\/+$/, '');
+  checkWritePath(trimmed(r.path));
+  if (r.kind === 'move') checkWritePath(trimmed(r.to));
+  if (r.kind === 'rename') {
+    const from = trimmed(r.path);
+    const parent = from.includes('/') ? from.slice(0, from.lastIndexOf('/') + 1) : '';
+    checkWritePath(parent + trimmed(r.name));
+  }
 }
 
 function tooMany(n: number): VaultgateError {

@@ -58,6 +58,8 @@ export interface LinkReviewOptions {
   allowRelink?: boolean;
   /** The proposal says `--allow-broken-links`: links left dangling by a delete warn instead of blocking. */
   allowBrokenLinks?: boolean;
+  /** The flag that allowed them, for the message (issue 8's `--allow-shrink` allows a delete with backlinks too). */
+  allowBrokenLinksFlag?: string;
 }
 
 const stripBom = (t: string) => (t.charCodeAt(0) === 0xfeff ? t.slice(1) : t);
@@ -516,7 +518,7 @@ function stabilityChecks(changes: readonly LinkChange[], deleted: ReadonlySet<st
       ok: false,
       severity: allowed ? 'warn' : 'block',
       path,
-      message: `${path} is linked from ${plural(dangling.length, 'place')}; deleting it leaves ${dangling.length === 1 ? 'it' : 'them'} dangling: ${listed(dangling)}${allowed ? ' (allowed: the proposal says --allow-broken-links)' : ' — if that is intended, propose again with --allow-broken-links'}`,
+      message: `${path} is linked from ${plural(dangling.length, 'place')}; deleting it leaves ${dangling.length === 1 ? 'it' : 'them'} dangling: ${listed(dangling)}${allowed ? ` (allowed: the proposal says ${opts.allowBrokenLinksFlag ?? '--allow-broken-links'})` : ' — if that is intended, propose again with --allow-broken-links'}`,
       details: { count: dangling.length, links: dangling.map(detail) },
     });
   }

@@ -112,7 +112,17 @@ export async function runReview(session: VaultSession, p: ReviewInput, parsed: M
   };
   checks.push(...frontmatterChecks(p.changes, parse));
 
-  const links = session.read((h) => reviewLinks(h.db, config, p.changes, parse, { allowRelink: p.allow_relink, allowBrokenLinks: p.allow_broken_links })).result;
+  // Issue 8 lets --allow-shrink allow "a delete of a note with backlinks"; issue 12 names
+  // --allow-broken-links for it. Either flag allows it (and only that: a retargeted link
+  // still needs --allow-relink).
+  const brokenLinksFlag = p.allow_broken_links ? '--allow-broken-links' : p.allow_shrink ? '--allow-shrink' : undefined;
+  const links = session.read((h) =>
+    reviewLinks(h.db, config, p.changes, parse, {
+      allowRelink: p.allow_relink,
+      allowBrokenLinks: brokenLinksFlag !== undefined,
+      ...(brokenLinksFlag === undefined ? {} : { allowBrokenLinksFlag: brokenLinksFlag }),
+    }),
+  ).result;
   checks.push(...links.checks);
   const shrinks = p.changes.map((c) => shrinkOf(c, parse));
   checks.push(...shrinkChecks(p, shrinks));
@@ -202,8 +212,8 @@ function shrinkOf(c: StoredChange, parse: (text: string) => NoteModel): number {
 /**
  * shrink: a write that removes more than half of a note blocks unless the
  * proposal allows it. A delete is not a shrink: a delete of a note other notes
- * link to is the link_stability check's (`--allow-broken-links`), one flag per
- * concern.
+ * link to is the link_stability check's (`--allow-broken-links`, or issue 8's
+ * `--allow-shrink`, which runReview passes on for deletes).
  */
 function shrinkChecks(p: ReviewInput, shrinks: number[]): ReviewCheck[] {
   const out: ReviewCheck[] = [];

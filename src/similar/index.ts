@@ -17,7 +17,7 @@
  *   coverage; {@link similarNotes}, {@link pairSimilarity}, {@link duplicateGroups}:
  *   the `similar` verb.
  */
-export * from './linalg.js';
+export * from '../linalg/index.js';
 export * from './terms.js';
 export * from './lsa.js';
 export * from './sparse.js';

@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import { csrFromRows, truncatedSvd } from './linalg.js';
+import { csrFromRows, truncatedSvd } from '../linalg/index.js';
 
 /**
  * Latent semantic analysis over the vault's sections (the offline default of

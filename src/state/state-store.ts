@@ -4,9 +4,11 @@ type Env = Record<string, string | undefined>;
 
 /**
  * `state.sqlite` under the vault's data root: one row per session. Revisions
- * come from one counter for the whole store (`meta.last_revision`), so a
- * session deleted and created again never repeats a revision an agent may
- * still hold (no ABA: a stale writer stays stale).
+ * count per session (1, 2, 3, …); `meta` keeps the last revision of each
+ * deleted session (`deleted:<session>`), so a session deleted and created again
+ * never repeats a revision an agent may still hold (no ABA: a stale writer
+ * stays stale). `meta.last_revision` is the store-wide counter of the first
+ * version, kept so older stores open unchanged, no longer used.
  */
 export const STATE_STORE: StoreSpec = {
   name: 'state',

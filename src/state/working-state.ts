@@ -17,10 +17,19 @@ type Env = Record<string, string | undefined>;
  * (`BEGIN IMMEDIATE`, `synchronous = FULL`): atomic and durable.
  */
 
+/**
+ * The `meta` key that keeps a deleted session's last revision: its next life
+ * starts above it. (Stores made before per-session revisions also hold
+ * `last_revision`, the old store-wide counter; it is no longer read.)
+ */
+function tombstoneKey(session: string): string {
+  return `deleted:${session}`;
+}
+
 /** A session's state as `state get` and `state patch` print it. */
 export interface StateDocument {
   session: string;
-  /** 0 for a session with no state yet; otherwise opaque and growing: compare for equality only. */
+  /** 0 for a session with no state yet; 1 after its first patch, +1 with each patch. */
   revision: number;
   state: Record<string, unknown>;
 }
@@ -151,7 +160,12 @@ export function patchState(root: string, env: Env, session: string, revision: nu
             hint: 'Remove keys you no longer need (set them to null) in the same patch.',
           });
         }
-        const rev = (db!.prepare(`UPDATE meta SET value = value + 1 WHERE key = 'last_revision' RETURNING value`).pluck().get() as number);
+        // Per session: 1, 2, 3, … A session deleted and created again continues above
+        // its last revision (kept in `meta` when it was deleted), so an agent still
+        // holding an old revision stays stale (no ABA).
+        const floor = row ? row.revision : ((db!.prepare('SELECT value FROM meta WHERE key = ?').pluck().get(tombstoneKey(session)) as number | undefined) ?? 0);
+        const rev = floor + 1;
+        if (!row) db!.prepare('DELETE FROM meta WHERE key = ?').run(tombstoneKey(session));
         const now = new Date().toISOString();
         db!.prepare(
           `INSERT INTO sessions (session, revision, state, bytes, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)
@@ -181,6 +195,7 @@ export function deleteState(root: string, env: Env, session: string, revision: n
     if (current !== revision) throw stale(session, revision, current);
     if (!row) return { session, deleted: false, revision: 0 };
     db!.prepare('DELETE FROM sessions WHERE session = ?').run(session);
+    db!.prepare('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value').run(tombstoneKey(session), row.revision);
     return { session, deleted: true, revision: 0 };
   };
   // No store yet: nothing to delete, and a delete never creates one.

@@ -154,7 +154,7 @@ test('bad input is a typed error with a message and a hint, exit 2', async () =>
     [['resolve', '[[ ]]', '--from', 'Home.md'], 'LINK_EMPTY'],
     [['resolve', '[[Home', '--from', 'Home.md'], 'LINK_INVALID'],
     [['resolve', '[t](https://example.com)', '--from', 'Home.md'], 'LINK_INVALID'],
-    [['resolve', 'Home'], 'USAGE'],
+    [['resolve', 'Home', '--from', ''], 'USAGE'], // --from is optional (the vault root), but never empty
   ];
   for (const [args, code] of cases) {
     const r = await runCliProcess(args, { vault: root, home });

@@ -315,7 +315,7 @@ test('links: a new ambiguous link or missing heading blocks, a link to a missing
   assert.deepEqual(r.review.files[0].links_removed.map((l: any) => l.raw), ['[[Other#Part]]']);
 });
 
-test('shrink: removing more than half of a note blocks unless --allow-shrink; deleting a linked note blocks unless --allow-broken-links (one flag per concern)', async () => {
+test('shrink: removing more than half of a note blocks unless --allow-shrink; deleting a linked note blocks unless --allow-broken-links (or issue 8\'s --allow-shrink)', async () => {
   const v = vault();
   const base = sha(NOTE);
   const p = await proposeOk(v, ['Bread.md', '--content', '# Bread\n', '--base', base]);
@@ -332,7 +332,9 @@ test('shrink: removing more than half of a note blocks unless --allow-shrink; de
     stab.details.links.map((l: any) => [l.source, l.line, l.raw, l.before, l.after, l.reason]),
     [['Uses.md', 1, '[[Bread#Starter]]', 'Bread.md', 'unresolved', 'target_deleted'], ['Uses.md', 1, '[[Bread#^feed]]', 'Bread.md', 'unresolved', 'target_deleted']],
   );
-  assert.deepEqual(failing(await proposeOk(v, ['--delete', 'Bread.md', '--base', base, '--allow-shrink'])), ['block:link_stability'], '--allow-shrink does not allow dangling links');
+  // issue 8: "deletes a note with backlinks … blocked unless --allow-shrink"; issue 12: "unless --allow-broken-links": either allows it
+  const shrinkAllowed = await proposeOk(v, ['--delete', 'Bread.md', '--base', base, '--allow-shrink']);
+  assert.deepEqual([shrinkAllowed.proposal.state, failing(shrinkAllowed)], ['pending', ['warn:link_stability']]);
   const allowed = await proposeOk(v, ['--delete', 'Bread.md', '--base', base, '--allow-broken-links']);
   assert.deepEqual([allowed.proposal.state, failing(allowed)], ['pending', ['warn:link_stability']]);
   assert.ok(allowed.review.link_changes.every((c: any) => c.intended && c.reason === 'target_deleted'), 'said so: intended');

@@ -41,6 +41,7 @@ function cases(bundle: string, opId: string): Case[] {
     { name: 'note-heading', op: 'note', argv: ['note', 'Games/Catan/Rules.md', '--heading', 'The robber on a 7'] },
     { name: 'note-window', op: 'note', argv: ['note', 'Games/Catan/Rules.md', '--max-chars', '300'] },
     { name: 'resolve', op: 'resolve', argv: ['resolve', '[[Rules]]', '--from', 'Games/Catan/Strategy.md'] },
+    { name: 'resolve-from-root', op: 'resolve', argv: ['resolve', '[[Sourdough#^starter-ratio]]'] },
     { name: 'links', op: 'links', argv: ['links', 'Journal/2026-11-28.md'] },
     { name: 'backlinks', op: 'backlinks', argv: ['backlinks', 'Wiki/Cooking/Sourdough.md'] },
     { name: 'check', op: 'check', argv: ['check'] },

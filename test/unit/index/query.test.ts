@@ -20,6 +20,11 @@ test('declined forms of Russian question words and pronouns are stop words too, 
   assert.equal(parseQuery('которую встречу после').match, '("встреч" OR "посл")');
 });
 
+test('Russian question frames ("что делать", "объясните") are stop words like English do / explain', () => {
+  assert.equal(parseQuery('что делать, если помидор прервали').match, '("помидор" OR "прерва")');
+  assert.equal(parseQuery('объясните, как сделать бэкап').match, '"бэкап"');
+});
+
 test('a query of stop words only still searches them rather than nothing', () => {
   assert.equal(parseQuery('the').match, '"the"');
 });

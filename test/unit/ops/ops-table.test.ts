@@ -14,7 +14,7 @@ test('ops table: names, commands and tools are unique; params are snake_case; ex
   unique(OPERATIONS.flatMap((o) => (o.tool ? [o.tool] : [])));
   for (const op of OPERATIONS) {
     assert.match(op.name, /^[a-z][a-z0-9_]*$/, op.name);
-    assert.ok(op.examples.length >= 1, `${op.name} has examples`);
+    assert.ok(op.examples.length >= 2, `${op.name} has 2–3 examples (issue 13), not ${op.examples.length}`);
     for (const e of op.examples) assert.match(e, /(^|\| )vaultgate /, `${op.name}: ${e}`);
     const params = op.params as readonly Param[];
     unique(params.map((p) => p.name));

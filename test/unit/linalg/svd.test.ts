@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { csrFromRows, csrTimesDense, csrTransposeTimesDense, gaussian, orthonormalizeColumns, symmetricEigen, truncatedSvd } from '../../../src/similar/index.js';
+import { csrFromRows, csrTimesDense, csrTransposeTimesDense, gaussian, orthonormalizeColumns, symmetricEigen, truncatedSvd } from '../../../src/linalg/index.js';
 
 const close = (a: number, b: number, tol: number, what: string) => assert.ok(Math.abs(a - b) <= tol, `${what}: ${a} vs ${b}`);
 
