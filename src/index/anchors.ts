@@ -93,40 +93,68 @@ const INCOMING = `SELECT l.target, l.display, l.subpath, json_extract(l.resoluti
  * 'all'). Returns how many notes were rebuilt. Notes no longer indexed are
  * skipped: their rows went with their sections.
  */
-export function rebuildAnchors(db: Db, paths: Set<string> | 'all'): number {
+export function rebuildAnchors(db: Db, paths: Set<string> | 'all', pageSize = ANCHOR_PAGE): number {
   const ftsInsert = db.prepare('INSERT INTO anchors_fts(rowid, text) VALUES (?, ?)');
   const rowInsert = db.prepare('INSERT INTO anchor_rows(id) VALUES (?)');
   const insert = { run: (id: number, text: string) => (ftsInsert.run(id, text), rowInsert.run(id)) };
   const spansOf = db.prepare('SELECT id, start_line, end_line, level, empty FROM sections WHERE id BETWEEN ? AND ? ORDER BY id');
-  let targets: { id: number; path: string; description: string | null }[];
-  let links: IncomingLink[];
+  const linksInto = db.prepare(`${INCOMING} AND l.target IN (SELECT value FROM json_each(?)) ORDER BY l.target, s.path, l.ord`);
+  const tok = new NoteTokenizer();
+  const build = (targets: Target[]) => buildRows(targets, linksInto.all(JSON.stringify(targets.map((t) => t.path))) as IncomingLink[], spansOf, insert, tok);
   if (paths === 'all') {
     db.prepare(`INSERT INTO anchors_fts(anchors_fts) VALUES ('delete-all')`).run();
     db.prepare('DELETE FROM anchor_rows').run();
-    links = db.prepare(`${INCOMING} ORDER BY l.target, s.path, l.ord`).all() as IncomingLink[];
-    const linked = new Set(links.map((l) => l.target));
-    targets = (db.prepare(`SELECT id, path, description FROM files WHERE kind = 'note'`).all() as typeof targets).filter(
-      (t) => t.description !== null || linked.has(t.path),
-    );
-  } else {
-    const byPath = db.prepare(`SELECT id, path, description FROM files WHERE path = ? AND kind = 'note'`);
-    targets = [...paths].sort().flatMap((p) => (byPath.get(p) as (typeof targets)[number] | undefined) ?? []);
-    // Exact rowids (anchor_rows): a rowid range in a contentless FTS5 table is slow.
-    const rows = db.prepare('DELETE FROM anchor_rows WHERE id BETWEEN ? AND ? RETURNING id').pluck();
-    const clear = db.prepare('DELETE FROM anchors_fts WHERE rowid = ?');
-    for (const t of targets) for (const id of rows.all(...sectionRange(t.id)) as number[]) clear.run(id);
-    links = db
-      .prepare(`${INCOMING} AND l.target IN (SELECT value FROM json_each(?)) ORDER BY l.target, s.path, l.ord`)
-      .all(JSON.stringify(targets.map((t) => t.path))) as IncomingLink[];
+    // In pages of notes, in id order: at 100k notes, every incoming link and every
+    // note held at once came to ~150 MB of the cold index's peak memory.
+    const page = db.prepare(`SELECT id, path, description FROM files WHERE kind = 'note' AND id > ? ORDER BY id LIMIT ?`);
+    let built = 0;
+    for (let last = -1; ; ) {
+      const targets = page.all(last, pageSize) as Target[];
+      if (targets.length === 0) break;
+      last = targets[targets.length - 1]!.id;
+      built += build(targets);
+    }
+    return built;
   }
+  const byPath = db.prepare(`SELECT id, path, description FROM files WHERE path = ? AND kind = 'note'`);
+  const targets = [...paths].sort().flatMap((p) => (byPath.get(p) as Target | undefined) ?? []);
+  // Exact rowids (anchor_rows): a rowid range in a contentless FTS5 table is slow.
+  const rows = db.prepare('DELETE FROM anchor_rows WHERE id BETWEEN ? AND ? RETURNING id').pluck();
+  const clear = db.prepare('DELETE FROM anchors_fts WHERE rowid = ?');
+  for (const t of targets) for (const id of rows.all(...sectionRange(t.id)) as number[]) clear.run(id);
+  build(targets);
+  return targets.length;
+}
+
+interface Target {
+  id: number;
+  path: string;
+  description: string | null;
+}
+
+/** Notes whose anchor rows a full rebuild builds at once. */
+const ANCHOR_PAGE = 2000;
+
+/**
+ * Write the anchor rows of `targets` from `links` (the links into them, ordered by
+ * target, source path and position); returns how many targets had anything to say.
+ */
+function buildRows(
+  targets: Target[],
+  links: IncomingLink[],
+  spansOf: { all: (lo: number, hi: number) => unknown[] },
+  insert: { run: (id: number, text: string) => unknown },
+  tok: NoteTokenizer,
+): number {
   const byTarget = new Map<string, IncomingLink[]>();
   for (const l of links) {
     const list = byTarget.get(l.target);
     if (list) list.push(l);
     else byTarget.set(l.target, [l]);
   }
-  const tok = new NoteTokenizer();
+  let built = 0;
   for (const t of targets) {
+    if (t.description !== null || byTarget.has(t.path)) built++;
     const [lo, hi] = sectionRange(t.id);
     const bySection = new Map<number, string[]>();
     const whole: string[] = t.description ? [t.description] : [];
@@ -149,5 +177,5 @@ export function rebuildAnchors(db: Db, paths: Set<string> | 'all'): number {
     if (whole.length > 0) insert.run(sectionId(t.id, NOTE_SLOT), joinPhrases(whole));
     for (const [id, phrases] of bySection) insert.run(id, joinPhrases(phrases));
   }
-  return targets.length;
+  return built;
 }

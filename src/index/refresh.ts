@@ -13,13 +13,14 @@ import {
   type VaultFile,
 } from '../vault/index.js';
 import { linkTargetsOf, rebuildAnchors } from './anchors.js';
-import { ensureIndexes, type Db, type IndexHandle } from './db.js';
+import { ensureIndexes, isBusyError, type Db, type IndexHandle } from './db.js';
 import { relinkIndex, type RelinkScope } from './relink.js';
 import { SCHEMA_VERSION } from './schema.js';
 import { nameKey } from './note-rows.js';
 import { deleteFile, insertNote } from './write-note.js';
 import { prepareNote, prepareText, readNoteText, type Prepared } from './prepare-note.js';
 import { defaultParseWorkers, prepareInOrder } from './parse-pool.js';
+import { LINKS_PER_COLLECTION, NOTES_PER_COLLECTION, collectGarbage } from './collect-garbage.js';
 import { updateTermModel } from './term-store.js';
 
 /**
@@ -296,7 +297,7 @@ export function refreshIndex(handle: IndexHandle, opts: RefreshOptions = {}): Re
 
   // The fast path: the stat walk hashes to what the last refresh stored, so the
   // index already describes these exact files (no rows loaded, no file record
-  // built, nothing written).
+  // built, nothing written but a changed folder tree).
   const digest = `${SCHEMA_VERSION}:${excludeKey}:${walk.digest}`;
   let collisions = stored.collisions ? (JSON.parse(stored.collisions) as IndexWarning[]) : [];
   if (stored.scan_digest !== digest) {
@@ -312,9 +313,22 @@ export function refreshIndex(handle: IndexHandle, opts: RefreshOptions = {}): Re
       ensureIndexes(db);
       if (work) {
         const everything = work.scope.all;
-        result.relinked = relinkIndex(db, work.scope, (d, t) => opts.onProgress?.({ phase: 'links', done: d, total: t }), everything ? undefined : work.anchored);
+        // A big build collects its garbage between phases (collect-garbage.ts): peak memory, not speed.
+        let collectedAt = 0;
+        if (work.bulk && result.added + result.changed >= NOTES_PER_COLLECTION) collectGarbage();
+        const linkProgress = (d: number, t: number) => {
+          if (work.bulk && d - collectedAt >= LINKS_PER_COLLECTION) {
+            collectedAt = d;
+            collectGarbage();
+          }
+          opts.onProgress?.({ phase: 'links', done: d, total: t });
+        };
+        result.relinked = relinkIndex(db, work.scope, linkProgress, everything ? undefined : work.anchored);
+        if (collectedAt > 0) collectGarbage();
         rebuildAnchors(db, everything ? 'all' : work.anchored);
+        if (collectedAt > 0) collectGarbage();
         updateTermModel(db, result.added + result.changed + result.deleted + result.renamed);
+        if (collectedAt > 0) collectGarbage();
         if (work.bulk) {
           // Many small FTS segments slow every query; merging after a big batch pays back at once.
           for (const t of FTS_TABLES) {
@@ -324,7 +338,7 @@ export function refreshIndex(handle: IndexHandle, opts: RefreshOptions = {}): Re
         }
       }
       putMeta(db, 'scan_digest', digest);
-      // The folder tree is written only when a folder was read again (~300 KB at 10k notes).
+      // The folder tree is written only when it changed (~250 KB at 10k notes).
       if (walk.treeChanged || stored.scan_tree === undefined) putMeta(db, 'scan_tree', JSON.stringify(walk.tree));
       putMeta(db, 'collisions', JSON.stringify(collisions));
       putMeta(db, 'files', String(result.files));
@@ -333,7 +347,7 @@ export function refreshIndex(handle: IndexHandle, opts: RefreshOptions = {}): Re
       result.notes = db.prepare(`SELECT count(*) FROM files WHERE kind = 'note'`).pluck().get() as number;
       putMeta(db, 'notes', String(result.notes));
     }).immediate();
-  }
+  } else if (walk.treeChanged) storeTree(db, walk.tree);
   result.warnings = [...collisions, ...collectWarnings(db, walk.warnings)];
   result.took_ms = Math.round(performance.now() - started);
   return result;
@@ -347,6 +361,26 @@ function parseTree(json: string | undefined): ScanTree | null {
     return tree?.v === 1 && typeof tree.dirs === 'object' ? tree : null;
   } catch {
     return null;
+  }
+}
+
+/**
+ * Nothing changed, but the walk read folders the stored tree could not vouch
+ * for (a folder modified just before the last walk, which can be trusted now):
+ * store the new tree, or every later read would read those folders again. It
+ * is only a cache of folder listings, each checked by its mtime and inode
+ * before use, so it is skipped rather than waited for when another process
+ * holds the write lock.
+ */
+function storeTree(db: Db, tree: ScanTree): void {
+  const timeout = db.pragma('busy_timeout', { simple: true }) as number;
+  db.pragma('busy_timeout = 0');
+  try {
+    db.transaction(() => putMeta(db, 'scan_tree', JSON.stringify(tree))).immediate();
+  } catch (e) {
+    if (!isBusyError(e)) throw e;
+  } finally {
+    db.pragma(`busy_timeout = ${timeout}`);
   }
 }
 

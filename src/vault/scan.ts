@@ -56,8 +56,13 @@ export interface StatWalk {
   digest: string;
   /** The tree as seen now (to store for the next walk); `previous` itself when no folder was read again. */
   tree: ScanTree;
-  /** Whether any folder was read again (its record changed or could not be trusted). */
+  /**
+   * Whether the tree differs from `previous` (a folder's entries, mtime, inode or
+   * trust changed, or there was no previous tree): worth storing for the next walk.
+   */
   treeChanged: boolean;
+  /** Folders read again (their record changed or could not be trusted); the rest came from `previous`. */
+  foldersRead: number;
   /** Files seen. */
   count: number;
   warnings: ScanWarning[];
@@ -117,6 +122,7 @@ function walkOnce(root: string, previous: ScanTree | null): StatWalk {
   const dirs: Record<string, DirRecord> = {};
   const warnings: ScanWarning[] = [];
   let treeChanged = previous === null;
+  let foldersRead = 0;
   let h1 = 0x811c9dc5;
   let h2 = 0x01000193;
   const mix = (x: number) => {
@@ -148,9 +154,13 @@ function walkOnce(root: string, previous: ScanTree | null): StatWalk {
       if (st && st.isDirectory() && st.mtimeMs === old.m && st.ino === old.i) rec = old;
     }
     if (rec === null) {
-      treeChanged = true;
+      foldersRead++;
       rec = readDir(rel, dirAbs, warnings);
-      if (rec === null) return;
+      if (rec === null) {
+        if (old) treeChanged = true;
+        return;
+      }
+      if (!old || old.m !== rec.m || old.i !== rec.i || old.t !== rec.t || old.h !== rec.h || old.o.length !== rec.o.length) treeChanged = true;
     }
     dirs[rel] = rec;
     mix(rec.h);
@@ -185,6 +195,7 @@ function walkOnce(root: string, previous: ScanTree | null): StatWalk {
     digest: `${h1.toString(16).padStart(8, '0')}${h2.toString(16).padStart(8, '0')}-${abs.length}`,
     tree,
     treeChanged,
+    foldersRead,
     count: abs.length,
     warnings,
     files() {

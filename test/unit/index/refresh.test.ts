@@ -41,6 +41,30 @@ test('refresh: a second run with no change writes nothing', () => {
   assert.deepEqual([second.refreshed, second.added, second.changed, second.deleted], [false, 0, 0, 0]);
 });
 
+test('refresh: a folder tree that could not be trusted is stored by a no-change refresh, so later walks read no folder', () => {
+  const { root, home } = tempVault({ 'a.md': '# A\nalpha', 'sub/b.md': 'beta' });
+  // Folders written just now: the first walk cannot trust their mtimes (RACY_MS) and records them untrusted.
+  refresh(root, home);
+  const old = new Date(Date.now() - 60_000);
+  for (const dir of [root, path.join(root, 'sub')]) fs.utimesSync(dir, old, old);
+  const walks: { foldersRead: number; treeChanged: boolean }[] = [];
+  const run = () => {
+    const h = openIndex(root, { VAULTGATE_HOME: home });
+    try {
+      const r = refreshIndex(h, { onWalk: (w) => walks.push({ foldersRead: w.foldersRead, treeChanged: w.treeChanged }) });
+      assert.equal(r.refreshed, false);
+    } finally {
+      h.db.close();
+    }
+  };
+  run();
+  run();
+  assert.deepEqual(walks, [
+    { foldersRead: 2, treeChanged: true },
+    { foldersRead: 0, treeChanged: false },
+  ]);
+});
+
 test('refresh: add, change, delete and rename are all picked up', () => {
   const { root, home } = tempVault({ 'a.md': '# A\nalpha', 'b.md': 'beta' });
   refresh(root, home);

@@ -23,7 +23,8 @@ test('statWalk: the same files as scanVault, and an equal digest when nothing ch
   assert.deepEqual(first.files().map((f) => f.path), ['a.md', 'sub/b.md', 'sub/deep/c.png']);
   const again = statWalk(root, first.tree);
   assert.equal(again.digest, first.digest);
-  assert.equal(again.treeChanged, false, 'unchanged folders are not read again');
+  assert.equal(again.foldersRead, 0, 'unchanged folders are not read again');
+  assert.equal(again.treeChanged, false);
 });
 
 test('statWalk: an added, removed or renamed file changes its folder and the digest; an edited file changes the digest', () => {
@@ -46,7 +47,7 @@ test('statWalk: an added, removed or renamed file changes its folder and the dig
   fs.writeFileSync(path.join(root, 'a.md'), 'b');
   fs.utimesSync(path.join(root, 'a.md'), t, new Date(t.getTime() + 5000));
   const edited = statWalk(root, tree);
-  assert.equal(edited.treeChanged, false, 'the folder was not read again');
+  assert.equal(edited.foldersRead, 0, 'the folder was not read again');
   assert.notEqual(edited.digest, before);
 });
 
@@ -78,7 +79,16 @@ test('statWalk: a folder modified just before it was read is read again next tim
   // Fresh folders: their mtime is within RACY_MS of the walk, so the record is not trusted.
   const first = statWalk(root);
   assert.equal(first.tree.dirs['sub']?.t, 0);
-  assert.equal(statWalk(root, first.tree).treeChanged, true);
+  const second = statWalk(root, first.tree);
+  assert.equal(second.foldersRead, 2, 'the root and sub are read again');
+  // Read again with the same result: nothing new to store.
+  assert.equal(second.treeChanged, false);
+  // Once its mtime is old enough the record is trusted: a changed tree, worth storing.
+  ageFolders(root);
+  const third = statWalk(root, second.tree);
+  assert.equal(third.treeChanged, true);
+  assert.equal(third.tree.dirs['sub']?.t, 1);
+  assert.equal(statWalk(root, third.tree).foldersRead, 0);
 });
 
 test('statWalk: names are NFC in path and as spelled on disk in diskPath; symlinks and dot-folders are skipped', () => {
