@@ -1,5 +1,5 @@
 import type { Db } from './db.js';
-import { orOf, quoteFts, termExpr, type ParsedQuery, type QueryTerm } from './query.js';
+import { dedupeTerms, orOf, quoteFts, termExpr, type ParsedQuery, type QueryTerm } from './query.js';
 import { isQueryStopWord } from './stop-words.js';
 import { termNeighbours } from './term-store.js';
 import { stemWord } from './text-pipeline.js';
@@ -113,7 +113,7 @@ export function bridgeQuery(db: Db, parsed: ParsedQuery, p: BridgeParams = BRIDG
       fixes.clear();
     }
   }
-  terms = dedupe(terms);
+  terms = dedupeTerms(terms);
   const own = new Set(terms.flatMap((t) => t.tokens));
   // 3. Weighted expansions: family words, associated words.
   const weights = new Map<string, number>();
@@ -147,16 +147,6 @@ export function bridgeQuery(db: Db, parsed: ParsedQuery, p: BridgeParams = BRIDG
   });
   const expansions = [...weights].map(([token, weight]) => ({ match: quoteFts([token]), weight }));
   return { parsed: { ...parsed, terms, match: orOf(terms) }, coverage, expansions, corrections };
-}
-
-function dedupe(terms: QueryTerm[]): QueryTerm[] {
-  const seen = new Set<string>();
-  return terms.filter((t) => {
-    const key = termExpr(t);
-    if (seen.has(key)) return false;
-    seen.add(key);
-    return true;
-  });
 }
 
 /** Whether an FTS expression matches any section or anchor row. */

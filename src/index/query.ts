@@ -197,8 +197,8 @@ export function parseQuery(input: string): ParsedQuery {
     for (const lx of lexemes) if (!lx.negated) cjkText.push(...contentRuns(lx.raw, true));
   }
   const content = positive.filter((t) => t.phrase || t.prefix || !isQueryStopWord(t.words[0]!));
-  const kept = dedupe(content.length > 0 ? content : positive).slice(0, MAX_QUERY_TERMS);
-  const minus = dedupe(excluded).slice(0, MAX_EXCLUDED_TERMS);
+  const kept = dedupeTerms(content.length > 0 ? content : positive).slice(0, MAX_QUERY_TERMS);
+  const minus = dedupeTerms(excluded).slice(0, MAX_EXCLUDED_TERMS);
   const or = orOf;
   return {
     match: or(kept),
@@ -254,7 +254,8 @@ export function assertQuery(query: string, what = 'query'): void {
   }
 }
 
-function dedupe(terms: QueryTerm[]): QueryTerm[] {
+/** The terms without repeats (two terms are the same when their FTS expressions are). */
+export function dedupeTerms(terms: QueryTerm[]): QueryTerm[] {
   const seen = new Set<string>();
   return terms.filter((t) => {
     const key = termExpr(t);

@@ -1,4 +1,4 @@
-import { truncatedSvd, type Csr } from '../linalg/index.js';
+import { nearestRows, truncatedSvd, type Csr } from '../linalg/index.js';
 
 /**
  * Term associations learnt from the vault itself (issue 9 §1, "vocabulary
@@ -205,31 +205,12 @@ function wordVectors(ppmi: Csr, params: Pick<TermAssocParams, 'dims' | 'eigenPow
   return { data, dims: k };
 }
 
-/**
- * Each row's `k` nearest rows by cosine (rows are unit vectors), at least
- * `floor`, best first. Every pair is scored once (exact, O(n² · dims)).
- */
+/** Each row's `k` nearest rows by cosine (rows are unit vectors), above `floor`, best first. */
 export function nearestNeighbours(data: Float64Array, n: number, dims: number, k: number, floor: number): { id: number; similarity: number }[][] {
-  const lists: { id: number; similarity: number }[][] = Array.from({ length: n }, () => []);
-  // The k-th best similarity so far of each row: a pair below both is skipped without allocation.
-  const bar = new Float64Array(n).fill(floor);
-  const offer = (a: number, b: number, s: number) => {
-    const list = lists[a]!;
-    let i = list.length;
-    while (i > 0 && list[i - 1]!.similarity < s) i--;
-    list.splice(i, 0, { id: b, similarity: s });
-    if (list.length > k) list.pop();
-    if (list.length === k) bar[a] = Math.max(floor, list[k - 1]!.similarity);
-  };
-  for (let a = 0; a < n; a++) {
-    const ao = a * dims;
-    for (let b = a + 1; b < n; b++) {
-      const bo = b * dims;
-      let s = 0;
-      for (let j = 0; j < dims; j++) s += data[ao + j]! * data[bo + j]!;
-      if (s >= bar[a]! && s > floor) offer(a, b, s);
-      if (s >= bar[b]! && s > floor) offer(b, a, s);
-    }
-  }
-  return lists;
+  const { index, score } = nearestRows(data, n, dims, k, floor);
+  return Array.from({ length: n }, (_, i) => {
+    const list: { id: number; similarity: number }[] = [];
+    for (let s = i * k; s < i * k + k && index[s]! >= 0; s++) list.push({ id: index[s]!, similarity: score[s]! });
+    return list;
+  });
 }

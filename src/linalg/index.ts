@@ -7,8 +7,10 @@
  * - {@link truncatedSvd}: the leading singular values and right singular vectors
  *   by the randomized range finder (Halko, Martinsson & Tropp 2011), with
  *   {@link orthonormalizeColumns} (CholeskyQR2) and {@link symmetricEigen} (Jacobi);
- * - {@link gaussian}: a seeded generator, so every result is deterministic.
+ * - {@link gaussian}: a seeded generator, so every result is deterministic;
+ * - {@link nearestRows}: each row's nearest rows, exactly.
  *
  * Used by index (the term-association model, term-model.ts) and similar (LSA).
  */
 export * from './svd.js';
+export { nearestRows } from './nearest.js';

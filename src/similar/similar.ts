@@ -10,6 +10,7 @@ import { DEFAULT_WEIGHTS, pairScore, type NoteVectors, type PairScore } from './
 import { templateNotes } from './templates.js';
 import { dot } from './sparse.js';
 import { openVectorStore } from './vector-store.js';
+import { nearestRows } from '../linalg/index.js';
 
 type Env = Record<string, string | undefined>;
 
@@ -216,30 +217,7 @@ export async function duplicateGroups(ctx: SimilarContext, opts: ProviderChoice 
   const n = list.length;
   const packed = new Float32Array(n * head);
   list.forEach((x, i) => packed.set(x.dense.subarray(0, head), i * head));
-  const topScore = new Float32Array(n * NEIGHBOURS).fill(-Infinity);
-  const topIdx = new Int32Array(n * NEIGHBOURS).fill(-1);
-  const offer = (i: number, j: number, sc: number) => {
-    const o = i * NEIGHBOURS;
-    if (sc <= topScore[o + NEIGHBOURS - 1]!) return;
-    let at = NEIGHBOURS - 1;
-    while (at > 0 && topScore[o + at - 1]! < sc) {
-      topScore[o + at] = topScore[o + at - 1]!;
-      topIdx[o + at] = topIdx[o + at - 1]!;
-      at--;
-    }
-    topScore[o + at] = sc;
-    topIdx[o + at] = j;
-  };
-  for (let i = 0; i < n; i++) {
-    const oi = i * head;
-    for (let j = i + 1; j < n; j++) {
-      const oj = j * head;
-      let d = 0;
-      for (let k = 0; k < head; k++) d += packed[oi + k]! * packed[oj + k]!;
-      offer(i, j, d);
-      offer(j, i, d);
-    }
-  }
+  const { index: topIdx } = nearestRows(packed, n, head, NEIGHBOURS);
   const names = list.map((x) => name(x.path));
   const byName = new Map<string, number[]>();
   names.forEach((nm, i) => (byName.get(nm) ?? byName.set(nm, []).get(nm)!).push(i));
