@@ -172,11 +172,11 @@ test('propose --delete of a note with backlinks: blocked, unless --allow-shrink 
   };
   const plain = await propose();
   assert.equal(plain.state, 'blocked');
-  assert.deepEqual(plain.failing, ['link_stability/block']);
+  assert.deepEqual(plain.failing, ['link_stability/block', 'shrink/block']);
   for (const flag of ['--allow-shrink', '--allow-broken-links']) {
     const allowed = await propose(flag);
     assert.equal(allowed.state, 'pending', flag);
-    assert.deepEqual(allowed.failing, ['link_stability/warn'], flag);
+    assert.deepEqual(allowed.failing, ['link_stability/warn', 'shrink/warn'], flag);
     assert.match(allowed.messages, new RegExp(`allowed: the proposal says ${flag}`));
   }
 });

@@ -9,6 +9,7 @@ import { BUILD, VERSION } from '../../version.js';
 import { controlDaemon, FORWARDED_VERBS, vaultOption, verbOf } from './client.js';
 import { rememberMachineConfig } from './machine-config-cache.js';
 import { daemonPaths, ensurePrivateDirs } from './paths.js';
+import { startLockOf, takeStartLock } from './start-lock.js';
 import { MAX_REQUEST_BYTES, PROTOCOL, readLines, send, type DaemonInfo, type Request, type RunRequest } from './protocol.js';
 
 type Env = Record<string, string | undefined>;
@@ -50,30 +51,43 @@ export async function serveDaemon(opts: DaemonOptions): Promise<{ reason: string
     await session.close();
     throw new VaultgateError('DAEMON_FAILED', (e as Error).message, { hint: 'Fix the folder\'s owner and mode (chmod 700), or remove it.' });
   }
-  const existing = await controlDaemon(paths, 'ping');
-  if (existing.state === 'answered' || existing.state === 'unresponsive') {
-    await session.close();
-    throw new VaultgateError('DAEMON_FAILED', `a daemon already holds ${paths.socket}`, { hint: 'Run `vaultgate daemon status`, or `vaultgate daemon stop` first.' });
-  }
-  // Left by a daemon that was killed: nobody listens on it.
-  fs.rmSync(paths.socket, { force: true });
-
+  // Two starts at once: only one may check, clear a stale socket, listen and write its
+  // token; without this, one could delete the other's fresh socket or overwrite its
+  // token (its clients then refused), or fail to listen (EADDRINUSE) as a crash.
   const token = crypto.randomBytes(32).toString('hex');
-  writePrivate(paths.token, `${token}\n`);
   const server = net.createServer();
-  // The socket is created owner-only: no other user can connect even before the chmod.
-  const umask = process.umask(0o177);
+  let release = () => {};
   try {
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(paths.socket, () => {
-        server.off('error', reject);
-        resolve();
+    release = await takeStartLock(startLockOf(paths.token));
+    const existing = await controlDaemon(paths, 'ping');
+    if (existing.state === 'answered' || existing.state === 'unresponsive') {
+      throw new VaultgateError('DAEMON_FAILED', `a daemon already holds ${paths.socket}`, { hint: 'Run `vaultgate daemon status`, or `vaultgate daemon stop` first.' });
+    }
+    // Left by a daemon that was killed: nobody listens on it.
+    fs.rmSync(paths.socket, { force: true });
+    writePrivate(paths.token, `${token}\n`);
+    // The socket is created owner-only: no other user can connect even before the chmod.
+    const umask = process.umask(0o177);
+    try {
+      await new Promise<void>((resolve, reject) => {
+        server.once('error', reject);
+        server.listen(paths.socket, () => {
+          server.off('error', reject);
+          resolve();
+        });
       });
-    });
-  } finally {
-    process.umask(umask);
+    } finally {
+      process.umask(umask);
+    }
+  } catch (e) {
+    release();
+    await session.close();
+    if ((e as NodeJS.ErrnoException).code === 'EADDRINUSE') {
+      throw new VaultgateError('DAEMON_FAILED', `another process listens on ${paths.socket}`, { hint: 'Run `vaultgate daemon status`, or `vaultgate daemon stop` first.' });
+    }
+    throw e;
   }
+  release();
   fs.chmodSync(paths.socket, 0o600);
   const socketIno = fs.statSync(paths.socket).ino;
   const rootIno = fs.statSync(root).ino;
@@ -274,3 +288,4 @@ function fileStamp(file: string): string | null {
   const st = fs.statSync(file, { throwIfNoEntry: false });
   return st ? `${st.ino}:${st.size}:${st.mtimeMs}` : null;
 }
+
