@@ -66,8 +66,10 @@ export function wrapRows(line: string, width: number): string[] {
 export function truncate(s: string, width: number): string {
   if (width <= 0) return '';
   if (cellWidth(s) <= width) return s;
-  const rows = wrapRows(s, width - 1);
-  return rows[0] + '…';
+  // wrapRows gives a row at least one character wide (a wide character even two
+  // cells): with no room for it (width 1, or a wide first character in 2) only `…` fits
+  const head = width > 1 ? (wrapRows(s, width - 1)[0] ?? '') : '';
+  return (cellWidth(head) <= width - 1 ? head : '') + '…';
 }
 
 /** `s` padded with spaces (or cut) to exactly `width` cells. */

@@ -10,7 +10,7 @@ import fc from 'fast-check';
 import { endPos, scrollBy, TOP, visibleRows, type BodyLine } from '../../../src/inbox/terminal/body-view.js';
 import { initialState, update, type InboxState, type Msg } from '../../../src/inbox/terminal/model.js';
 import { frame, frameText } from '../../../src/inbox/terminal/screen.js';
-import { cellWidth, printable, wrapRows } from '../../../src/inbox/terminal/text.js';
+import { cellWidth, fit, printable, truncate, wrapRows } from '../../../src/inbox/terminal/text.js';
 import { event, queuePage, shown, summary, T0 } from './terminal-fixtures.js';
 
 const HOSTILE = 'evil \x1b[2J\x1b]0;pwned\x07 title \u202eexe.txt\u202c 漢字テキスト 🎉 ' + 'long '.repeat(40);
@@ -108,5 +108,21 @@ test('body: scrolling down then up by the same rows comes back; the window never
       assert.equal(visibleRows(lines, end, width, height).length, Math.min(height, lines.reduce((n, l) => n + wrapRows(l.text, width).length, 0)));
     }),
     { numRuns: 80 },
+  );
+});
+
+test('text: truncate never returns more cells than asked, even 1 cell or a wide first character (a 26-column queue header once came out 27 wide)', () => {
+  assert.equal(truncate('agent', 1), '…');
+  assert.equal(truncate('漢字', 2), '…');
+  assert.equal(truncate('漢字', 3), '漢…');
+  assert.equal(truncate('agent', 5), 'agent');
+  fc.assert(
+    fc.property(fc.string({ unit: 'grapheme', maxLength: 20 }), fc.integer({ min: 0, max: 12 }), (text, width) => {
+      const t = truncate(text, width);
+      assert.ok(cellWidth(t) <= width, `${JSON.stringify(t)} is ${cellWidth(t)} cells, asked ${width}`);
+      if (cellWidth(text) <= width) assert.equal(t, text);
+      assert.equal(cellWidth(fit(text, width)), width);
+    }),
+    { numRuns: 500 },
   );
 });
