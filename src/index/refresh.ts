@@ -100,6 +100,11 @@ export interface RefreshResult {
   warnings: IndexWarning[];
 }
 
+/** A refresh that wrote nothing (yet): the index's counts, every change count 0. */
+export function unchangedResult(files: number, notes: number, warnings: RefreshResult['warnings'] = [], tookMs = 0): RefreshResult {
+  return { refreshed: false, files, notes, added: 0, changed: 0, deleted: 0, renamed: 0, touched: 0, relinked: 0, took_ms: tookMs, warnings };
+}
+
 type Kind = 'note' | 'attachment' | 'excluded';
 
 const FTS_TABLES = ['sections_fts', 'anchors_fts', 'bigrams_fts'] as const;
@@ -194,19 +199,7 @@ function refreshPaths(handle: IndexHandle, paths: PathRefresh, kindOf: (f: Vault
   const { db, root } = handle;
   const stored = storedMetas(db, ['scan_digest', 'exclude', 'collisions', 'notes', 'files']);
   if (stored.scan_digest !== paths.since || stored.exclude !== excludeKey || stored.files === undefined || stored.notes === undefined) return null;
-  const result: RefreshResult = {
-    refreshed: false,
-    files: Number(stored.files),
-    notes: Number(stored.notes),
-    added: 0,
-    changed: 0,
-    deleted: 0,
-    renamed: 0,
-    touched: 0,
-    relinked: 0,
-    took_ms: 0,
-    warnings: [],
-  };
+  const result = unchangedResult(Number(stored.files), Number(stored.notes));
   const counts = () => {
     const kind = db.prepare('SELECT kind FROM files WHERE path = ?').pluck();
     let files = 0;
@@ -281,19 +274,7 @@ export function refreshIndex(handle: IndexHandle, opts: RefreshOptions = {}): Re
   const walk = statWalk(root, parseTree(stored.scan_tree), { trustDirMtime: opts.trustDirMtime });
   opts.onWalk?.(walk);
 
-  const result: RefreshResult = {
-    refreshed: false,
-    files: Number(stored.files ?? 0),
-    notes: Number(stored.notes ?? 0),
-    added: 0,
-    changed: 0,
-    deleted: 0,
-    renamed: 0,
-    touched: 0,
-    relinked: 0,
-    took_ms: 0,
-    warnings: [],
-  };
+  const result = unchangedResult(Number(stored.files ?? 0), Number(stored.notes ?? 0));
 
   // The fast path: the stat walk hashes to what the last refresh stored, so the
   // index already describes these exact files (no rows loaded, no file record

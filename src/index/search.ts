@@ -94,12 +94,8 @@ export interface RankedResult {
   fallback: boolean;
 }
 
-/**
- * Notes for a query, best first, each with its candidate sections: the core of
- * `search` and of `context`. Exact title and alias matches come first; a note
- * found only by its name shows its first section with words.
- */
-export function rankedNotes(db: Db, query: string, opts: SearchOptions = {}, perNote = 1): RankedResult {
+/** The parsed query, its page size and its note filter (the query's `-excluded` words included). */
+function prepareQuery(query: string, opts: SearchOptions): { parsed: ParsedQuery; limit: number; f: NoteFilter } {
   assertQuery(query);
   const parsed = parseQuery(query);
   const limit = Math.min(opts.limit ?? DEFAULT_SEARCH_LIMIT, MAX_SEARCH_LIMIT);
@@ -108,6 +104,16 @@ export function rankedNotes(db: Db, query: string, opts: SearchOptions = {}, per
     f.sql += ` AND f.id NOT IN (SELECT rowid >> ${SECTION_BITS} FROM sections_fts WHERE sections_fts MATCH ?)`;
     f.params.push(parsed.exclude);
   }
+  return { parsed, limit, f };
+}
+
+/**
+ * Notes for a query, best first, each with its candidate sections: the core of
+ * `search` and of `context`. Exact title and alias matches come first; a note
+ * found only by its name shows its first section with words.
+ */
+export function rankedNotes(db: Db, query: string, opts: SearchOptions = {}, perNote = 1): RankedResult {
+  const { parsed, limit, f } = prepareQuery(query, opts);
   const exactIds = exactNotes(db, parsed, f);
   const want = limit + exactIds.size;
   let ranked = { notes: [] as RankedNote[], total: 0 };
@@ -171,14 +177,7 @@ export function searchIndex(db: Db, query: string, opts: SearchOptions = {}): Se
     const r = rankedNotes(db, query, opts, 1);
     return { query, total: r.total, hits: r.notes.map((n) => ({ ...n.sections[0]!, score: round(n.score) })) };
   }
-  assertQuery(query);
-  const parsed = parseQuery(query);
-  const limit = Math.min(opts.limit ?? DEFAULT_SEARCH_LIMIT, MAX_SEARCH_LIMIT);
-  const f = filters(opts);
-  if (parsed.exclude !== null) {
-    f.sql += ` AND f.id NOT IN (SELECT rowid >> ${SECTION_BITS} FROM sections_fts WHERE sections_fts MATCH ?)`;
-    f.params.push(parsed.exclude);
-  }
+  const { parsed, limit, f } = prepareQuery(query, opts);
   if (parsed.match === null) return { query, total: 0, hits: [] };
   const { sections, total } = rankSections(db, parsed.match, f, limit);
   const rows = sectionRows(db, sections.map((s) => s.id));

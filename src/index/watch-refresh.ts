@@ -13,7 +13,7 @@ import {
 } from '../vault/index.js';
 import type { IndexHandle } from './db.js';
 import type { FreshIndexOptions } from './fresh-index.js';
-import { refreshIndex, type RefreshOptions, type RefreshResult } from './refresh.js';
+import { refreshIndex, unchangedResult, type RefreshOptions, type RefreshResult } from './refresh.js';
 
 /** How a long-lived session learns what changed before a read. */
 export type Freshness = 'walk' | 'watch';
@@ -206,19 +206,7 @@ export class WatchRefresh {
     this.#counts.unchanged++;
     const last = this.#last!;
     const meta = Object.fromEntries(handle.db.prepare(`SELECT key, value FROM meta WHERE key IN ('files', 'notes')`).raw().all() as [string, string][]);
-    return {
-      refreshed: false,
-      files: Number(meta.files ?? last.files),
-      notes: Number(meta.notes ?? last.notes),
-      added: 0,
-      changed: 0,
-      deleted: 0,
-      renamed: 0,
-      touched: 0,
-      relinked: 0,
-      took_ms: Math.round(performance.now() - started),
-      warnings: last.warnings,
-    };
+    return unchangedResult(Number(meta.files ?? last.files), Number(meta.notes ?? last.notes), last.warnings, Math.round(performance.now() - started));
   }
 
   /**
