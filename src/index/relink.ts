@@ -28,6 +28,7 @@ interface LinkRow {
   kind: LinkKind;
   path: string;
   subpath: string | null;
+  name_key: string;
   from_path: string;
   target: string | null;
   resolution: string | null;
@@ -162,15 +163,27 @@ export function relinkIndex(db: Db, scope: RelinkScope, onProgress?: (done: numb
   const total = db.prepare(`SELECT count(*) ${from}`).pluck().get() as number;
   if (total === 0) return 0;
   const page = db.prepare(
-    `SELECT l.id, l.kind, l.path, l.subpath, f.path AS from_path, l.target, l.resolution ${from} AND l.id > ? ORDER BY l.id LIMIT ${RELINK_BATCH}`,
+    `SELECT l.id, l.kind, l.path, l.subpath, l.name_key, f.path AS from_path, l.target, l.resolution ${from} AND l.id > ? ORDER BY l.id LIMIT ${RELINK_BATCH}`,
   );
-  const index = (scope.all ? null : fileIndexForNames(db, from)) ?? fileIndexFromDb(db);
+  // One file index for the whole scope when its links have few names (a small
+  // change); otherwise one per page, of the files sharing a name key with that
+  // page's links (every file resolution can pick for them, the premise of
+  // RelinkScope) and the sources of its self-links. An index of every file was
+  // ~50 MB of the heap at 100k notes, held through the whole relink of a build.
+  const whole = scope.all ? null : fileIndexForNames(db, from);
+  const pageIndex = (rows: LinkRow[]) =>
+    fileIndexForKeys(
+      db,
+      rows.map((r) => r.name_key),
+      rows.filter((r) => r.name_key === '').map((r) => r.from_path),
+    );
   const anchors = anchorLookupFromDb(db);
   const update = db.prepare('UPDATE links SET status = ?, target = ?, resolution = ? WHERE id = ?');
   let done = 0;
   for (let last = 0; ; ) {
     const rows = page.all(last) as LinkRow[];
     if (rows.length === 0) break;
+    const index = whole ?? pageIndex(rows);
     for (const row of rows) {
       const r = resolveLink(index, { kind: row.kind, path: row.path, subpath: row.subpath }, row.from_path, anchors);
       const json = JSON.stringify(r);
