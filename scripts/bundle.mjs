@@ -46,9 +46,28 @@ const common = {
 // ESM output that still lets bundled CommonJS packages call require().
 const esmBanner = "import { createRequire as __vgCreateRequire } from 'node:module'; const require = __vgCreateRequire(import.meta.url);";
 
+/**
+ * commander requires node:child_process at load time (3–5 ms of every start) for
+ * executable subcommands, which vaultgate does not have: hand it a stand-in that
+ * loads the module on the first spawn.
+ */
+const lazyChildProcess = {
+  name: 'lazy-child-process',
+  setup(b) {
+    b.onResolve({ filter: /^node:child_process$/ }, (args) =>
+      /[\\/]node_modules[\\/]commander[\\/]/.test(args.importer) ? { path: 'child_process', namespace: 'vg-lazy' } : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: 'vg-lazy' }, () => ({
+      contents: "let cp; module.exports = { spawn: (...args) => (cp ??= require('node:child_process')).spawn(...args) };",
+      loader: 'js',
+    }));
+  },
+};
+
 await build({
   ...common,
   entryPoints: { cli: 'src/cli/run-cli.ts', 'parse-worker': 'src/index/parse-worker.ts' },
+  plugins: [lazyChildProcess],
   splitting: true,
   format: 'esm',
   chunkNames: 'chunk-[hash]',

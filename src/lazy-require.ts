@@ -28,3 +28,12 @@ export function once<T>(make: () => T): () => T {
 export const loadZod = once(() => requireCjs('zod') as typeof import('zod'));
 export const loadYaml = once(() => requireCjs('yaml') as typeof import('yaml'));
 export const loadLezerMarkdown = once(() => requireCjs('@lezer/markdown') as typeof import('@lezer/markdown'));
+
+/**
+ * Node's own modules that only some runs need, each 1–3 ms of every process
+ * start that imports it statically: the parse pool's threads (a big batch of
+ * new notes), the collector of a big build (v8, vm).
+ */
+export const loadWorkerThreads = once(() => requireCjs('node:worker_threads') as typeof import('node:worker_threads'));
+export const loadV8 = once(() => requireCjs('node:v8') as typeof import('node:v8'));
+export const loadVm = once(() => requireCjs('node:vm') as typeof import('node:vm'));

@@ -1,5 +1,4 @@
-import v8 from 'node:v8';
-import vm from 'node:vm';
+import { loadV8, loadVm } from '../lazy-require.js';
 
 /**
  * A full garbage collection, between the phases of a big index build. V8 lets
@@ -22,8 +21,8 @@ export function collectGarbage(): void {
     if (typeof exposed === 'function') collect = exposed;
     else {
       try {
-        v8.setFlagsFromString('--expose-gc');
-        const fn = vm.runInNewContext('gc') as unknown;
+        loadV8().setFlagsFromString('--expose-gc');
+        const fn = loadVm().runInNewContext('gc') as unknown;
         collect = typeof fn === 'function' ? (fn as () => void) : null;
       } catch {
         collect = null;

@@ -1,5 +1,6 @@
 import os from 'node:os';
-import { MessageChannel, Worker, receiveMessageOnPort, type MessagePort } from 'node:worker_threads';
+import type { MessagePort, Worker } from 'node:worker_threads';
+import { loadWorkerThreads } from '../lazy-require.js';
 import { prepareNote, type Prepared } from './prepare-note.js';
 
 /**
@@ -67,6 +68,7 @@ export function prepareInOrder(root: string, paths: string[], write: (index: num
   let next = 0;
   const ready = new Map<number, Prepared>();
   if (url !== null && count >= 1) {
+    const { MessageChannel, Worker, receiveMessageOnPort } = loadWorkerThreads();
     const signal = new Int32Array(new SharedArrayBuffer(12));
     const threads: Worker[] = [];
     const ports: MessagePort[] = [];
