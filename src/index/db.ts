@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
 import { VaultgateError } from '../errors.js';
+import { loadSqlite } from '../lazy-require.js';
 import { dataRoots, vaultCacheKey } from '../vault/index.js';
 import { APPLICATION_ID, INDEXES_SQL, SCHEMA_VERSION, TABLES_SQL } from './schema.js';
 
@@ -79,7 +80,7 @@ function inspect(db: Db): Verdict {
 const CACHE_KIB = 65_536;
 
 function connect(file: string, busyTimeoutMs = BUSY_TIMEOUT_MS): Db {
-  const db = new Database(file, { timeout: busyTimeoutMs });
+  const db = new (loadSqlite())(file, { timeout: busyTimeoutMs });
   db.pragma('foreign_keys = ON');
   db.pragma(`cache_size = -${CACHE_KIB}`);
   return db;

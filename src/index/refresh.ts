@@ -239,9 +239,16 @@ function refreshPaths(handle: IndexHandle, paths: PathRefresh, kindOf: (f: Vault
   }
   const collisions = stored.collisions ? (JSON.parse(stored.collisions) as IndexWarning[]) : [];
   result.warnings = [...collisions, ...collectWarnings(db, paths.warnings)];
-  result.took_ms = Math.round(performance.now() - started);
+  result.took_ms = Math.round(nowMs() - started);
   return result;
 }
+
+/**
+ * Milliseconds on a monotonic clock, for `took_ms`. Not `performance.now()`: in
+ * Node 20 its first use loads perf_hooks and ten internal modules, 1–4 ms of a
+ * process that only checks the index is fresh.
+ */
+const nowMs = () => Number(process.hrtime.bigint()) / 1e6;
 
 const isEmpty = (p: Plan) => p.add.length === 0 && p.stale.length === 0 && p.remove.length === 0;
 
@@ -261,7 +268,7 @@ function configCache(db: IndexHandle['db']): VaultConfigCache {
 }
 
 export function refreshIndex(handle: IndexHandle, opts: RefreshOptions = {}): RefreshResult {
-  const started = performance.now();
+  const started = nowMs();
   const { db, root } = handle;
   const config = readVaultConfig(root, configCache(db));
   const excludeKey = exclusionKey(config);
@@ -330,7 +337,7 @@ export function refreshIndex(handle: IndexHandle, opts: RefreshOptions = {}): Re
     }).immediate();
   } else if (walk.treeChanged) storeTree(db, walk.tree);
   result.warnings = [...collisions, ...collectWarnings(db, walk.warnings)];
-  result.took_ms = Math.round(performance.now() - started);
+  result.took_ms = Math.round(nowMs() - started);
   return result;
 }
 
