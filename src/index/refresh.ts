@@ -13,7 +13,7 @@ import {
   type VaultFile,
 } from '../vault/index.js';
 import { linkTargetsOf, rebuildAnchors } from './anchors.js';
-import { ensureIndexes, isBusyError, type Db, type IndexHandle } from './db.js';
+import { bulkCache, ensureIndexes, isBusyError, type Db, type IndexHandle } from './db.js';
 import { relinkIndex, type RelinkScope } from './relink.js';
 import { SCHEMA_VERSION } from './schema.js';
 import { nameKey } from './note-rows.js';
@@ -212,7 +212,7 @@ function refreshPaths(handle: IndexHandle, paths: PathRefresh, kindOf: (f: Vault
     return { files, notes };
   };
   try {
-    db.transaction(() => {
+    withBulkCacheReset(db, () => db.transaction(() => {
       if (storedMeta(db, 'scan_digest') !== paths.since) throw MOVED_ON;
       const before = counts();
       const work = apply(db, root, [], kindOf, excludeKey, false, result, opts, { files: paths.files, storedFiles: result.files });
@@ -232,7 +232,7 @@ function refreshPaths(handle: IndexHandle, paths: PathRefresh, kindOf: (f: Vault
       putMeta(db, 'files', String(result.files));
       putMeta(db, 'notes', String(result.notes));
       putMeta(db, 'scan_digest', `paths:${crypto.randomUUID()}`);
-    }).immediate();
+    }).immediate());
   } catch (e) {
     if (e === MOVED_ON) return null;
     throw e;
@@ -289,7 +289,7 @@ export function refreshIndex(handle: IndexHandle, opts: RefreshOptions = {}): Re
   const digest = `${SCHEMA_VERSION}:${excludeKey}:${walk.digest}`;
   let collisions = stored.collisions ? (JSON.parse(stored.collisions) as IndexWarning[]) : [];
   if (stored.scan_digest !== digest) {
-    db.transaction(() => {
+    withBulkCacheReset(db, () => db.transaction(() => {
       const scan = dedupeByPath(walk.files());
       collisions = scan.collisions;
       result.files = scan.files.length;
@@ -334,11 +334,20 @@ export function refreshIndex(handle: IndexHandle, opts: RefreshOptions = {}): Re
       // table (~15 ms at 10k notes), as there is no index on kind (schema.ts).
       result.notes = db.prepare(`SELECT count(*) FROM files WHERE kind = 'note'`).pluck().get() as number;
       putMeta(db, 'notes', String(result.notes));
-    }).immediate();
+    }).immediate());
   } else if (walk.treeChanged) storeTree(db, walk.tree);
   result.warnings = [...collisions, ...collectWarnings(db, walk.warnings)];
   result.took_ms = Math.round(nowMs() - started);
   return result;
+}
+
+/** Run a refresh's transaction; if a bulk load shrank the page cache ({@link bulkCache}), restore it after. */
+function withBulkCacheReset(db: Db, run: () => void): void {
+  try {
+    run();
+  } finally {
+    if (db.open) bulkCache(db, false);
+  }
 }
 
 /** The folder tree the last refresh stored, or null (then every folder is read). */
@@ -415,7 +424,11 @@ function apply(
   const total = plan.add.length + plan.stale.length;
   // A big batch: skip FTS5's incremental merging while inserting and merge once at the end.
   const bulk = total > BULK_FILES;
-  if (bulk) for (const t of FTS_TABLES) db.prepare(`INSERT INTO ${t}(${t}, rank) VALUES ('automerge', 0)`).run();
+  if (bulk) {
+    for (const t of FTS_TABLES) db.prepare(`INSERT INTO ${t}(${t}, rank) VALUES ('automerge', 0)`).run();
+    // Set back by the caller once the refresh's transaction ends (withBulkCacheReset).
+    bulkCache(db, true);
+  }
   let done = 0;
   const progress = () => opts.onProgress?.({ phase: 'index', done: ++done, total });
 
