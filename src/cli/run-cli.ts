@@ -4,7 +4,7 @@ import type { CliIO, CommandResult, Reporter } from './command-kit.js';
 import { OPERATIONS, errorReport, flagName, type Param } from '../ops/index.js';
 import { registerDaemonCommands } from './daemon-commands.js';
 import { registerFaceVerbs } from './face-verbs.js';
-import { preloadSession, registerOperations } from './register-ops.js';
+import { operationVerb, preloadSession, registerOperations } from './register-ops.js';
 import { VERSION } from '../version.js';
 
 export { VERSION };
@@ -62,7 +62,7 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
   program.configureHelp({ showGlobalOptions: true, sortSubcommands: false });
   program.addHelpText('after', '\nExit codes: 0 ok, 1 bug, 2 usage or invalid input, 3 integrity, 69 unavailable (provider, native module, daemon), 75 conflict (re-read and retry), 77 not permitted.\nRun `vaultgate <command> --help` for its options and examples.');
 
-  registerOperations(program, reporter);
+  registerOperations(program, reporter, operationVerb(argv, GLOBAL_FLAGS));
   registerFaceVerbs(program, reporter);
   registerDaemonCommands(program, reporter);
   // Every subcommand reports usage errors the same way, shows global options in its help, and exits through us.

@@ -298,12 +298,14 @@ export function refreshIndex(handle: IndexHandle, opts: RefreshOptions = {}): Re
       // Link resolution holds the vault's file list in its own form: let go of the
       // scan's (100k records for 100k notes) so the two are never live together.
       scan.files = [];
+      // A big build collects its garbage between phases (collect-garbage.ts): peak
+      // memory, not speed. The first collection comes before the secondary indexes
+      // are built, whose sorts take their own memory besides SQLite's page cache.
+      if (work?.bulk && result.added + result.changed >= NOTES_PER_COLLECTION) collectGarbage();
       ensureIndexes(db);
       if (work) {
         const everything = work.scope.all;
-        // A big build collects its garbage between phases (collect-garbage.ts): peak memory, not speed.
         let collectedAt = 0;
-        if (work.bulk && result.added + result.changed >= NOTES_PER_COLLECTION) collectGarbage();
         const linkProgress = (d: number, t: number) => {
           if (work.bulk && d - collectedAt >= LINKS_PER_COLLECTION) {
             collectedAt = d;

@@ -212,7 +212,9 @@ function walkOnce(root: string, previous: ScanTree | null): StatWalk {
         const diskPath = rel === '' ? fileName[k]! : `${rel}/${fileName[k]!}`;
         const slash = diskPath.lastIndexOf('/');
         const dot = diskPath.lastIndexOf('.');
-        out[k] = { path: nfc(diskPath), diskPath, size: sizes[k]!, mtimeMs: mtimes[k]!, ext: dot > slash + 1 ? diskPath.slice(dot + 1).toLowerCase() : '' };
+        const ext = dot > slash + 1 ? diskPath.slice(dot + 1).toLowerCase() : '';
+        // One 'md' for every note rather than a 2-character string each (~2 MB at 100k notes).
+        out[k] = { path: nfc(diskPath), diskPath, size: sizes[k]!, mtimeMs: mtimes[k]!, ext: ext === 'md' ? 'md' : ext };
       }
       return out.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
     },

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { OPERATIONS, flagName, inputZodShape, parseInput, type Param } from '../../../src/ops/index.js';
 import { textArgsLast } from '../../../src/cli/run-cli.js';
+import { operationVerb } from '../../../src/cli/register-ops.js';
 import { createRequire } from 'node:module';
 import { isVaultgateError } from '../../../src/errors.js';
 
@@ -84,4 +85,14 @@ test('textArgsLast: a leading -word is query text; flags after -- still count (i
   assert.deepEqual(textArgsLast(['--vault', 'V', 'search', 'x', '--limit', '3', '--json']), ['--vault', 'V', 'search', '--limit', '3', '--json', '--']
     .concat(['x']));
   assert.deepEqual(textArgsLast(['note', '-x']), ['note', '-x'], 'other verbs are untouched');
+});
+
+test('operationVerb: only a known operation verb, after global flags and with no help asked, narrows what the CLI registers', () => {
+  const globals = new Map([['--vault', true], ['--json', false], ['--text', false], ['--help', false], ['-h', false]]);
+  assert.equal(operationVerb(['--vault', 'V', 'search', '--', 'x'], globals), 'search');
+  assert.equal(operationVerb(['--vault=V', '--json', 'index'], globals), 'index');
+  assert.equal(operationVerb(['tx', 'apply', 'b.json'], globals), 'tx', 'a group: all of its subcommands');
+  for (const argv of [[], ['--json'], ['index', '--help'], ['-h'], ['--version'], ['mcp'], ['daemon', 'status'], ['nosuch'], ['--bogus', 'index'], ['--vault']]) {
+    assert.equal(operationVerb(argv, globals), null, argv.join(' '));
+  }
 });
