@@ -34,12 +34,6 @@ export const loadLezerMarkdown = once(() => requireCjs('@lezer/markdown') as typ
  * start that imports it statically: the parse pool's threads (a big batch of
  * new notes), the collector of a big build (v8, vm).
  */
-/**
- * better-sqlite3 through `require`: imported as an ES module, Node first scans
- * its CommonJS source for export names (cjs-module-lexer, ~1.5 ms of every read).
- */
-export type SqliteModule = typeof import('better-sqlite3');
-export const loadSqlite: () => SqliteModule = once(() => requireCjs('better-sqlite3') as SqliteModule);
 export const loadWorkerThreads = once(() => requireCjs('node:worker_threads') as typeof import('node:worker_threads'));
 export const loadV8 = once(() => requireCjs('node:v8') as typeof import('node:v8'));
 export const loadVm = once(() => requireCjs('node:vm') as typeof import('node:vm'));
