@@ -57,8 +57,9 @@ interface Question {
   kind?: string;
 }
 
-type QuestionSet = 'original' | 'blind';
-const SETS: Record<QuestionSet, string> = { original: 'questions.json', blind: 'questions-blind.json' };
+type QuestionSet = 'original' | 'blind' | 'blind2';
+/** blind2 was written after round 3's tuning, from notes no earlier question used: all holdout. */
+const SETS: Record<QuestionSet, string> = { original: 'questions.json', blind: 'questions-blind.json', blind2: 'questions-blind2.json' };
 
 /** How many evidence items of a packet count (issue 9: "the first 5 evidence items"). */
 const CONTEXT_DEPTH = 5;
