@@ -153,6 +153,8 @@ function fromClause(table: string, filter: NoteFilter): string {
  *
  * @param match the FTS5 MATCH expression of the whole query
  * @param terms the query terms, for coverage (and its idf weights)
+ * @param perNote sections wanted per note: with 1 (search) and the best-BM25
+ *   section kept first, section choice would change nothing and is skipped
  */
 export function rankNotes(
   db: Db,
@@ -162,6 +164,7 @@ export function rankNotes(
   filter: NoteFilter,
   want: number,
   expansions: Expansion[] = [],
+  perNote = 1,
 ): { notes: RankedNote[]; total: number } {
   const p = RANK_PARAMS;
   const fts = table === 'words' ? 'sections_fts' : 'bigrams_fts';
@@ -229,7 +232,7 @@ export function rankNotes(
     return { fileId: c.fileId, score: c.raw * share ** p.coverageExponent, coverage: share, sections: c.best };
   });
   notes.sort((a, b) => b.score - a.score || a.fileId - b.fileId);
-  if (table === 'words' && p.chooseNotes > 0 && terms.length >= 2) {
+  if (table === 'words' && p.chooseNotes > 0 && terms.length >= 2 && (perNote > 1 || p.chooseKeepBest === 0)) {
     const top = notes.slice(0, p.chooseNotes);
     const base = new Map(top.map((n) => [n.fileId, candidates.get(n.fileId)!]));
     const rescored = chooseSections(
