@@ -14,7 +14,10 @@
  * The quote itself is not written out (the shared corpora's text stays out of the
  * repository); its SHA-256 and line are, so the mapping can be checked.
  *
- * Usage: node --import tsx eval/import-blind.ts [--from /work/blind/questions] [--out eval/questions-blind.json]
+ * A later set written after the ranking had been tuned (`--all-holdout`) goes wholly
+ * to the holdout: nothing was ever tuned on it, and nothing may be.
+ *
+ * Usage: node --import tsx eval/import-blind.ts [--from /work/blind/questions] [--out eval/questions-blind.json] [--all-holdout]
  */
 import crypto from 'node:crypto';
 import fs from 'node:fs';
@@ -40,6 +43,7 @@ const { values: args } = parseArgs({
   options: {
     from: { type: 'string', default: '/work/blind/questions' },
     out: { type: 'string', default: path.join(here, 'questions-blind.json') },
+    'all-holdout': { type: 'boolean', default: false },
   },
 });
 
@@ -95,7 +99,7 @@ for (const file of files) {
       question: q.question,
       path: q.path,
       heading_path: headingPath,
-      split: splitOf(q.id),
+      split: args['all-holdout'] ? 'holdout' : splitOf(q.id),
       quote_line: line,
       quote_sha256: crypto.createHash('sha256').update(quote).digest('hex'),
     });
@@ -107,7 +111,10 @@ const out = {
   about:
     'Blind questions (written from note bodies only, by someone who never saw headings or the ranking code), imported by eval/import-blind.ts from ' +
     files.join(', ') +
-    '. heading_path is the section holding the answer quote (quote_line, quote_sha256); split is SHA-256(id)[0] even → dev, odd → holdout. Never tune on the holdout.',
+    '. heading_path is the section holding the answer quote (quote_line, quote_sha256); ' +
+    (args['all-holdout']
+      ? 'every question is holdout: the set was written after tuning and is only ever reported.'
+      : 'split is SHA-256(id)[0] even → dev, odd → holdout. Never tune on the holdout.'),
   refused,
   questions,
 };

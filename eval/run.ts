@@ -18,9 +18,10 @@
  * holdout's misses stay unseen); a full run reports dev and holdout rows apart,
  * and misses are printed for dev questions only.
  *
- * Question sets: `original` (eval/questions.json, written by the developers) and
+ * Question sets: `original` (eval/questions.json, written by the developers),
  * `blind` (eval/questions-blind.json, written by someone who saw only note
- * bodies; imported by eval/import-blind.ts), reported apart. A corpus is a vault
+ * bodies; imported by eval/import-blind.ts) and `blind2` (written the same way
+ * after round 3's tuning; all holdout), reported apart. A corpus is a vault
  * under eval/vaults/NAME (committed, e.g. the CJK vault) or ../shared/corpora/NAME/vault.
  *
  * The headline metric (issue 9) is context section recall@5: the share of
@@ -57,8 +58,9 @@ interface Question {
   kind?: string;
 }
 
-type QuestionSet = 'original' | 'blind';
-const SETS: Record<QuestionSet, string> = { original: 'questions.json', blind: 'questions-blind.json' };
+type QuestionSet = 'original' | 'blind' | 'blind2';
+/** blind2 was written after round 3's tuning, from notes no earlier question used: all holdout. */
+const SETS: Record<QuestionSet, string> = { original: 'questions.json', blind: 'questions-blind.json', blind2: 'questions-blind2.json' };
 
 /** How many evidence items of a packet count (issue 9: "the first 5 evidence items"). */
 const CONTEXT_DEPTH = 5;

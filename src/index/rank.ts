@@ -1,4 +1,5 @@
 import type { Db } from './db.js';
+import { chooseSections } from './section-choice.js';
 import { BM25_WEIGHTS, NOTE_SLOT, SECTION_BITS, sectionRange } from './schema.js';
 
 /**
@@ -20,7 +21,10 @@ import { BM25_WEIGHTS, NOTE_SLOT, SECTION_BITS, sectionRange } from './schema.js
  *    once no further note can enter the top (threshold algorithm): a handful of
  *    bounded lookups per returned note, whatever the number of matches;
  * 4. `total` is counted in SQL from FTS rowids (a section id holds its note id,
- *    schema.ts), with no join and no row handed to JavaScript.
+ *    schema.ts), with no join and no row handed to JavaScript;
+ * 5. inside the best {@link RankParams.chooseNotes} notes, every matching section
+ *    competes again by its own coverage of the query (section-choice.ts), so the
+ *    answering section follows the note's best-BM25 sibling in a context packet.
  *
  * The same walk serves the bigram fallback (query.ts) over `bigrams_fts`.
  */
@@ -40,6 +44,16 @@ export interface RankParams {
   feedbackWeight: number;
   feedbackSections: number;
   feedbackTerms: number;
+  /**
+   * Section choice inside the best notes (section-choice.ts): how many of the
+   * best notes have all their matching sections rescored by their own coverage
+   * of the query (0: off), and the exponent of that coverage.
+   */
+  chooseNotes: number;
+  sectionCoverageExponent: number;
+  /** section-choice.ts ChoiceOptions: keepBest, and gate (1: on, 0: off). */
+  chooseKeepBest: number;
+  chooseGate: number;
   /** BM25 column weights of sections_fts. */
   weights: { title: number; aliases: number; heading: number; path: number; body: number };
 }
@@ -59,6 +73,14 @@ export const RANK_PARAMS: RankParams = {
   feedbackWeight: 0,
   feedbackSections: 5,
   feedbackTerms: 10,
+  // Section choice (section-choice.ts), eval dev split: the best note only, its
+  // best-BM25 section kept first, a section holding more of the question lifted
+  // right after it (0.7 of its score). Rescoring alone, or 2–3 notes, or without
+  // the gate won dev questions and lost others (eval/README.md).
+  chooseNotes: 1,
+  sectionCoverageExponent: 1,
+  chooseKeepBest: 0.7,
+  chooseGate: 1,
   weights: { ...BM25_WEIGHTS },
 };
 
@@ -131,6 +153,8 @@ function fromClause(table: string, filter: NoteFilter): string {
  *
  * @param match the FTS5 MATCH expression of the whole query
  * @param terms the query terms, for coverage (and its idf weights)
+ * @param perNote sections wanted per note: with 1 (search) and the best-BM25
+ *   section kept first, section choice would change nothing and is skipped
  */
 export function rankNotes(
   db: Db,
@@ -140,6 +164,7 @@ export function rankNotes(
   filter: NoteFilter,
   want: number,
   expansions: Expansion[] = [],
+  perNote = 1,
 ): { notes: RankedNote[]; total: number } {
   const p = RANK_PARAMS;
   const fts = table === 'words' ? 'sections_fts' : 'bigrams_fts';
@@ -200,12 +225,27 @@ export function rankNotes(
   const ordered = [...candidates.values()].filter((c) => c.best.length > 0);
   // Coverage for every candidate at once: one FTS query per term and table, the
   // doclist walked in C and only candidate notes handed back.
-  const coverage = coverageOf(db, table, terms)(ordered.map((c) => c.fileId));
+  const idf = terms.length < 2 ? [] : termIdf(db, fts, terms);
+  const coverage = coverageOf(db, table, terms, idf)(ordered.map((c) => c.fileId));
   const notes = ordered.map((c) => {
     const share = coverage.get(c.fileId) ?? 0;
     return { fileId: c.fileId, score: c.raw * share ** p.coverageExponent, coverage: share, sections: c.best };
   });
   notes.sort((a, b) => b.score - a.score || a.fileId - b.fileId);
+  if (table === 'words' && p.chooseNotes > 0 && terms.length >= 2 && (perNote > 1 || p.chooseKeepBest === 0)) {
+    const top = notes.slice(0, p.chooseNotes);
+    const base = new Map(top.map((n) => [n.fileId, candidates.get(n.fileId)!]));
+    const rescored = chooseSections(
+      db,
+      match,
+      score,
+      terms,
+      idf,
+      top.map((n) => ({ fileId: n.fileId, known: new Map(n.sections.map((s) => [s.id, s.score])), extra: p.noteAnchorWeight * base.get(n.fileId)!.noteAnchor })),
+      { exponent: p.sectionCoverageExponent, keepBest: p.chooseKeepBest, gate: p.chooseGate > 0 },
+    );
+    for (const n of top) n.sections = rescored.get(n.fileId) ?? n.sections;
+  }
   return { notes, total };
 }
 
@@ -216,19 +256,12 @@ export function rankNotes(
  * the set come back (a lookup bounded by one note's rowid range walks the doclist
  * too, ~0.3 ms per note for a common word at 10k notes). 1 for a one-term query.
  */
-function coverageOf(db: Db, table: RankTable, terms: CoverageTerm[]): (fileIds: number[]) => Map<number, number> {
+function coverageOf(db: Db, table: RankTable, terms: CoverageTerm[], idf: number[]): (fileIds: number[]) => Map<number, number> {
   if (terms.length < 2) return (ids) => new Map(ids.map((id) => [id, 1]));
   const fts = table === 'words' ? ['sections_fts', 'anchors_fts'] : ['bigrams_fts'];
   const notesWith = fts.map((t) =>
     db.prepare(`SELECT DISTINCT ${noteOf(t)} FROM ${t} WHERE ${t} MATCH ? AND ${noteOf(t)} IN (SELECT value FROM json_each(?))`).pluck(),
   );
-  const rows = Math.max(1, Number(db.prepare(`SELECT value FROM meta WHERE key = 'sections'`).pluck().get() ?? 1));
-  const df = db.prepare(`SELECT count(*) FROM ${fts[0]} WHERE ${fts[0]} MATCH ?`).pluck();
-  // The idf FTS5's bm25() uses (with a floor, so a word in most sections still counts a little).
-  const idf = terms.map((t) => {
-    const n = df.get(t.expr) as number;
-    return Math.max(1e-6, Math.log((rows - n + 0.5) / (n + 0.5)));
-  });
   const sum = idf.reduce((a, b) => a + b, 0);
   return (ids) => {
     const got = new Map<number, number>(ids.map((id) => [id, 0]));
@@ -245,6 +278,16 @@ function coverageOf(db: Db, table: RankTable, terms: CoverageTerm[]): (fileIds: 
     for (const [id, w] of got) got.set(id, w / sum);
     return got;
   };
+}
+
+/** Each term's idf in `fts`: the one FTS5's bm25() uses, with a floor so a word in most sections still counts a little. */
+export function termIdf(db: Db, fts: string, terms: CoverageTerm[]): number[] {
+  const rows = Math.max(1, Number(db.prepare(`SELECT value FROM meta WHERE key = 'sections'`).pluck().get() ?? 1));
+  const df = db.prepare(`SELECT count(*) FROM ${fts} WHERE ${fts} MATCH ?`).pluck();
+  return terms.map((t) => {
+    const n = df.get(t.expr) as number;
+    return Math.max(1e-6, Math.log((rows - n + 0.5) / (n + 0.5)));
+  });
 }
 
 /**

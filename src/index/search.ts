@@ -124,12 +124,12 @@ export function rankedNotes(db: Db, query: string, opts: SearchOptions = {}, per
     const match = bridged.parsed.match!;
     const terms = bridged.coverage;
     const p = RANK_PARAMS;
-    ranked = rankNotes(db, 'words', match, terms, f, want, bridged.expansions);
+    ranked = rankNotes(db, 'words', match, terms, f, want, bridged.expansions, perNote);
     if (p.feedbackWeight > 0 && parsed.terms.length >= 2 && ranked.notes.length > 0) {
       // Pseudo-relevance feedback: the best sections' own words, added with a small weight (expand.ts).
       const top = ranked.notes.slice(0, p.feedbackSections).map((n) => n.sections[0]!);
       const extra = expansionMatch(feedbackTerms(db, top, new Set(parsed.terms.flatMap((t) => t.tokens)), p.feedbackTerms));
-      if (extra !== null) ranked = rankNotes(db, 'words', match, terms, f, want, [...bridged.expansions, { match: extra, weight: p.feedbackWeight }]);
+      if (extra !== null) ranked = rankNotes(db, 'words', match, terms, f, want, [...bridged.expansions, { match: extra, weight: p.feedbackWeight }], perNote);
     }
   }
   if (ranked.total === 0 && parsed.bigrams !== null) {
