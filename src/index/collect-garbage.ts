@@ -6,8 +6,9 @@ import { loadV8, loadVm } from '../lazy-require.js';
  * on a machine with memory to spare): resolving the 351k links of a 100k-note
  * vault left ~100 MB of dead rows and resolutions in the heap (peak RSS of that
  * phase 265 MB; 197 MB with a collection every 50k links, at ~90 ms each on a busy
- * 2-core machine; every 20k links keeps the heap nearer the resolver's own ~55 MB,
- * ~1% of the build). Nothing else of the process depends on
+ * 2-core machine; every 20k links kept the heap nearer what the resolver then held,
+ * ~1% of the build; the resolver now holds one page of links' files, and the
+ * heap during the relink stays near 30 MB). Nothing else of the process depends on
  * it: where the collector cannot be reached it does nothing.
  *
  * `gc` is exposed by `--expose-gc`; without that flag, setting it at run time

@@ -285,3 +285,44 @@ function ftsContent(h: IndexHandle): Record<string, string[]> {
   }
   return out;
 }
+
+test('refresh: a relink of many pages resolves every link exactly as against the whole file list', async () => {
+  const { resolveLink } = await import('../../../src/links/index.js');
+  const { anchorLookupFromDb, fileIndexFromDb } = await import('../../../src/index/index.js');
+  // 240 notes of 24 links each: more than one page of the relink (5000 links), with
+  // names shared across folders (ambiguous, own-folder and shortest-path picks),
+  // case collisions, relative, absolute and self links, headings and attachments.
+  const files: Record<string, string> = {};
+  const folders = ['Alpha', 'Beta', 'Beta/Deep', 'Gamma', 'gamma'];
+  for (let i = 0; i < 240; i++) {
+    const folder = folders[Math.floor(i / 48)]!; // each folder holds Note 0..47: every name in five places
+    const links = [];
+    for (let k = 0; k < 6; k++) {
+      const j = (i * 7 + k * 13) % 60;
+      links.push(`[[Note ${j}]]`, `[[note ${j}#Part ${k % 3}]]`, `[[../Beta/Note ${j}|b]]`, `[[/Gamma/Note ${j % 10}.md]]`);
+    }
+    files[`${folder}/Note ${i % 48}.md`] = `# Part 0\n## Part 1\n${links.join(' ')} [[#Part 1]] [[pic ${i % 4}.png]]\n## Part 2\n`;
+  }
+  // Notes no other link names: their self-links need their own file in the page's index.
+  for (let i = 0; i < 30; i++) files[`Zeta/Solo ${i}.md`] = `# Top\n## Under\nsee [[#Under]] and [[#Nowhere]]\n`;
+  files['Alpha/pic 1.png'] = '';
+  files['Beta/pic 1.png'] = '';
+  files['pic 2.png'] = '';
+  const { root, home } = tempVault(files);
+  refresh(root, home);
+  withIndex(root, home, (h) => {
+    const rows = h.db
+      .prepare(`SELECT l.kind, l.path, l.subpath, f.path AS from_path, l.resolution FROM links l JOIN files f ON f.id = l.file_id WHERE l.external = 0`)
+      .all() as { kind: 'wikilink'; path: string; subpath: string | null; from_path: string; resolution: string }[];
+    assert.ok(rows.length > 5000, `${rows.length} links`);
+    const whole = fileIndexFromDb(h.db);
+    const anchors = anchorLookupFromDb(h.db);
+    let ambiguous = 0;
+    for (const r of rows) {
+      const want = resolveLink(whole, { kind: r.kind, path: r.path, subpath: r.subpath }, r.from_path, anchors);
+      if (want.status === 'ambiguous') ambiguous++;
+      assert.equal(r.resolution, JSON.stringify(want), `${r.from_path}: ${r.path}`);
+    }
+    assert.ok(ambiguous > 0, 'some links are ambiguous');
+  });
+});
