@@ -75,6 +75,22 @@ await build({
   banner: { js: esmBanner },
 });
 
+/**
+ * `read.cjs`: the same CLI as one CommonJS file, which main.ts runs for the read
+ * verbs through V8's code cache (src/cli/code-cache.ts): Node 20 caches no
+ * compiled code for ES modules. Nothing is split out (CommonJS output cannot
+ * be); modules behind a dynamic import still run only when first imported.
+ */
+await build({
+  ...common,
+  entryPoints: { read: 'src/cli/run-cli.ts' },
+  outExtension: { '.js': '.cjs' },
+  format: 'cjs',
+  define: { ...define, 'import.meta.url': '__vgImportMetaUrl' },
+  banner: { js: "const __vgImportMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
+  plugins: [lazyChildProcess],
+});
+
 /** main.ts's `import('./run-cli.js')` is the bundled CLI above, loaded at run time. */
 const cliAtRunTime = {
   name: 'cli-at-run-time',

@@ -9,7 +9,13 @@
  * exit 3), not a stack trace and exit 1; the fallback needs no module at all.
  * No top-level await: the bundle is also built as CommonJS (scripts/bundle.mjs).
  */
-import { forwardToDaemon } from './daemon/client.js';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { requireWithCodeCache, type CachedBundle } from './code-cache.js';
+import { FORWARDED_VERBS, forwardToDaemon, verbOf } from './daemon/client.js';
+import { dataRoots } from '../vault/dirs.js';
+import { BUILD } from '../version.js';
 
 // A closed pipe (e.g. `vaultgate search x | head -1`) is not an error worth a stack trace.
 process.stdout.on('error', (e: NodeJS.ErrnoException) => {
@@ -27,10 +33,38 @@ const io = {
   cwd: process.cwd(),
 };
 
+/**
+ * The read verbs (and `index`) run dist/cli/read.cjs, the CLI as one CommonJS
+ * bundle, through V8's code cache (code-cache.ts); every other verb imports the
+ * ES module build (`./run-cli.js`, bundled as dist/cli/cli.js and its chunks),
+ * whose modules the terminal inbox needs (ink is an ES module only). Null when
+ * this verb does not use it, or when there is no bundle (running from tsc's
+ * output).
+ */
+function readBundle(): CachedBundle | null {
+  const verb = verbOf(argv);
+  if (verb === null || (!FORWARDED_VERBS.has(verb) && verb !== 'index')) return null;
+  const file = fileURLToPath(new URL('./read.cjs', import.meta.url));
+  const st = fs.statSync(file, { throwIfNoEntry: false });
+  if (!st) return null;
+  let cacheFile: string | null = null;
+  try {
+    // V8 checks a cache against the source's length, not its bytes: the name
+    // carries the build and the bundle's size and mtime, so an edited bundle
+    // never runs with another text's code.
+    cacheFile = path.join(dataRoots(io.env).cache, 'code-cache', `${BUILD}-${st.size}-${Math.round(st.mtimeMs)}.bin`);
+  } catch {
+    // an unusable VAULTGATE_HOME: the CLI reports it
+  }
+  return requireWithCodeCache(file, cacheFile);
+}
+
 async function answerHere(): Promise<void> {
   try {
-    const { runCli } = await import('./run-cli.js');
+    const bundle = readBundle();
+    const { runCli } = bundle ? (bundle.exports as typeof import('./run-cli.js')) : await import('./run-cli.js');
     process.exitCode = await runCli(argv, io);
+    bundle?.save();
   } catch (e) {
     const code = (e as NodeJS.ErrnoException)?.code;
     if (code !== 'EMFILE' && code !== 'ENFILE') throw e;

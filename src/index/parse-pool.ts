@@ -55,7 +55,7 @@ export const NEXT = 2;
  * the built binary).
  */
 function workerUrl(): URL | null {
-  return import.meta.url.endsWith('.js') ? new URL('./parse-worker.js', import.meta.url) : null;
+  return /\.c?js$/.test(import.meta.url) ? new URL('./parse-worker.js', import.meta.url) : null;
 }
 
 /**
