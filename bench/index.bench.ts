@@ -42,7 +42,12 @@ function snapshotCli(): string {
   fs.symlinkSync(path.join(repo, 'node_modules'), path.join(snap, 'node_modules'));
   return path.join(snap, 'dist/cli/main.js');
 }
-const CLI = snapshotCli();
+/**
+ * The package's bin (dist/cli/main.cjs), as the peer bench runs it: what
+ * `vaultgate` is. Its ES module twin main.js pays Node's ES module loader for the
+ * entry too (10–20 ms); figures before commit 2be4eed were of main.js.
+ */
+const CLI = snapshotCli().replace(/main\.js$/, 'main.cjs');
 const STAT_WALK = path.join(here, 'lib/stat-walk.mjs');
 const BENCH_DIR = BENCH_DIR_EARLY;
 // VAULTGATE_BENCH_SIZES=1000 narrows a run (quick checks); 100k is opt-in: it takes minutes on two cores.

@@ -28,7 +28,11 @@ export interface CachedBundle {
   save(): void;
 }
 
-export function requireWithCodeCache(file: string, cacheFile: string | null): CachedBundle {
+/**
+ * `keep(name)`: which other `.bin` files beside the cache file stay when it is
+ * written (default: none, so the caches of earlier builds go).
+ */
+export function requireWithCodeCache(file: string, cacheFile: string | null, keep: (name: string) => boolean = () => false): CachedBundle {
   const source = fs.readFileSync(file, 'utf8');
   let cachedData: Buffer | undefined;
   if (cacheFile !== null) {
@@ -54,10 +58,10 @@ export function requireWithCodeCache(file: string, cacheFile: string | null): Ca
         const tmp = `${cacheFile}.${process.pid}.tmp`;
         fs.writeFileSync(tmp, script.createCachedData(), { mode: 0o600 });
         fs.renameSync(tmp, cacheFile);
-        // Other builds' caches (one per upgrade, ~0.5 MB each) go when a new one is written.
+        // Other builds' caches (~0.5 MB each) go when a new one is written.
         const dir = path.dirname(cacheFile);
         for (const name of fs.readdirSync(dir)) {
-          if (name.endsWith('.bin') && name !== path.basename(cacheFile)) fs.rmSync(path.join(dir, name), { force: true });
+          if (name.endsWith('.bin') && name !== path.basename(cacheFile) && !keep(name)) fs.rmSync(path.join(dir, name), { force: true });
         }
       } catch {
         // a read-only or full cache root: the next run compiles from source again

@@ -47,16 +47,19 @@ function readBundle(): CachedBundle | null {
   const file = fileURLToPath(new URL('./read.cjs', import.meta.url));
   const st = fs.statSync(file, { throwIfNoEntry: false });
   if (!st) return null;
+  const bundleKey = `${BUILD}-${st.size}-${Math.round(st.mtimeMs)}`;
   let cacheFile: string | null = null;
   try {
     // V8 checks a cache against the source's length, not its bytes: the name
     // carries the build and the bundle's size and mtime, so an edited bundle
-    // never runs with another text's code.
-    cacheFile = path.join(dataRoots(io.env).cache, 'code-cache', `${BUILD}-${st.size}-${Math.round(st.mtimeMs)}.bin`);
+    // never runs with another text's code. One cache per verb: each holds the
+    // functions its own runs compiled (a cache written by `index` has none of
+    // the ranking's).
+    cacheFile = path.join(dataRoots(io.env).cache, 'code-cache', `${bundleKey}-${verb}.bin`);
   } catch {
     // an unusable VAULTGATE_HOME: the CLI reports it
   }
-  return requireWithCodeCache(file, cacheFile);
+  return requireWithCodeCache(file, cacheFile, (name) => name.startsWith(`${bundleKey}-`));
 }
 
 async function answerHere(): Promise<void> {

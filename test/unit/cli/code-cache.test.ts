@@ -50,6 +50,12 @@ test('code cache: a damaged or foreign cache is refused by V8 and replaced; othe
   assert.equal(changed.cache, 'rejected');
   assert.equal(changed.exports.extra, 42);
 
+  // `keep` spares siblings (main.ts: the other verbs' caches of the same build).
+  fs.writeFileSync(path.join(dir, 'cache', 'build-a-other.bin'), 'x');
+  const other = path.join(dir, 'cache', 'build-a-mine.bin');
+  requireWithCodeCache(file, other, (name) => name.startsWith('build-a-')).save();
+  assert.deepEqual(fs.readdirSync(path.dirname(cacheFile)).sort(), ['build-a-mine.bin', 'build-a-other.bin']);
+
   // A cache root that is a file: nothing written, nothing thrown.
   const blocked = path.join(dir, 'blocked');
   fs.writeFileSync(blocked, '');
