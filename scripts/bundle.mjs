@@ -81,15 +81,14 @@ await build({
  * compiled code for ES modules. Nothing is split out (CommonJS output cannot
  * be); modules behind a dynamic import still run only when first imported.
  */
-await build({
-  ...common,
-  entryPoints: { read: 'src/cli/run-cli.ts' },
+/** A CommonJS build has no import.meta: its URL comes from __filename. */
+const commonJs = {
   outExtension: { '.js': '.cjs' },
   format: 'cjs',
   define: { ...define, 'import.meta.url': '__vgImportMetaUrl' },
   banner: { js: "const __vgImportMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
-  plugins: [lazyChildProcess],
-});
+};
+await build({ ...common, ...commonJs, entryPoints: { read: 'src/cli/run-cli.ts' }, plugins: [lazyChildProcess] });
 
 /** main.ts's `import('./run-cli.js')` is the bundled CLI above, loaded at run time. */
 const cliAtRunTime = {
@@ -99,12 +98,4 @@ const cliAtRunTime = {
   },
 };
 await build({ ...common, entryPoints: { main: 'src/cli/main.ts' }, format: 'esm', define, banner: { js: esmBanner }, plugins: [cliAtRunTime] });
-await build({
-  ...common,
-  entryPoints: { main: 'src/cli/main.ts' },
-  outExtension: { '.js': '.cjs' },
-  format: 'cjs',
-  define: { ...define, 'import.meta.url': '__vgImportMetaUrl' },
-  banner: { js: "const __vgImportMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
-  plugins: [cliAtRunTime],
-});
+await build({ ...common, ...commonJs, entryPoints: { main: 'src/cli/main.ts' }, plugins: [cliAtRunTime] });
