@@ -43,7 +43,8 @@ const io = {
  */
 function readBundle(): CachedBundle | null {
   const verb = verbOf(argv);
-  if (verb === null || (!FORWARDED_VERBS.has(verb) && verb !== 'index')) return null;
+  // No verb (--version, --help, a bare `vaultgate`) is the read path's start-up too: the same bundle and cache.
+  if (verb !== null && !FORWARDED_VERBS.has(verb) && verb !== 'index') return null;
   const file = fileURLToPath(new URL('./read.cjs', import.meta.url));
   const st = fs.statSync(file, { throwIfNoEntry: false });
   if (!st) return null;
@@ -55,7 +56,7 @@ function readBundle(): CachedBundle | null {
     // never runs with another text's code. One cache per verb: each holds the
     // functions its own runs compiled (a cache written by `index` has none of
     // the ranking's).
-    cacheFile = path.join(dataRoots(io.env).cache, 'code-cache', `${bundleKey}-${verb}.bin`);
+    cacheFile = path.join(dataRoots(io.env).cache, 'code-cache', `${bundleKey}-${verb ?? 'no-verb'}.bin`);
   } catch {
     // an unusable VAULTGATE_HOME: the CLI reports it
   }
