@@ -45,6 +45,10 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
   };
 
   argv = textArgsLast(argv);
+  // What commander writes to its error stream: its own error texts, which our typed
+  // errors replace, and the help it shows when a command is given without its
+  // subcommand (a bare `vaultgate`, `vaultgate daemon`), which must reach the person.
+  let commanderErr = '';
   const program = new Command('vaultgate')
     .description('The one door between AI agents and an Obsidian vault: cited reads, reviewed writes, recoverable transactions.')
     .version(VERSION)
@@ -55,8 +59,7 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
     .exitOverride()
     .configureOutput({
       writeOut: (s) => io.stdout(s),
-      // commander's own error text is replaced by our typed error below
-      writeErr: () => {},
+      writeErr: (s) => void (commanderErr += s),
     });
   program.enablePositionalOptions(false);
   program.configureHelp({ showGlobalOptions: true, sortSubcommands: false });
@@ -67,7 +70,7 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
   registerDaemonCommands(program, reporter);
   // Every subcommand reports usage errors the same way, shows global options in its help, and exits through us.
   const configure = (cmd: Command) => {
-    cmd.exitOverride().configureOutput({ writeOut: (s) => io.stdout(s), writeErr: () => {} });
+    cmd.exitOverride().configureOutput({ writeOut: (s) => io.stdout(s), writeErr: (s) => void (commanderErr += s) });
     cmd.configureHelp({ showGlobalOptions: true });
     cmd.commands.forEach(configure);
   };
@@ -78,7 +81,12 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
     await program.parseAsync(argv, { from: 'user' });
   } catch (e) {
     if (e instanceof CommanderError) {
-      if (e.code === 'commander.helpDisplayed' || e.code === 'commander.version' || e.code === 'commander.help') return 0;
+      if (e.code === 'commander.helpDisplayed' || e.code === 'commander.version') return 0;
+      // No subcommand given: commander's help, on stderr so that stdout stays empty or JSON.
+      if (e.code === 'commander.help') {
+        io.stderr(commanderErr);
+        return 0;
+      }
       const message = e.message.replace(/^error: /, '');
       reporter.fail(new VaultgateError('USAGE', message, { hint: 'Run `vaultgate --help` or `vaultgate <command> --help`.' }));
       return exitCode;

@@ -10,6 +10,20 @@ test('an unknown option is a usage error with exit 2 and JSON on stdout', async 
   assert.equal(r.json.error.code, 'USAGE');
 });
 
+test('a bare vaultgate, or a command group without its subcommand, shows its help on stderr (exit 0, stdout empty)', async () => {
+  const bare = await runCli([]);
+  assert.equal(bare.exitCode, 0);
+  assert.equal(bare.stdout, '');
+  assert.match(bare.stderr, /^Usage: vaultgate \[options\] \[command\]/);
+  assert.match(bare.stderr, /\bsearch\b/);
+  const group = await runCli(['daemon']);
+  assert.equal(group.exitCode, 0);
+  assert.match(group.stderr, /^Usage: vaultgate daemon/);
+  // an unknown option still answers a typed error, never help text
+  const bad = await runCli(['files', '--bogus']);
+  assert.equal(bad.stderr, '');
+});
+
 test('a missing vault is VAULT_NOT_FOUND (exit 2); a file given as vault is VAULT_NOT_DIRECTORY', async () => {
   const { root, home } = tempVault({ 'a.md': 'x' });
   const r = await runCli(['files'], { vault: root + '/nope', home });
