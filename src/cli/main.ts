@@ -13,7 +13,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { requireWithCodeCache, type CachedBundle } from './code-cache.js';
-import { FORWARDED_VERBS, forwardToDaemon, verbOf } from './daemon/client.js';
+import { verbOf } from './argv.js';
+import { FORWARDED_VERBS, forwardToDaemon } from './daemon/client.js';
 import { dataRoots } from '../vault/dirs.js';
 import { BUILD } from '../version.js';
 

@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { Command, Option } from 'commander';
 import { OPERATIONS, flagName, isRequired, runOperation, type Operation, type OpContext, type Param } from '../ops/index.js';
 import type { VaultSession } from '../session/index.js';
+import { verbOf } from './argv.js';
 import type { Reporter } from './command-kit.js';
 import { progressPrinter } from './progress.js';
 import { readStdinBounded } from './stdin.js';
@@ -25,7 +26,7 @@ export function registerOperations(program: Command, reporter: Reporter, verb: s
   const parents = new Map<string, Command>();
   for (const op of OPERATIONS) {
     const words = op.command.split(' ');
-    if (verb !== null && words[0] !== verb && !(words.length === 1 && op.aliases?.includes(verb))) continue;
+    if (verb !== null && !runsAs(op, verb)) continue;
     let parent = program;
     for (const word of words.slice(0, -1)) {
       let sub = parents.get(word);
@@ -89,21 +90,16 @@ export function registerOperations(program: Command, reporter: Reporter, verb: s
  * one, help, the face and daemon verbs) registers the whole table, so usage
  * errors and help read as before.
  */
-export function operationVerb(argv: readonly string[], globalFlags: ReadonlyMap<string, boolean>): string | null {
-  if (argv.some((a) => a === '--help' || a === '-h' || a === '--version' || a === '-V' || a === 'help')) return null;
-  let i = 0;
-  while (i < argv.length && argv[i]!.startsWith('-')) {
-    const [name, value] = [argv[i]!.split('=')[0]!, argv[i]!.includes('=')];
-    if (!globalFlags.has(name)) return null;
-    i += globalFlags.get(name) && !value ? 2 : 1;
-  }
-  const verb = argv[i];
-  if (verb === undefined) return null;
-  const known = OPERATIONS.some((op) => {
-    const words = op.command.split(' ');
-    return words[0] === verb || (words.length === 1 && op.aliases?.includes(verb));
-  });
-  return known ? verb : null;
+export function operationVerb(argv: readonly string[]): string | null {
+  if (argv.includes('help')) return null;
+  const verb = verbOf(argv);
+  return verb !== null && OPERATIONS.some((op) => runsAs(op, verb)) ? verb : null;
+}
+
+/** Whether `verb` (a command line's first word) runs `op` or the group it is in: its first word, or a one-word operation's alias. */
+function runsAs(op: Operation, verb: string): boolean {
+  const words = op.command.split(' ');
+  return words[0] === verb || (words.length === 1 && op.aliases?.includes(verb) === true);
 }
 
 /** Imported lazily: `--help` and `--version` never load the index or SQLite. */

@@ -6,6 +6,7 @@ import { registerDaemonCommands } from './daemon-commands.js';
 import { registerFaceVerbs } from './face-verbs.js';
 import { operationVerb, preloadSession, registerOperations } from './register-ops.js';
 import { VERSION } from '../version.js';
+import { GLOBAL_FLAGS } from './argv.js';
 
 export { VERSION };
 
@@ -65,7 +66,7 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
   program.configureHelp({ showGlobalOptions: true, sortSubcommands: false });
   program.addHelpText('after', '\nExit codes: 0 ok, 1 bug, 2 usage or invalid input, 3 integrity, 69 unavailable (provider, native module, daemon), 75 conflict (re-read and retry), 77 not permitted.\nRun `vaultgate <command> --help` for its options and examples.');
 
-  registerOperations(program, reporter, operationVerb(argv, GLOBAL_FLAGS));
+  registerOperations(program, reporter, operationVerb(argv));
   registerFaceVerbs(program, reporter);
   registerDaemonCommands(program, reporter);
   // Every subcommand reports usage errors the same way, shows global options in its help, and exits through us.
@@ -95,15 +96,6 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
   }
   return exitCode;
 }
-
-/** Global flags and whether they take a value. */
-const GLOBAL_FLAGS = new Map([
-  ['--vault', true],
-  ['--json', false],
-  ['--text', false],
-  ['--help', false],
-  ['-h', false],
-]);
 
 /**
  * For the verbs whose last argument is free text (`search`, `context`): a word

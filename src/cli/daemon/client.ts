@@ -4,6 +4,7 @@ import path from 'node:path';
 import { dataRoots } from '../../vault/dirs.js';
 import { selectVault } from '../../vault/select-vault.js';
 import { BUILD, VERSION } from '../../version.js';
+import { verbOf } from '../argv.js';
 import { cachedMachineConfig } from './machine-config-cache.js';
 import { daemonPaths, isPrivateDir, type DaemonPaths } from './paths.js';
 import { PROTOCOL, readLines, send, type ControlRequest, type Reply, type RunRequest } from './protocol.js';
@@ -37,25 +38,6 @@ export interface ForwardIO {
   cwd: string;
   isTTY: boolean;
   stderrIsTTY: boolean;
-}
-
-/** Global flags before the verb, and whether they take a value (as run-cli's GLOBAL_FLAGS). */
-const GLOBAL_FLAGS = new Map([
-  ['--vault', true],
-  ['--json', false],
-  ['--text', false],
-]);
-
-/** The verb of a command line (the first word after the global flags), or null when it asks for help or a version. */
-export function verbOf(argv: readonly string[]): string | null {
-  if (argv.some((a) => a === '--help' || a === '-h' || a === '--version' || a === '-V')) return null;
-  let i = 0;
-  while (i < argv.length && argv[i]!.startsWith('-')) {
-    const name = argv[i]!.split('=')[0]!;
-    if (!GLOBAL_FLAGS.has(name)) return null;
-    i += GLOBAL_FLAGS.get(name) && !argv[i]!.includes('=') ? 2 : 1;
-  }
-  return argv[i] ?? null;
 }
 
 /** The `--vault` value as commander would take it (the last one given), or undefined. */

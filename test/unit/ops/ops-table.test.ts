@@ -88,11 +88,10 @@ test('textArgsLast: a leading -word is query text; flags after -- still count (i
 });
 
 test('operationVerb: only a known operation verb, after global flags and with no help asked, narrows what the CLI registers', () => {
-  const globals = new Map([['--vault', true], ['--json', false], ['--text', false], ['--help', false], ['-h', false]]);
-  assert.equal(operationVerb(['--vault', 'V', 'search', '--', 'x'], globals), 'search');
-  assert.equal(operationVerb(['--vault=V', '--json', 'index'], globals), 'index');
-  assert.equal(operationVerb(['tx', 'apply', 'b.json'], globals), 'tx', 'a group: all of its subcommands');
+  assert.equal(operationVerb(['--vault', 'V', 'search', '--', 'x']), 'search');
+  assert.equal(operationVerb(['--vault=V', '--json', 'index']), 'index');
+  assert.equal(operationVerb(['tx', 'apply', 'b.json']), 'tx', 'a group: all of its subcommands');
   for (const argv of [[], ['--json'], ['index', '--help'], ['-h'], ['--version'], ['mcp'], ['daemon', 'status'], ['nosuch'], ['--bogus', 'index'], ['--vault']]) {
-    assert.equal(operationVerb(argv, globals), null, argv.join(' '));
+    assert.equal(operationVerb(argv), null, argv.join(' '));
   }
 });
