@@ -6,7 +6,7 @@ import { registerDaemonCommands } from './daemon-commands.js';
 import { registerFaceVerbs } from './face-verbs.js';
 import { operationVerb, preloadSession, registerOperations } from './register-ops.js';
 import { VERSION } from '../version.js';
-import { GLOBAL_FLAGS } from './argv.js';
+import { GLOBAL_FLAGS, verbIndex } from './argv.js';
 
 export { VERSION };
 
@@ -105,8 +105,7 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
  * goes after a `--`, where commander reads it as text.
  */
 export function textArgsLast(argv: string[]): string[] {
-  let i = 0;
-  while (i < argv.length && argv[i]!.startsWith('-')) i += GLOBAL_FLAGS.get(argv[i]!.split('=')[0]!) ? 2 : 1;
+  const i = verbIndex(argv);
   const op = OPERATIONS.find((o) => o.command === argv[i] && (o.params as readonly Param[]).some((p) => p.positional === 'variadic' && p.type === 'string'));
   if (!op) return argv;
   const flags = new Map(GLOBAL_FLAGS);

@@ -85,6 +85,8 @@ test('textArgsLast: a leading -word is query text; flags after -- still count (i
   assert.deepEqual(textArgsLast(['--vault', 'V', 'search', 'x', '--limit', '3', '--json']), ['--vault', 'V', 'search', '--limit', '3', '--json', '--']
     .concat(['x']));
   assert.deepEqual(textArgsLast(['note', '-x']), ['note', '-x'], 'other verbs are untouched');
+  // `--vault=V` is one word: the verb is the next one (it was skipped as if V followed, and -draft met commander as an option)
+  assert.deepEqual(textArgsLast(['--vault=V', 'search', 'rules', '-draft']), ['--vault=V', 'search', '--', 'rules', '-draft']);
 });
 
 test('operationVerb: only a known operation verb, after global flags and with no help asked, narrows what the CLI registers', () => {
