@@ -3,7 +3,8 @@ import { dedupeTerms, orOf, quoteFts, termExpr, type ParsedQuery, type QueryTerm
 import { isQueryStopWord } from './stop-words.js';
 import { termNeighbours } from './term-store.js';
 import { stemWord } from './text-pipeline.js';
-import type { CoverageTerm, Expansion } from './rank.js';
+import type { CoverageTerm } from './coverage.js';
+import type { Expansion } from './rank.js';
 
 /**
  * Vocabulary bridging at query time: the question's words are the user's, the

@@ -199,10 +199,9 @@ export function parseQuery(input: string): ParsedQuery {
   const content = positive.filter((t) => t.phrase || t.prefix || !isQueryStopWord(t.words[0]!));
   const kept = dedupeTerms(content.length > 0 ? content : positive).slice(0, MAX_QUERY_TERMS);
   const minus = dedupeTerms(excluded).slice(0, MAX_EXCLUDED_TERMS);
-  const or = orOf;
   return {
-    match: or(kept),
-    exclude: or(minus),
+    match: orOf(kept),
+    exclude: orOf(minus),
     terms: kept,
     excluded: minus,
     exactKey: positive.flatMap((t) => t.words).join(' '),

@@ -1,4 +1,5 @@
 import type { Db } from './db.js';
+import { idfCoverage, type CoverageTerm } from './coverage.js';
 import { chooseSections } from './section-choice.js';
 import { BM25_WEIGHTS, NOTE_SLOT, SECTION_BITS, sectionRange } from './schema.js';
 
@@ -117,16 +118,6 @@ export function sectionScoreSql(): string {
   return `-bm25(sections_fts, ${w.title}, ${w.aliases}, ${w.heading}, ${w.path}, ${w.body})`;
 }
 
-/**
- * A query term as coverage counts it: a note holding `expr` covers it fully, one
- * holding only an alternate (a word of the same family, an associated word:
- * bridge.ts) covers it by that alternate's credit (below 1).
- */
-export interface CoverageTerm {
-  expr: string;
-  alternates: { expr: string; credit: number }[];
-}
-
 /** Extra terms searched with the query (expansion), whose BM25 adds to a section's score with a weight. */
 export interface Expansion {
   match: string;
@@ -234,14 +225,13 @@ export function rankNotes(
   notes.sort((a, b) => b.score - a.score || a.fileId - b.fileId);
   if (table === 'words' && p.chooseNotes > 0 && terms.length >= 2 && (perNote > 1 || p.chooseKeepBest === 0)) {
     const top = notes.slice(0, p.chooseNotes);
-    const base = new Map(top.map((n) => [n.fileId, candidates.get(n.fileId)!]));
     const rescored = chooseSections(
       db,
       match,
       score,
       terms,
       idf,
-      top.map((n) => ({ fileId: n.fileId, known: new Map(n.sections.map((s) => [s.id, s.score])), extra: p.noteAnchorWeight * base.get(n.fileId)!.noteAnchor })),
+      top.map((n) => ({ fileId: n.fileId, known: new Map(n.sections.map((s) => [s.id, s.score])), extra: p.noteAnchorWeight * candidates.get(n.fileId)!.noteAnchor })),
       { exponent: p.sectionCoverageExponent, keepBest: p.chooseKeepBest, gate: p.chooseGate > 0 },
     );
     for (const n of top) n.sections = rescored.get(n.fileId) ?? n.sections;
@@ -262,21 +252,9 @@ function coverageOf(db: Db, table: RankTable, terms: CoverageTerm[], idf: number
   const notesWith = fts.map((t) =>
     db.prepare(`SELECT DISTINCT ${noteOf(t)} FROM ${t} WHERE ${t} MATCH ? AND ${noteOf(t)} IN (SELECT value FROM json_each(?))`).pluck(),
   );
-  const sum = idf.reduce((a, b) => a + b, 0);
   return (ids) => {
-    const got = new Map<number, number>(ids.map((id) => [id, 0]));
     const batch = JSON.stringify(ids);
-    const holders = (expr: string) => new Set(notesWith.flatMap((q) => q.all(expr, batch) as number[]));
-    terms.forEach((t, k) => {
-      const credit = new Map<number, number>();
-      for (const id of holders(t.expr)) credit.set(id, 1);
-      for (const alt of t.alternates) {
-        for (const id of holders(alt.expr)) credit.set(id, Math.max(credit.get(id) ?? 0, alt.credit));
-      }
-      for (const [id, c] of credit) got.set(id, got.get(id)! + c * idf[k]!);
-    });
-    for (const [id, w] of got) got.set(id, w / sum);
-    return got;
+    return idfCoverage(terms, idf, (expr) => new Set(notesWith.flatMap((q) => q.all(expr, batch) as number[])));
   };
 }
 

@@ -1,3 +1,4 @@
+import { idfCoverage, type CoverageTerm } from './coverage.js';
 import type { Db } from './db.js';
 import { SECTION_BITS } from './schema.js';
 
@@ -18,12 +19,6 @@ import { SECTION_BITS } from './schema.js';
  * Cost: one FTS query for the note's matching sections and one per query term
  * (and alternate), each restricted to those few notes.
  */
-
-/** A term as section coverage counts it (rank.ts CoverageTerm). */
-export interface ChoiceTerm {
-  expr: string;
-  alternates: { expr: string; credit: number }[];
-}
 
 export interface NoteToRescore {
   fileId: number;
@@ -65,7 +60,7 @@ export function chooseSections(
   db: Db,
   match: string,
   scoreSql: string,
-  terms: ChoiceTerm[],
+  terms: CoverageTerm[],
   idf: number[],
   notes: NoteToRescore[],
   options: ChoiceOptions,
@@ -77,15 +72,7 @@ export function chooseSections(
   const bm25 = db.prepare(`SELECT sections_fts.rowid, ${scoreSql} FROM sections_fts WHERE sections_fts MATCH ? AND ${inNotes}`).raw().all(match, batch) as [number, number][];
   const holders = db.prepare(`SELECT rowid FROM sections_fts WHERE sections_fts MATCH ? AND ${inNotes}`).pluck();
   // The own heading, the headings above (they differ between a note's sections) and the body; not the title or aliases.
-  const held = (expr: string) => holders.all(`{heading path body} : (${expr})`, batch) as number[];
-  const sum = idf.reduce((a, b) => a + b, 0) || 1;
-  const covered = new Map<number, number>();
-  terms.forEach((t, k) => {
-    const credit = new Map<number, number>();
-    for (const id of held(t.expr)) credit.set(id, 1);
-    for (const alt of t.alternates) for (const id of held(alt.expr)) credit.set(id, Math.max(credit.get(id) ?? 0, alt.credit));
-    for (const [id, c] of credit) covered.set(id, (covered.get(id) ?? 0) + (c * idf[k]!) / sum);
-  });
+  const covered = idfCoverage(terms, idf, (expr) => holders.all(`{heading path body} : (${expr})`, batch) as number[]);
   for (const n of notes) {
     const base = new Map(n.known);
     for (const [id, s] of bm25) if (Math.floor(id / 2 ** SECTION_BITS) === n.fileId && !base.has(id)) base.set(id, s + n.extra);
