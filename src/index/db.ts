@@ -208,3 +208,18 @@ export function checkIntegrity(db: Db): boolean {
     throw e;
   }
 }
+
+/** The index's `meta` table (key → text): schema state, refresh digests, stored models. */
+export function storedMeta(db: Db, key: string): string | undefined {
+  return db.prepare('SELECT value FROM meta WHERE key = ?').pluck().get(key) as string | undefined;
+}
+
+/** Several meta values in one query. */
+export function storedMetas<K extends string>(db: Db, keys: K[]): Partial<Record<K, string>> {
+  const rows = db.prepare('SELECT key, value FROM meta WHERE key IN (SELECT value FROM json_each(?))').raw().all(JSON.stringify(keys)) as [K, string][];
+  return Object.fromEntries(rows) as Partial<Record<K, string>>;
+}
+
+export function putMeta(db: Db, key: string, value: string): void {
+  db.prepare('INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value').run(key, value);
+}

@@ -1,4 +1,4 @@
-import type { Db } from './db.js';
+import { storedMeta, type Db } from './db.js';
 import { idfCoverage, type CoverageTerm } from './coverage.js';
 import { chooseSections } from './section-choice.js';
 import { BM25_WEIGHTS, NOTE_SLOT, SECTION_BITS, sectionRange } from './schema.js';
@@ -260,7 +260,7 @@ function coverageOf(db: Db, table: RankTable, terms: CoverageTerm[], idf: number
 
 /** Each term's idf in `fts`: the one FTS5's bm25() uses, with a floor so a word in most sections still counts a little. */
 export function termIdf(db: Db, fts: string, terms: CoverageTerm[]): number[] {
-  const rows = Math.max(1, Number(db.prepare(`SELECT value FROM meta WHERE key = 'sections'`).pluck().get() ?? 1));
+  const rows = Math.max(1, Number(storedMeta(db, 'sections') ?? 1));
   const df = db.prepare(`SELECT count(*) FROM ${fts} WHERE ${fts} MATCH ?`).pluck();
   return terms.map((t) => {
     const n = df.get(t.expr) as number;

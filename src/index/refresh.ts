@@ -13,7 +13,7 @@ import {
   type VaultFile,
 } from '../vault/index.js';
 import { linkTargetsOf, rebuildAnchors } from './anchors.js';
-import { bulkCache, ensureIndexes, isBusyError, type Db, type IndexHandle } from './db.js';
+import { bulkCache, ensureIndexes, isBusyError, putMeta, storedMeta, storedMetas, type Db, type IndexHandle } from './db.js';
 import { relinkIndex, type RelinkScope } from './relink.js';
 import { SCHEMA_VERSION } from './schema.js';
 import { nameKey } from './note-rows.js';
@@ -527,20 +527,6 @@ function dedupeByPath(scanned: VaultFile[]): { files: VaultFile[]; collisions: I
     });
   }
   return { files: [...groups.values()].map((g) => g[0]!), collisions };
-}
-
-/** Several meta values in one query. */
-function storedMetas<K extends string>(db: Db, keys: K[]): Partial<Record<K, string>> {
-  const rows = db.prepare('SELECT key, value FROM meta WHERE key IN (SELECT value FROM json_each(?))').raw().all(JSON.stringify(keys)) as [K, string][];
-  return Object.fromEntries(rows) as Partial<Record<K, string>>;
-}
-
-function storedMeta(db: Db, key: string): string | undefined {
-  return db.prepare('SELECT value FROM meta WHERE key = ?').pluck().get(key) as string | undefined;
-}
-
-function putMeta(db: Db, key: string, value: string): void {
-  db.prepare('INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value').run(key, value);
 }
 
 function collectWarnings(db: Db, scanWarnings: ScanWarning[]): IndexWarning[] {

@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import type { Db } from './db.js';
+import { putMeta, storedMeta, type Db } from './db.js';
 import { isStopWord } from './stop-words.js';
 import { DEFAULT_TERM_ASSOC_PARAMS, trainTermAssociations, type Neighbour, type TermAssocParams } from './term-assoc.js';
 import { lineWords, normalizeText, stemWord } from './text-pipeline.js';
@@ -60,12 +60,12 @@ export function contentTokens(text: string): string[] {
 }
 
 function readState(db: Db): ModelState | null {
-  const raw = db.prepare(`SELECT value FROM meta WHERE key = 'term_model'`).pluck().get() as string | undefined;
+  const raw = storedMeta(db, 'term_model');
   return raw ? (JSON.parse(raw) as ModelState) : null;
 }
 
 function writeState(db: Db, s: ModelState): void {
-  db.prepare(`INSERT INTO meta(key, value) VALUES ('term_model', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value`).run(JSON.stringify(s));
+  putMeta(db, 'term_model', JSON.stringify(s));
 }
 
 /**
@@ -76,7 +76,7 @@ function writeState(db: Db, s: ModelState): void {
 export function updateTermModel(db: Db, changedNotes: number): boolean {
   if (!TERM_MODEL_PARAMS.enabled) {
     // A model left by an enabled run would go stale unseen: drop it (nothing to do in the usual case).
-    if (db.prepare(`SELECT 1 FROM meta WHERE key = 'term_model'`).get() !== undefined) {
+    if (storedMeta(db, 'term_model') !== undefined) {
       db.prepare('DELETE FROM term_neighbours').run();
       db.prepare(`DELETE FROM meta WHERE key = 'term_model'`).run();
     }
