@@ -1,6 +1,7 @@
 import type { Db } from './db.js';
 import { dedupeTerms, orOf, quoteFts, termExpr, type ParsedQuery, type QueryTerm } from './query.js';
 import { isQueryStopWord } from './stop-words.js';
+import type { Neighbour } from './term-assoc.js';
 import { termNeighbours } from './term-store.js';
 import { stemWord } from './text-pipeline.js';
 import type { CoverageTerm } from './coverage.js';
@@ -123,7 +124,7 @@ export function bridgeQuery(db: Db, parsed: ParsedQuery, p: BridgeParams = BRIDG
     if (weight > 0 && !own.has(token)) weights.set(token, Math.max(weights.get(token) ?? 0, weight));
   };
   const single = terms.map((t) => (!t.phrase && !t.prefix && t.tokens.length === 1 ? t.tokens[0]! : null));
-  const near = p.assocWeight > 0 || p.assocCredit > 0 ? termNeighbours(db, single.filter((x): x is string => x !== null)) : new Map();
+  const near = p.assocWeight > 0 || p.assocCredit > 0 ? termNeighbours(db, single.filter((x): x is string => x !== null)) : new Map<string, Neighbour[]>();
   const coverage: CoverageTerm[] = terms.map((t, k) => {
     const token = single[k];
     const alternates: { expr: string; credit: number }[] = [];
@@ -139,8 +140,8 @@ export function bridgeQuery(db: Db, parsed: ParsedQuery, p: BridgeParams = BRIDG
           if (p.familyCredit > 0) alternates.push({ expr: quoteFts([f]), credit: p.familyCredit });
         }
       }
-      const list = (near.get(token) ?? []).filter((n: { term: string; similarity: number }) => n.similarity >= p.assocMinSimilarity && !own.has(n.term)).slice(0, p.assocTerms);
-      for (const n of list as { term: string; similarity: number }[]) {
+      const list = (near.get(token) ?? []).filter((n) => n.similarity >= p.assocMinSimilarity && !own.has(n.term)).slice(0, p.assocTerms);
+      for (const n of list) {
         offer(n.term, p.assocWeight * n.similarity);
         if (p.assocCredit > 0) alternates.push({ expr: quoteFts([n.term]), credit: p.assocCredit * n.similarity });
       }
@@ -151,11 +152,16 @@ export function bridgeQuery(db: Db, parsed: ParsedQuery, p: BridgeParams = BRIDG
   return { parsed: { ...parsed, terms, match: orOf(terms) }, coverage, expansions, corrections };
 }
 
-/** Whether an FTS expression matches any section or anchor row. */
+/** Whether an FTS expression matches any section or anchor row (each expression asked once: the steps below ask again). */
 function occurrence(db: Db): (expr: string) => boolean {
   const inSections = db.prepare('SELECT 1 FROM sections_fts WHERE sections_fts MATCH ? LIMIT 1').pluck();
   const inAnchors = db.prepare('SELECT 1 FROM anchors_fts WHERE anchors_fts MATCH ? LIMIT 1').pluck();
-  return (expr) => inSections.get(expr) !== undefined || inAnchors.get(expr) !== undefined;
+  const known = new Map<string, boolean>();
+  return (expr) => {
+    let found = known.get(expr);
+    if (found === undefined) known.set(expr, (found = inSections.get(expr) !== undefined || inAnchors.get(expr) !== undefined));
+    return found;
+  };
 }
 
 /** Terms of the index starting with `prefix`, with the number of sections holding each. */

@@ -528,9 +528,11 @@ export const filesOp = defineOperation({
     if (input.path !== undefined) {
       const rel = toVaultRelative(root, input.path);
       const f = files.find((x) => x.path === rel);
-      // readVaultBytes names the exact problem (missing, a symlink, a folder) with its typed error
-      if (!f) readVaultBytes(root, rel);
-      if (!f) throw new VaultgateError('NOT_FOUND', `${rel} is not a file of the vault`, { path: rel, hint: '`vaultgate files` lists them (dot-folders are not part of the vault).' });
+      if (!f) {
+        // readVaultBytes names the exact problem (missing, a symlink, a folder) with its typed error
+        readVaultBytes(root, rel);
+        throw new VaultgateError('NOT_FOUND', `${rel} is not a file of the vault`, { path: rel, hint: '`vaultgate files` lists them (dot-folders are not part of the vault).' });
+      }
       listed = [f];
     }
     return {
