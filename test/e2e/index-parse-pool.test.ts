@@ -32,3 +32,22 @@ test('parse pool: worker threads (VAULTGATE_PARSE_WORKERS=2) index exactly what 
   assert.deepEqual(dump(pooled.json.file), dump(inline.json.file));
   assert.equal(dump(pooled.json.file).fts.length, 320);
 });
+
+test('parse pool: a worker that joins partway (a spare core found after 40 notes) prepares exactly what the main thread does, in order', async () => {
+  // The compiled module: a worker thread cannot start from a TypeScript source (parse-pool.ts, workerUrl).
+  const pool = (await import(new URL('../../dist/index/parse-pool.js', import.meta.url).href)) as typeof import('../../src/index/parse-pool.js');
+  const files: Record<string, string> = {};
+  for (let i = 0; i < 300; i++) files[`d${i % 5}/n${i}.md`] = `---\naliases: [a${i}]\n---\n# N${i}\nword${i} [[n${(i + 7) % 300}]] #t${i % 4}\n`;
+  const { root } = tempVault(files);
+  const paths = Object.keys(files).sort();
+  const run = (workers: import('../../src/index/parse-pool.js').PoolSize, probe?: { workers(left: number): number }) => {
+    const out: unknown[] = [];
+    pool.prepareInOrder(root, paths, (k, prepared) => out.push([k, prepared]), workers, probe);
+    return out;
+  };
+  const asked: number[] = [];
+  const joined = run('spare', { workers: (left) => (asked.push(left), asked.length > 40 ? 1 : 0) });
+  assert.deepEqual(asked.slice(-2), [300 - 39, 300 - 40]);
+  assert.equal(asked.length, 41);
+  assert.deepEqual(joined, run(0));
+});

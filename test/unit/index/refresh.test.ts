@@ -5,6 +5,7 @@ import { test } from 'node:test';
 import Database from 'better-sqlite3';
 import { VaultgateError } from '../../../src/errors.js';
 import { indexFile, openIndex, refreshIndex, searchIndex, withFreshIndex, type IndexHandle } from '../../../src/index/index.js';
+import { spareCores } from '../../../src/index/parse-pool.js';
 import { tempVault, writeFiles } from '../../helpers/temp-vault.js';
 
 function refresh(root: string, home: string) {
@@ -325,4 +326,11 @@ test('refresh: a relink of many pages resolves every link exactly as against the
     }
     assert.ok(ambiguous > 0, 'some links are ambiguous');
   });
+});
+
+test('spareCores: idle time between two cpu samples, in cores', () => {
+  // Two cores, 1000 ms each: one idle throughout, one busy (this process).
+  assert.equal(spareCores({ idle: 500, total: 4000 }, { idle: 1500, total: 6000 }, 2), 1);
+  assert.equal(spareCores({ idle: 500, total: 4000 }, { idle: 600, total: 6000 }, 2), 0.1);
+  assert.equal(spareCores({ idle: 500, total: 4000 }, { idle: 500, total: 4000 }, 2), 0);
 });
