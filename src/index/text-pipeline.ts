@@ -44,16 +44,30 @@ const SEP = 2;
 const CJK_CHAR = 3;
 const classes = new Uint8Array(0x10000);
 
+/** The CJK blocks (first and last code unit): characters handed to the segmenter and cut into bigrams. */
+const CJK_BLOCKS: readonly (readonly [number, number])[] = [
+  [0x3040, 0x30ff], // Hiragana, Katakana
+  [0x3400, 0x4dbf], // CJK Extension A
+  [0x4e00, 0x9fff], // CJK Unified Ideographs
+  [0xac00, 0xd7af], // Hangul syllables
+  [0x1100, 0x11ff], // Hangul Jamo
+  [0xf900, 0xfaff], // CJK Compatibility Ideographs
+  [0x31f0, 0x31ff], // Katakana extension
+];
+
 function isCjk(c: number): boolean {
-  return (
-    (c >= 0x3040 && c <= 0x30ff) || // Hiragana, Katakana
-    (c >= 0x3400 && c <= 0x4dbf) || // CJK Extension A
-    (c >= 0x4e00 && c <= 0x9fff) || // CJK Unified Ideographs
-    (c >= 0xac00 && c <= 0xd7af) || // Hangul syllables
-    (c >= 0x1100 && c <= 0x11ff) || // Hangul Jamo
-    (c >= 0xf900 && c <= 0xfaff) || // CJK Compatibility Ideographs
-    (c >= 0x31f0 && c <= 0x31ff) // Katakana extension
-  );
+  return CJK_BLOCKS.some(([lo, hi]) => c >= lo && c <= hi);
+}
+
+/**
+ * Any character of {@link CJK_BLOCKS}, as one regex: {@link hasCjk} runs on
+ * every section body, and V8 scans a character class ~15× faster than the
+ * scanner's loop over the class table (10k synthetic notes: 11 ms vs 156 ms).
+ */
+const ANY_CJK = new RegExp(`[${CJK_BLOCKS.map(([lo, hi]) => `\\u${hex4(lo)}-\\u${hex4(hi)}`).join('')}]`);
+
+function hex4(c: number): string {
+  return c.toString(16).padStart(4, '0');
 }
 
 function classOf(c: number): number {
@@ -153,10 +167,9 @@ export function cjkRuns(text: string): string[] {
   return out;
 }
 
-/** Whether normalized text holds any CJK character (Han, kana, Hangul). */
+/** Whether text holds any CJK character (Han, kana, Hangul): a character {@link cjkRuns} would find. */
 export function hasCjk(text: string): boolean {
-  for (let i = 0; i < text.length; i++) if (classOf(text.charCodeAt(i)) === CJK_CHAR) return true;
-  return false;
+  return ANY_CJK.test(text);
 }
 
 const stemCache = new Map<string, string>();

@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import fc from 'fast-check';
 import { indexText, normalizeText, textTokens, textWords } from '../../../src/index/index.js';
+import { cjkRuns, hasCjk } from '../../../src/index/text-pipeline.js';
 
 test('normalizeText folds case, compatibility forms and ё to е', () => {
   assert.equal(normalizeText('Ёлка ＡＢＣ ﬁle'), 'елка abc file');
@@ -56,4 +58,30 @@ test('CJK bigrams: overlapping pairs of each run, and its last character (so eve
   const { cjkBigrams } = await import('../../../src/index/index.js');
   assert.deepEqual(cjkBigrams('面包面团 ok 猫'), ['面包', '包面', '面团', '团', '猫']);
   assert.deepEqual(cjkBigrams('面包面团 猫', [], false), ['面包', '包面', '面团', '猫']);
+});
+
+/**
+ * Text that mixes every script the pipeline treats differently: ASCII, Latin
+ * with accents, Cyrillic, Han, kana, Hangul (syllables and jamo), the edges of
+ * the CJK blocks, CJK compatibility forms NFKC changes, emoji (surrogate pairs).
+ */
+const mixedText = fc
+  .array(
+    fc.oneof(
+      fc.string({ unit: 'grapheme-ascii', maxLength: 6 }),
+      fc.constantFrom('café', 'Ёлка', 'заметка', '全文搜索', 'ひらがな', 'カタカナ', '한국어', 'ᄀᄁ', '豈', 'ｶﾀｶﾅ', '㈠', '〿', '぀', 'ヿ', '䶿', '鿿', '가', '힣', '😀', '👩‍💻', '\u3000', '\u303f'),
+      fc.integer({ min: 0x1000, max: 0xffff }).map((c) => String.fromCharCode(c)),
+    ),
+    { maxLength: 12 },
+  )
+  .map((parts) => parts.join(''));
+
+test('hasCjk (one regex over the CJK blocks) agrees with the character scanner of cjkRuns, on any mix of scripts', () => {
+  fc.assert(
+    fc.property(mixedText, (text) => {
+      assert.equal(hasCjk(text), cjkRuns(text).length > 0, JSON.stringify(text));
+      assert.equal(hasCjk(normalizeText(text)), cjkRuns(normalizeText(text)).length > 0);
+    }),
+    { numRuns: 2000 },
+  );
 });
