@@ -40,9 +40,14 @@ export type PoolSize = number | 'spare';
  *   8.9 s CPU: each thread compiles and warms up the parser on its own, and every
  *   result is cloned across);
  * - peak RSS 330 MB vs 230 MB (a second V8 heap full of parse garbage).
- * So two cores must not start a worker blindly: `'spare'` looks first (the
- * figures of that choice are at {@link SpareCoreProbe}). `VAULTGATE_PARSE_WORKERS=N`
- * overrides either way.
+ * So two cores must not start a worker blindly: `'spare'` looks first
+ * ({@link SpareCoreProbe}). Measured the same way with it (nice 5, the machine
+ * shared, load ~2 of which ~1 ours), default vs `VAULTGATE_PARSE_WORKERS=0`:
+ * - idle: 8.9–10.1 s vs 11.9–13.1 s wall (14.2–16.6 s vs 13.0–14.3 s CPU; peak
+ *   RSS 226–228 MB vs 216–219 MB);
+ * - another process spinning on a core (`node -e 'for(;;){}'`): no worker starts,
+ *   12.6–13.2 s vs 12.5–13.0 s wall (a forced worker: 15.1 s).
+ * `VAULTGATE_PARSE_WORKERS=N` overrides either way.
  */
 export function defaultParseWorkers(): PoolSize {
   const cores = os.availableParallelism();
@@ -73,7 +78,9 @@ const MAX_NOTES_FOR_SPARE_WORKER = 20_000;
  * process spinning ~0. A sample, not the load average: a 1-minute average still
  * counts a build that ended 30 s ago, and not yet one that started 5 s ago.
  * Where os.cpus() does not describe the cores this process may use (a cgroup
- * CPU limit), nothing is ever spare: no worker, as before.
+ * CPU limit), nothing is ever spare: no worker, as before. A worker once started
+ * stays: a process that takes the spare core later makes the build as slow as a
+ * forced worker under load (above), which the probe does not undo.
  */
 export class SpareCoreProbe {
   #last: { idle: number; total: number; at: number };
