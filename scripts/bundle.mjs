@@ -6,9 +6,9 @@
  * dynamic import into chunks beside it, loaded only by the verbs that need them.
  *
  * Three outputs in dist/cli/, all from one build id (src/version.ts):
- * - `cli.js` + chunks: the CLI itself (`runCli`), split; with the parse worker
- *   as its own entry, because parse-pool finds it at `./parse-worker.js` beside
- *   its own module.
+ * - `cli.js` + chunks: the CLI itself (`runCli`), split; with the parse and
+ *   read workers as entries of their own, because parse-pool and read-pool find
+ *   them at `./parse-worker.js` and `./read-worker.js` beside their own module.
  * - `main.cjs` (the package's bin) and `main.js` (the same as an ES module,
  *   replacing tsc's output of that name): src/cli/main.ts in one file. It asks
  *   the vault's daemon first (src/cli/daemon/client.ts) and imports `./cli.js`
@@ -66,7 +66,7 @@ const lazyChildProcess = {
 
 await build({
   ...common,
-  entryPoints: { cli: 'src/cli/run-cli.ts', 'parse-worker': 'src/index/parse-worker.ts' },
+  entryPoints: { cli: 'src/cli/run-cli.ts', 'parse-worker': 'src/index/parse-worker.ts', 'read-worker': 'src/index/read-worker.ts' },
   plugins: [lazyChildProcess],
   splitting: true,
   format: 'esm',

@@ -86,7 +86,7 @@ function inspect(db: Db): Verdict {
  * default makes a cold index spill pages to the WAL and read them back: on
  * frontend-vault-ru (19 MB of notes) 64 MB halves the wall time of a cold index.
  */
-const CACHE_KIB = 65_536;
+export const CACHE_KIB = 65_536;
 
 /**
  * The page cache while a big batch is written ({@link bulkCache}). Measured on
