@@ -27,8 +27,13 @@ import { SECTION_BITS } from './schema.js';
  *   `sections`, `scan_digest`, read in the same read transaction as its
  *   queries); a shard whose stamp differs from this thread's (another process
  *   refreshed the index between the two) is answered again here;
- * - a worker that fails, or does not answer within {@link STALL_MS}, is
- *   replaced by this thread for the rest of the pool's life.
+ * - a shard whose worker has not started when this thread is done with its own
+ *   is taken back, and one started but not answered within {@link PATIENCE}
+ *   of this thread's own time is answered here too (its late answer is
+ *   dropped): a worker starved of CPU by other processes never makes a query
+ *   wait for a core;
+ * - a worker that fails, exits, or misses {@link PATIENCE}.dropAfter jobs in a
+ *   row is replaced by this thread for the rest of the pool's life.
  */
 
 /** A rowid range, inclusive, made of whole notes. */
@@ -57,13 +62,31 @@ export const SHARD_PARAMS = {
   minSections: 60_000,
   /**
    * Whether the calling thread takes back the shards whose workers have not
-   * started when it is done with its own (see {@link ReadPool.run}).
-   * @internal Off only in tests that need a worker to answer.
+   * started when it is done with its own, and answers those they are slow to
+   * answer (see {@link ReadPool.run}).
+   * @internal Off only in tests that need every worker to answer.
    */
   takeBack: true,
+  /**
+   * Shard only while the machine has a spare core: the 1-minute load average
+   * below the cores minus this margin. With every core busy, a second thread
+   * only adds each shard's fixed cost and a wait for the slowest: measured at
+   * 100k notes, four common words, with other processes keeping load at
+   * 2.5–3.5 on 2 cores: 158–251 ms sharded vs 155–185 ms on one thread.
+   * @internal Tests set it to -Infinity.
+   */
+  spareCoreMargin: 0.5,
 };
 
 const MAX_WORKERS = 3;
+/**
+ * How long a started shard is waited for: its worker does the same work as
+ * this thread did for its own shard, so `factor` times that (at least `minMs`)
+ * means it is not running; a worker that misses `dropAfter` jobs in a row is
+ * dropped.
+ */
+const PATIENCE = { factor: 2, minMs: 5, dropAfter: 5 };
+/** The longest any wait lasts (tests that turn taking back off). */
 const STALL_MS = 10_000;
 
 /** Shared counter: answers posted by workers (each bumps it and notifies). */
@@ -97,6 +120,8 @@ interface Thread {
   port: MessagePort;
   /** Its claim slot in the shared array. */
   slot: number;
+  /** Jobs in a row it did not answer in time. */
+  misses: number;
 }
 
 /** The worker script, from the compiled package only (see parse-pool.ts: a `.ts` source cannot start one). */
@@ -130,12 +155,15 @@ export class ReadPool {
       const { port1, port2 } = new MessageChannel();
       const slot = 1 + i;
       const worker = new Worker(url, { workerData: { file, port: port2, signal, slot }, transferList: [port2] });
-      // A worker never keeps the process alive; its failure is noticed by the stall timer or its error reply.
+      // A worker never keeps the process alive; one that fails to start or dies is dropped.
       worker.unref();
-      worker.on('error', () => {});
-      threads.push({ worker, port: port1, slot });
+      const thread: Thread = { worker, port: port1, slot, misses: 0 };
+      threads.push(thread);
+      worker.on('error', () => pool.#drop(thread));
+      worker.on('exit', () => pool.#drop(thread));
     }
-    return new ReadPool(threads, signal);
+    const pool = new ReadPool(threads, signal);
+    return pool;
   }
 
   /** Threads still answering. */
@@ -178,9 +206,10 @@ export class ReadPool {
       thread.port.postMessage({ job, queries: work(shard) });
       return thread;
     });
+    const started = performance.now();
     const here = answerShard(db, work(shards[0]!));
     const answers: ShardAnswers[] = [here.answers];
-    const deadline = Date.now() + STALL_MS;
+    const waitUntil = performance.now() + Math.max(PATIENCE.minMs, PATIENCE.factor * (performance.now() - started));
     for (let i = 1; i < shards.length; i++) {
       const thread = posted[i];
       let reply: { job: number; stamp?: string | null; answers?: ShardAnswers; error?: string } | undefined;
@@ -189,29 +218,33 @@ export class ReadPool {
         const seen = Atomics.load(this.#signal, POSTED);
         const message = receiveMessageOnPort(thread.port);
         if (message) {
+          thread.misses = 0;
           if ((message.message as { job: number }).job === job) {
             reply = message.message;
             break;
           }
-          continue; // an answer to an earlier job this thread gave up waiting for
+          continue; // a late answer to an earlier job
         }
-        const left = deadline - Date.now();
-        if (left <= 0) {
-          this.#drop(thread);
+        const left = waitUntil - performance.now();
+        // Not answered in time; or, in tests that wait for every worker, not at all (a worker that never started: its error event cannot run while this thread waits).
+        if ((left <= 0 && SHARD_PARAMS.takeBack) || left <= -STALL_MS) {
+          if (++thread.misses >= PATIENCE.dropAfter || left <= -STALL_MS) this.#drop(thread);
           break;
         }
-        Atomics.wait(this.#signal, POSTED, seen, left);
+        Atomics.wait(this.#signal, POSTED, seen, Math.max(1, left));
       }
       if (reply?.error !== undefined && thread) this.#drop(thread);
-      // Taken back, no answer, a failure, or an answer from another state of the index: answered here.
+      // Taken back, not answered in time, a failure, or an answer from another state of the index: answered here.
       answers.push(reply?.answers && reply.stamp === here.stamp ? reply.answers : answerShard(db, work(shards[i]!)).answers);
     }
     return answers;
   }
 
   #drop(thread: Thread): void {
+    if (!this.#threads.includes(thread)) return;
     this.#threads = this.#threads.filter((t) => t !== thread);
     this.#shards = null;
+    thread.port.close();
     void thread.worker.terminate();
   }
 
@@ -263,7 +296,7 @@ export function runSharded(db: Db, work: ShardWork): ShardAnswers[] {
   const offer = pools.get(db);
   if (offer) {
     const sections = Number(storedMeta(db, 'sections') ?? 0);
-    if (sections >= SHARD_PARAMS.minSections) {
+    if (sections >= SHARD_PARAMS.minSections && (os.loadavg()[0] ?? 0) < os.availableParallelism() - SHARD_PARAMS.spareCoreMargin) {
       if (offer.pool === undefined) offer.pool = offer.start();
       const shards = offer.pool?.shards(db, sections) ?? null;
       if (offer.pool && shards !== null) return offer.pool.run(db, shards, work);

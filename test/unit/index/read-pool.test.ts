@@ -60,6 +60,7 @@ test('read pool: sharded rankings equal one-thread rankings (hits, scores, total
       const pool = ReadPool.open(handle.file, workers, WORKER)!;
       try {
         SHARD_PARAMS.minSections = 0;
+        SHARD_PARAMS.spareCoreMargin = -Infinity;
         offerReadPool(handle.db, () => pool);
         // Each worker answers its shard, then this thread may take some back: both merge the same.
         for (const takeBack of [false, true]) {
@@ -94,6 +95,7 @@ test('read pool: a shard read from another state of the index, or not read at al
   try {
     const alone = answers(db);
     SHARD_PARAMS.minSections = 0;
+    SHARD_PARAMS.spareCoreMargin = -Infinity;
     // The workers must answer (not be overtaken by this thread) for their answers to be checked.
     SHARD_PARAMS.takeBack = false;
     const stalePool = ReadPool.open(stale, 1, WORKER)!;
@@ -124,6 +126,7 @@ test('read pool: the calling thread takes back a shard its worker has not starte
   try {
     const alone = answers(db);
     SHARD_PARAMS.minSections = 0;
+    SHARD_PARAMS.spareCoreMargin = -Infinity;
     offerReadPool(db, () => idle);
     assert.deepEqual(answers(db), alone);
     // Had this thread waited, the stall timer would have dropped the worker.
@@ -131,6 +134,34 @@ test('read pool: the calling thread takes back a shard its worker has not starte
   } finally {
     Object.assign(SHARD_PARAMS, saved);
     idle.close();
+    db.close();
+  }
+});
+
+test('read pool: no thread is started for a small index, or while the machine has no spare core', () => {
+  const { root, home } = tempVault(vaultFiles());
+  const env = { VAULTGATE_HOME: home };
+  withFreshIndex(root, env, () => null);
+  const saved = { ...SHARD_PARAMS };
+  const db = openIndex(root, env).db;
+  let starts = 0;
+  try {
+    offerReadPool(db, () => {
+      starts++;
+      return null;
+    });
+    SHARD_PARAMS.spareCoreMargin = -Infinity;
+    answers(db);
+    assert.equal(starts, 0, 'the index is below minSections');
+    SHARD_PARAMS.minSections = 0;
+    SHARD_PARAMS.spareCoreMargin = Infinity;
+    answers(db);
+    assert.equal(starts, 0, 'no spare core');
+    SHARD_PARAMS.spareCoreMargin = -Infinity;
+    answers(db);
+    assert.equal(starts, 1, 'started on the first query that gains from it, once');
+  } finally {
+    Object.assign(SHARD_PARAMS, saved);
     db.close();
   }
 });
