@@ -18,10 +18,9 @@ import { BM25_WEIGHTS, NOTE_SLOT, SECTION_BITS, sectionRange } from './schema.js
  *    share of the query's words (each weighted by its idf) that some section or
  *    anchor row of the note holds. A plain question is an OR of its words, so a
  *    note can win on one rare word repeated in one section while the note about
- *    the question holds most of its words across its sections. Coverage is at
- *    most 1, so it is computed for notes in order of raw score and the walk stops
- *    once no further note can enter the top (threshold algorithm): a handful of
- *    bounded lookups per returned note, whatever the number of matches;
+ *    the question holds most of its words across its sections. It is computed
+ *    for every candidate note at once: one FTS query per word and table, whose
+ *    doclist is walked in C and which hands back only candidate note ids;
  * 4. `total` is counted in SQL from FTS rowids (a section id holds its note id,
  *    schema.ts), with no join and no row handed to JavaScript;
  * 5. inside the best {@link RankParams.chooseNotes} notes, every matching section
@@ -29,6 +28,8 @@ import { BM25_WEIGHTS, NOTE_SLOT, SECTION_BITS, sectionRange } from './schema.js
  *    answering section follows the note's best-BM25 sibling in a context packet.
  *
  * The same walk serves the bigram fallback (query.ts) over `bigrams_fts`.
+ * Steps 1, 3 and 4 go through read-pool.ts's runSharded: in a long-lived
+ * session over a big index, split by rowid range across reader threads.
  */
 
 export interface RankParams {
