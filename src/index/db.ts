@@ -38,7 +38,7 @@ export interface IndexHandle {
 
 /** `<cache>/<vault id or path hash>/index.sqlite` (DESIGN §3); VAULTGATE_HOME relocates it. */
 export function indexFile(root: string, env: Env = process.env): string {
-  return path.join(dataRoots(env).cache, vaultCacheKey(root), 'index.sqlite');
+  return path.join(dataRoots(env).cache, vaultCacheKey(root, env), 'index.sqlite');
 }
 
 /** SQLite errors that mean the file cannot be trusted: rebuild it from the vault. */

@@ -69,7 +69,7 @@ function nodeModulesLoaded(args: string[], env: Record<string, string>): string[
   return (JSON.parse(line!.slice('LOADED '.length)) as string[]).map((m) => m.slice('NativeModule '.length));
 }
 
-test('startup: --version, and a search of an initialised vault, load neither node:crypto nor node:net', () => {
+test('startup: --version, and a search of an initialised or an already indexed uninitialised vault, load neither node:crypto nor node:net', () => {
   const { root, home } = tempVault({ 'Rules.md': '# Rules\nRoll two dice.\n' });
   const env = { VAULTGATE_HOME: home };
   assert.equal(spawnSync(process.execPath, [CLI_BIN, '--vault', root, 'init'], { env: { ...process.env, ...env } }).status, 0);
@@ -79,4 +79,9 @@ test('startup: --version, and a search of an initialised vault, load neither nod
     assert.ok(loaded.includes('fs'), 'the list is read');
     for (const name of ['crypto', 'net']) assert.ok(!loaded.includes(name), `${args.join(' ')} loaded node:${name}`);
   }
+  // Never initialised: its index folder is named by a predicted id, remembered by the first run.
+  const bare = tempVault({ 'Rules.md': '# Rules\nRoll two dice.\n' });
+  const bareEnv = { VAULTGATE_HOME: bare.home };
+  assert.equal(spawnSync(process.execPath, [CLI_BIN, '--vault', bare.root, 'index'], { env: { ...process.env, ...bareEnv } }).status, 0);
+  assert.ok(!nodeModulesLoaded(['--vault', bare.root, 'search', 'dice', '--json'], bareEnv).includes('crypto'), 'the predicted id was remembered');
 });
