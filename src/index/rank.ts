@@ -294,23 +294,33 @@ function idfOf(db: Db, counts: number[]): number[] {
  */
 export function rankSections(db: Db, match: string, filter: NoteFilter, want: number): { sections: RankedSection[]; total: number } {
   const p = RANK_PARAMS;
-  const from = fromClause('sections_fts', filter);
-  const anchorFrom = fromClause('anchors_fts', filter);
+  // Sharded like rankNotes's first round (read-pool.ts); a section id is unique to one shard, so the UNION counts add up.
+  const round = runShardedGroups(db, (shard) => {
+    const s = shardCondition('sections_fts', shard);
+    const a = shardCondition('anchors_fts', shard);
+    const from = `${fromClause('sections_fts', filter)}${s.sql}`;
+    const anchorFrom = `${fromClause('anchors_fts', filter)}${a.sql}`;
+    const params = [match, ...filter.params, ...s.params];
+    const anchorParams = [match, ...filter.params, ...a.params];
+    return {
+      top: [{ sql: `SELECT sections_fts.rowid, ${sectionScoreSql()} AS score ${from} ORDER BY score DESC, sections_fts.rowid LIMIT ?`, params: [...params, want], kind: 'rows' }],
+      anchors: [{ sql: `SELECT anchors_fts.rowid, -bm25(anchors_fts) AS score ${anchorFrom} ORDER BY score DESC, anchors_fts.rowid LIMIT ?`, params: [...anchorParams, want], kind: 'rows' }],
+      total: [
+        {
+          sql: `SELECT count(*) FROM (SELECT sections_fts.rowid ${from} UNION SELECT anchors_fts.rowid ${anchorFrom} AND (anchors_fts.rowid & ${NOTE_SLOT}) != ${NOTE_SLOT})`,
+          params: [...params, ...anchorParams],
+          kind: 'value',
+        },
+      ],
+    };
+  });
   const scores = new Map<number, number>();
-  const top = `SELECT sections_fts.rowid, ${sectionScoreSql()} AS score ${from} ORDER BY score DESC, sections_fts.rowid LIMIT ?`;
-  for (const [id, s] of db.prepare(top).raw().all(match, ...filter.params, want) as [number, number][]) {
-    scores.set(id, s);
-  }
-  const anchorTop = `SELECT anchors_fts.rowid, -bm25(anchors_fts) AS score ${anchorFrom} ORDER BY score DESC, anchors_fts.rowid LIMIT ?`;
-  for (const [id, s] of db.prepare(anchorTop).raw().all(match, ...filter.params, want) as [number, number][]) {
+  for (const [id, s] of mergeTop(round.top[0]!, want)) scores.set(id, s);
+  for (const [id, s] of mergeTop(round.anchors[0]!, want)) {
     if (id % 2 ** SECTION_BITS !== NOTE_SLOT) scores.set(id, (scores.get(id) ?? 0) + p.anchorWeight * s);
   }
-  const total = db
-    .prepare(`SELECT count(*) FROM (SELECT sections_fts.rowid ${from} UNION SELECT anchors_fts.rowid ${anchorFrom} AND (anchors_fts.rowid & ${NOTE_SLOT}) != ${NOTE_SLOT})`)
-    .pluck()
-    .get(match, ...filter.params, match, ...filter.params) as number;
   const sections = [...scores].map(([id, score]) => ({ id, score })).sort((a, b) => b.score - a.score || a.id - b.id);
-  return { sections: sections.slice(0, want), total };
+  return { sections: sections.slice(0, want), total: sumOf(round.total[0]!) };
 }
 
 /**
