@@ -43,6 +43,11 @@ const SIZES = process.env.VAULTGATE_BENCH_SIZES
   : [10_000, ...(process.env.VAULTGATE_BENCH_100K === '1' ? [100_000] : [])];
 const reps = (n: number) => (n >= 100_000 ? 3 : 7);
 const coldReps = (n: number) => (n >= 100_000 ? 1 : 2);
+/**
+ * VAULTGATE_BENCH_PEER_COLD=0: keep both indexes from an earlier run and skip the
+ * cold rounds (a 100k pair takes ~5 min); a missing index is still built, untimed.
+ */
+const SKIP_COLD = process.env.VAULTGATE_BENCH_PEER_COLD === '0';
 /** Words of the generator's common stock (bench/lib/synthetic-words.ts): thousands of matching sections. */
 const QUERIES = { '1 word': 'project', '4 words': 'project meeting budget review' } as const;
 type QueryName = keyof typeof QUERIES;
@@ -109,7 +114,7 @@ function benchSize(n: number, qmdMissing: string | null): SizeResult {
 
   // Cold index, paired: vaultgate then qmd, each from an empty cache.
   const cold: Record<string, { ms: number[]; rss: number | null }> = { 'vaultgate index (cold)': { ms: [], rss: null }, 'qmd collection add (cold)': { ms: [], rss: null } };
-  for (let i = 0; i < coldReps(n); i++) {
+  for (let i = 0; i < (SKIP_COLD ? 0 : coldReps(n)); i++) {
     vg('daemon', 'stop')();
     fs.rmSync(home, { recursive: true, force: true });
     const a = vg('index')(true);
@@ -126,6 +131,13 @@ function benchSize(n: number, qmdMissing: string | null): SizeResult {
     console.error(`[${n}] cold round ${i + 1}: vaultgate ${Math.round(a.ms)} ms${qmdMissing ? '' : `, qmd ${Math.round(cold['qmd collection add (cold)']!.ms.at(-1)!)} ms`}`);
   }
   for (const [k, v] of Object.entries(cold)) if (v.ms.length) result.cold[k] = { ...summarize(v.ms), maxRssKb: v.rss };
+  if (SKIP_COLD) {
+    vg('daemon', 'stop')();
+    // Brought up to date (or built, untimed): what the warm figures below need.
+    if (vg('index')().status !== 0) throw new Error('vaultgate index failed');
+    if (!qmdMissing && !fs.existsSync(qmdHome) && qmd('collection', 'add', vaultDir, '--name', 'bench')().status !== 0) throw new Error('qmd collection add failed');
+    console.error(`[${n}] cold rounds skipped (VAULTGATE_BENCH_PEER_COLD=0)`);
+  }
 
   // The daemon, started on the warm index; its first read once the watch is live is the baseline walk.
   const started = jsonOf(vgd('daemon', 'start')());

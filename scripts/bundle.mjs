@@ -6,9 +6,9 @@
  * dynamic import into chunks beside it, loaded only by the verbs that need them.
  *
  * Three outputs in dist/cli/, all from one build id (src/version.ts):
- * - `cli.js` + chunks: the CLI itself (`runCli`), split; with the parse worker
- *   as its own entry, because parse-pool finds it at `./parse-worker.js` beside
- *   its own module.
+ * - `cli.js` + chunks: the CLI itself (`runCli`), split; with the parse and
+ *   read workers as entries of their own, because parse-pool and read-pool find
+ *   them at `./parse-worker.js` and `./read-worker.js` beside their own module.
  * - `main.cjs` (the package's bin) and `main.js` (the same as an ES module,
  *   replacing tsc's output of that name): src/cli/main.ts in one file. It asks
  *   the vault's daemon first (src/cli/daemon/client.ts) and imports `./cli.js`
@@ -47,27 +47,41 @@ const common = {
 const esmBanner = "import { createRequire as __vgCreateRequire } from 'node:module'; const require = __vgCreateRequire(import.meta.url);";
 
 /**
- * commander requires node:child_process at load time (3–5 ms of every start) for
- * executable subcommands, which vaultgate does not have: hand it a stand-in that
- * loads the module on the first spawn.
+ * Node's own modules that most runs never use but whose static imports load
+ * them at every start: node:crypto (its ~15 internal modules, 2–5 ms; a read
+ * from an up-to-date index hashes nothing), and node:child_process, which
+ * commander requires at load time (3–5 ms) for executable subcommands that
+ * vaultgate does not have. Each is replaced by a stand-in with the same export
+ * names (taken from this Node at build time) whose getters load the real module
+ * on first use, so every caller's code stays as written.
  */
-const lazyChildProcess = {
-  name: 'lazy-child-process',
+const LAZY_BUILTINS = {
+  'node:crypto': () => true,
+  'node:child_process': (importer) => /[\\/]node_modules[\\/]commander[\\/]/.test(importer),
+};
+const lazyBuiltins = {
+  name: 'lazy-builtins',
   setup(b) {
-    b.onResolve({ filter: /^node:child_process$/ }, (args) =>
-      /[\\/]node_modules[\\/]commander[\\/]/.test(args.importer) ? { path: 'child_process', namespace: 'vg-lazy' } : undefined,
-    );
-    b.onLoad({ filter: /.*/, namespace: 'vg-lazy' }, () => ({
-      contents: "let cp; module.exports = { spawn: (...args) => (cp ??= require('node:child_process')).spawn(...args) };",
-      loader: 'js',
-    }));
+    b.onResolve({ filter: /^node:(crypto|child_process)$/ }, (args) => {
+      // The stand-in's own require is the real module.
+      if (args.namespace === 'vg-lazy') return { path: args.path, external: true };
+      return LAZY_BUILTINS[args.path](args.importer) ? { path: args.path, namespace: 'vg-lazy' } : undefined;
+    });
+    b.onLoad({ filter: /.*/, namespace: 'vg-lazy' }, async (args) => {
+      const names = Object.keys(await import(args.path)).filter((n) => n !== 'default');
+      return {
+        contents: `let m; const load = () => (m ??= require(${JSON.stringify(args.path)}));
+for (const name of ${JSON.stringify(names)}) Object.defineProperty(exports, name, { enumerable: true, get: () => load()[name] });`,
+        loader: 'js',
+      };
+    });
   },
 };
 
 await build({
   ...common,
-  entryPoints: { cli: 'src/cli/run-cli.ts', 'parse-worker': 'src/index/parse-worker.ts' },
-  plugins: [lazyChildProcess],
+  entryPoints: { cli: 'src/cli/run-cli.ts', 'parse-worker': 'src/index/parse-worker.ts', 'read-worker': 'src/index/read-worker.ts' },
+  plugins: [lazyBuiltins],
   splitting: true,
   format: 'esm',
   chunkNames: 'chunk-[hash]',
@@ -88,7 +102,7 @@ const commonJs = {
   define: { ...define, 'import.meta.url': '__vgImportMetaUrl' },
   banner: { js: "const __vgImportMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
 };
-await build({ ...common, ...commonJs, entryPoints: { read: 'src/cli/run-cli.ts' }, plugins: [lazyChildProcess] });
+await build({ ...common, ...commonJs, entryPoints: { read: 'src/cli/run-cli.ts' }, plugins: [lazyBuiltins] });
 
 /** main.ts's `import('./run-cli.js')` is the bundled CLI above, loaded at run time. */
 const cliAtRunTime = {

@@ -31,9 +31,11 @@ export const loadLezerMarkdown = once(() => requireCjs('@lezer/markdown') as typ
 
 /**
  * Node's own modules that only some runs need, each 1–3 ms of every process
- * start that imports it statically: the parse pool's threads (a big batch of
- * new notes), the collector of a big build (v8, vm).
+ * start that imports it statically: sockets (a CLI talks to a daemon only when
+ * one runs), the parse pool's threads (a big batch of new notes), the collector
+ * of a big build (v8, vm).
  */
+export const loadNet = once(() => requireCjs('node:net') as typeof import('node:net'));
 export const loadWorkerThreads = once(() => requireCjs('node:worker_threads') as typeof import('node:worker_threads'));
 export const loadV8 = once(() => requireCjs('node:v8') as typeof import('node:v8'));
 export const loadVm = once(() => requireCjs('node:vm') as typeof import('node:vm'));

@@ -38,7 +38,7 @@ export interface IndexHandle {
 
 /** `<cache>/<vault id or path hash>/index.sqlite` (DESIGN §3); VAULTGATE_HOME relocates it. */
 export function indexFile(root: string, env: Env = process.env): string {
-  return path.join(dataRoots(env).cache, vaultCacheKey(root), 'index.sqlite');
+  return path.join(dataRoots(env).cache, vaultCacheKey(root, env), 'index.sqlite');
 }
 
 /** SQLite errors that mean the file cannot be trusted: rebuild it from the vault. */
@@ -86,7 +86,7 @@ function inspect(db: Db): Verdict {
  * default makes a cold index spill pages to the WAL and read them back: on
  * frontend-vault-ru (19 MB of notes) 64 MB halves the wall time of a cold index.
  */
-const CACHE_KIB = 65_536;
+export const CACHE_KIB = 65_536;
 
 /**
  * The page cache while a big batch is written ({@link bulkCache}). Measured on

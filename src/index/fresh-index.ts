@@ -1,4 +1,5 @@
 import { BUSY_TIMEOUT_MS, checkIntegrity, isBusyError, isCorruptionError, discardIndexFile, lockBusy, openIndex, type IndexHandle } from './db.js';
+import { offerReadPool, ReadPool } from './read-pool.js';
 import { refreshIndex, type RefreshOptions, type RefreshResult } from './refresh.js';
 
 type Env = Record<string, string | undefined>;
@@ -54,11 +55,18 @@ export type Refresher = (handle: IndexHandle, opts: RefreshOptions) => RefreshRe
  */
 export class IndexSession implements IndexReader {
   #handle: IndexHandle | null = null;
+  #pool: ReadPool | null = null;
 
+  /**
+   * @param parallelReads give the open index a pool of reader threads
+   *   (read-pool.ts): a big query's FTS work is split across the cores.
+   *   VAULTGATE_READ_WORKERS=N sets the pool's size (0: none).
+   */
   constructor(
     readonly root: string,
     private readonly env: Env,
     private readonly refresher: Refresher = refreshIndex,
+    private readonly parallelReads = false,
   ) {}
 
   read<T>(read: (handle: IndexHandle, refresh: RefreshResult) => T, opts: FreshIndexOptions = {}): FreshRead<T> {
@@ -95,12 +103,23 @@ export class IndexSession implements IndexReader {
   }
 
   close(): void {
+    this.#pool?.close();
+    this.#pool = null;
     if (this.#handle?.db.open) this.#handle.db.close();
     this.#handle = null;
   }
 
   #open(rebuild: boolean, busyTimeoutMs: number | undefined): IndexHandle {
-    if (!this.#handle || !this.#handle.db.open) this.#handle = openIndex(this.root, this.env, { rebuild, busyTimeoutMs });
+    if (!this.#handle || !this.#handle.db.open) {
+      this.#pool?.close();
+      this.#pool = null;
+      this.#handle = openIndex(this.root, this.env, { rebuild, busyTimeoutMs });
+      if (this.parallelReads) {
+        const file = this.#handle.file;
+        const size = this.env.VAULTGATE_READ_WORKERS;
+        offerReadPool(this.#handle.db, () => (this.#pool = ReadPool.open(file, size && /^\d+$/.test(size) ? Number(size) : undefined)));
+      }
+    }
     return this.#handle;
   }
 }

@@ -1,5 +1,6 @@
 import { storedMeta, type Db } from './db.js';
 import { idfCoverage, type CoverageTerm } from './coverage.js';
+import { mergeTop, runShardedGroups, shardCondition, sumOf, type ShardQuery } from './read-pool.js';
 import { chooseSections } from './section-choice.js';
 import { BM25_WEIGHTS, NOTE_SLOT, SECTION_BITS, sectionRange } from './schema.js';
 
@@ -17,10 +18,9 @@ import { BM25_WEIGHTS, NOTE_SLOT, SECTION_BITS, sectionRange } from './schema.js
  *    share of the query's words (each weighted by its idf) that some section or
  *    anchor row of the note holds. A plain question is an OR of its words, so a
  *    note can win on one rare word repeated in one section while the note about
- *    the question holds most of its words across its sections. Coverage is at
- *    most 1, so it is computed for notes in order of raw score and the walk stops
- *    once no further note can enter the top (threshold algorithm): a handful of
- *    bounded lookups per returned note, whatever the number of matches;
+ *    the question holds most of its words across its sections. It is computed
+ *    for every candidate note at once: one FTS query per word and table, whose
+ *    doclist is walked in C and which hands back only candidate note ids;
  * 4. `total` is counted in SQL from FTS rowids (a section id holds its note id,
  *    schema.ts), with no join and no row handed to JavaScript;
  * 5. inside the best {@link RankParams.chooseNotes} notes, every matching section
@@ -28,6 +28,8 @@ import { BM25_WEIGHTS, NOTE_SLOT, SECTION_BITS, sectionRange } from './schema.js
  *    answering section follows the note's best-BM25 sibling in a context packet.
  *
  * The same walk serves the bigram fallback (query.ts) over `bigrams_fts`.
+ * Steps 1, 3 and 4 go through read-pool.ts's runSharded: in a long-lived
+ * session over a big index, split by rowid range across reader threads.
  */
 
 export interface RankParams {
@@ -160,9 +162,38 @@ export function rankNotes(
   const p = RANK_PARAMS;
   const fts = table === 'words' ? 'sections_fts' : 'bigrams_fts';
   const score = table === 'words' ? sectionScoreSql() : `-bm25(bigrams_fts)`;
-  const from = fromClause(fts, filter);
   const k = Math.max(p.candidates, 20 * want);
-  const top = db.prepare(`SELECT ${fts}.rowid, ${score} AS score ${from} ORDER BY score DESC, ${fts}.rowid LIMIT ?`).raw().all(match, ...filter.params, k) as [number, number][];
+  // One round over the index (in parallel shards for a long-lived session's big
+  // index, read-pool.ts): the best sections, the best anchor rows, the notes
+  // counted for `total`, each expansion's best sections, each term's rows (its idf).
+  const idfTerms = terms.length < 2 ? [] : terms;
+  const round = runShardedGroups(db, (shard) => {
+    const ranged = (t: string) => shardCondition(t, shard);
+    const top = (t: string, s: string, m: string, limit: number): ShardQuery => ({
+      sql: `SELECT ${t}.rowid, ${s} AS score ${fromClause(t, filter)}${ranged(t).sql} ORDER BY score DESC, ${t}.rowid LIMIT ?`,
+      params: [m, ...filter.params, ...ranged(t).params, limit],
+      kind: 'rows',
+    });
+    const counted = (table === 'words' ? [fts, 'anchors_fts'] : [fts]).map((t) => ({
+      sql: `SELECT ${noteOf(t)} AS note ${fromClause(t, filter)}${ranged(t).sql}`,
+      params: [match, ...filter.params, ...ranged(t).params],
+    }));
+    return {
+      top: [top(fts, score, match, k)],
+      anchors: table === 'words' ? [top('anchors_fts', '-bm25(anchors_fts)', match, p.anchorCandidates)] : [],
+      // count(DISTINCT) over UNION ALL, not count(*) over UNION: the same number,
+      // a third cheaper (measured at 100k notes, 4 common words: 23 vs 36 ms).
+      // A shard holds whole notes, so the shards' counts add up.
+      total: [{ sql: `SELECT count(DISTINCT note) FROM (${counted.map((c) => c.sql).join(' UNION ALL ')})`, params: counted.flatMap((c) => c.params), kind: 'value' }],
+      expansions: expansions.map((e) => top(fts, score, e.match, k)),
+      rows: idfTerms.map((t) => ({ sql: `SELECT count(*) FROM ${fts} WHERE ${fts} MATCH ?${ranged(fts).sql}`, params: [t.expr, ...ranged(fts).params], kind: 'value' })),
+    };
+  });
+  const top = mergeTop(round.top[0]!, k);
+  const anchors = round.anchors.length > 0 ? mergeTop(round.anchors[0]!, p.anchorCandidates) : [];
+  const total = sumOf(round.total[0]!);
+  const idf = idfOf(db, round.rows.map(sumOf));
+
   const candidates = new Map<number, Candidate>();
   const candidate = (fileId: number) => {
     let c = candidates.get(fileId);
@@ -170,32 +201,17 @@ export function rankNotes(
     return c;
   };
   for (const [id, s] of top) candidate(Math.floor(id / 2 ** SECTION_BITS)).main.set(id, s);
-  let countSql = `SELECT ${noteOf(fts)} AS note ${from}`;
-  const countParams: unknown[] = [match, ...filter.params];
-  if (table === 'words') {
-    const anchorFrom = fromClause('anchors_fts', filter);
-    const anchors = db
-      .prepare(`SELECT anchors_fts.rowid, -bm25(anchors_fts) AS score ${anchorFrom} ORDER BY score DESC, anchors_fts.rowid LIMIT ?`)
-      .raw()
-      .all(match, ...filter.params, p.anchorCandidates) as [number, number][];
-    for (const [id, s] of anchors) {
-      const c = candidate(Math.floor(id / 2 ** SECTION_BITS));
-      if (id % 2 ** SECTION_BITS === NOTE_SLOT) c.noteAnchor = s;
-      else c.anchor.set(id, s);
-    }
-    countSql += ` UNION ALL SELECT ${noteOf('anchors_fts')} AS note ${anchorFrom}`;
-    countParams.push(match, ...filter.params);
+  for (const [id, s] of anchors) {
+    const c = candidate(Math.floor(id / 2 ** SECTION_BITS));
+    if (id % 2 ** SECTION_BITS === NOTE_SLOT) c.noteAnchor = s;
+    else c.anchor.set(id, s);
   }
-  // count(DISTINCT) over UNION ALL, not count(*) over UNION: the same number,
-  // a third cheaper (measured at 100k notes, 4 common words: 23 vs 36 ms).
-  const total = db.prepare(`SELECT count(DISTINCT note) FROM (${countSql})`).pluck().get(...countParams) as number;
-  for (const e of expansions) {
-    const rows = db.prepare(`SELECT ${fts}.rowid, ${score} AS score ${from} ORDER BY score DESC, ${fts}.rowid LIMIT ?`).raw().all(e.match, ...filter.params, k) as [number, number][];
-    for (const [id, s] of rows) {
+  expansions.forEach((e, i) => {
+    for (const [id, s] of mergeTop(round.expansions[i]!, k)) {
       const c = candidate(Math.floor(id / 2 ** SECTION_BITS));
       c.extra.set(id, (c.extra.get(id) ?? 0) + e.weight * s);
     }
-  }
+  });
 
   // Raw scores: each candidate section's BM25 plus its weighted anchor scores.
   const firstSection = db.prepare(`SELECT id FROM sections WHERE id BETWEEN ? AND ? AND empty = 0 ORDER BY id LIMIT 1`).pluck();
@@ -216,7 +232,6 @@ export function rankNotes(
   const ordered = [...candidates.values()].filter((c) => c.best.length > 0);
   // Coverage for every candidate at once: one FTS query per term and table, the
   // doclist walked in C and only candidate notes handed back.
-  const idf = terms.length < 2 ? [] : termIdf(db, fts, terms);
   const coverage = coverageOf(db, table, terms, idf)(ordered.map((c) => c.fileId));
   const notes = ordered.map((c) => {
     const share = coverage.get(c.fileId) ?? 0;
@@ -249,23 +264,28 @@ export function rankNotes(
 function coverageOf(db: Db, table: RankTable, terms: CoverageTerm[], idf: number[]): (fileIds: number[]) => Map<number, number> {
   if (terms.length < 2) return (ids) => new Map(ids.map((id) => [id, 1]));
   const fts = table === 'words' ? ['sections_fts', 'anchors_fts'] : ['bigrams_fts'];
-  const notesWith = fts.map((t) =>
-    db.prepare(`SELECT DISTINCT ${noteOf(t)} FROM ${t} WHERE ${t} MATCH ? AND ${noteOf(t)} IN (SELECT value FROM json_each(?))`).pluck(),
-  );
   return (ids) => {
     const batch = JSON.stringify(ids);
-    return idfCoverage(terms, idf, (expr) => new Set(notesWith.flatMap((q) => q.all(expr, batch) as number[])));
+    // Every term's notes among `ids`, in one round over the index (sharded like the ranking's first round).
+    const exprs = [...new Set(terms.flatMap((t) => [t.expr, ...t.alternates.map((a) => a.expr)]))];
+    const round = runShardedGroups(db, (shard) => ({
+      holders: exprs.flatMap((expr) =>
+        fts.map((t): ShardQuery => {
+          const r = shardCondition(t, shard);
+          return { sql: `SELECT DISTINCT ${noteOf(t)} FROM ${t} WHERE ${t} MATCH ?${r.sql} AND ${noteOf(t)} IN (SELECT value FROM json_each(?))`, params: [expr, ...r.params, batch], kind: 'column' };
+        }),
+      ),
+    }));
+    const notesWith = new Map(exprs.map((expr, e) => [expr, new Set(fts.flatMap((_, i) => round.holders[e * fts.length + i]!.flat() as number[]))]));
+    return idfCoverage(terms, idf, (expr) => notesWith.get(expr) ?? new Set());
   };
 }
 
-/** Each term's idf in `fts`: the one FTS5's bm25() uses, with a floor so a word in most sections still counts a little. */
-export function termIdf(db: Db, fts: string, terms: CoverageTerm[]): number[] {
+/** Each term's idf from its row count: the one FTS5's bm25() uses, with a floor so a word in most sections still counts a little. */
+function idfOf(db: Db, counts: number[]): number[] {
+  if (counts.length === 0) return [];
   const rows = Math.max(1, Number(storedMeta(db, 'sections') ?? 1));
-  const df = db.prepare(`SELECT count(*) FROM ${fts} WHERE ${fts} MATCH ?`).pluck();
-  return terms.map((t) => {
-    const n = df.get(t.expr) as number;
-    return Math.max(1e-6, Math.log((rows - n + 0.5) / (n + 0.5)));
-  });
+  return counts.map((n) => Math.max(1e-6, Math.log((rows - n + 0.5) / (n + 0.5))));
 }
 
 /**
@@ -274,23 +294,33 @@ export function termIdf(db: Db, fts: string, terms: CoverageTerm[]): number[] {
  */
 export function rankSections(db: Db, match: string, filter: NoteFilter, want: number): { sections: RankedSection[]; total: number } {
   const p = RANK_PARAMS;
-  const from = fromClause('sections_fts', filter);
-  const anchorFrom = fromClause('anchors_fts', filter);
+  // Sharded like rankNotes's first round (read-pool.ts); a section id is unique to one shard, so the UNION counts add up.
+  const round = runShardedGroups(db, (shard) => {
+    const s = shardCondition('sections_fts', shard);
+    const a = shardCondition('anchors_fts', shard);
+    const from = `${fromClause('sections_fts', filter)}${s.sql}`;
+    const anchorFrom = `${fromClause('anchors_fts', filter)}${a.sql}`;
+    const params = [match, ...filter.params, ...s.params];
+    const anchorParams = [match, ...filter.params, ...a.params];
+    return {
+      top: [{ sql: `SELECT sections_fts.rowid, ${sectionScoreSql()} AS score ${from} ORDER BY score DESC, sections_fts.rowid LIMIT ?`, params: [...params, want], kind: 'rows' }],
+      anchors: [{ sql: `SELECT anchors_fts.rowid, -bm25(anchors_fts) AS score ${anchorFrom} ORDER BY score DESC, anchors_fts.rowid LIMIT ?`, params: [...anchorParams, want], kind: 'rows' }],
+      total: [
+        {
+          sql: `SELECT count(*) FROM (SELECT sections_fts.rowid ${from} UNION SELECT anchors_fts.rowid ${anchorFrom} AND (anchors_fts.rowid & ${NOTE_SLOT}) != ${NOTE_SLOT})`,
+          params: [...params, ...anchorParams],
+          kind: 'value',
+        },
+      ],
+    };
+  });
   const scores = new Map<number, number>();
-  const top = `SELECT sections_fts.rowid, ${sectionScoreSql()} AS score ${from} ORDER BY score DESC, sections_fts.rowid LIMIT ?`;
-  for (const [id, s] of db.prepare(top).raw().all(match, ...filter.params, want) as [number, number][]) {
-    scores.set(id, s);
-  }
-  const anchorTop = `SELECT anchors_fts.rowid, -bm25(anchors_fts) AS score ${anchorFrom} ORDER BY score DESC, anchors_fts.rowid LIMIT ?`;
-  for (const [id, s] of db.prepare(anchorTop).raw().all(match, ...filter.params, want) as [number, number][]) {
+  for (const [id, s] of mergeTop(round.top[0]!, want)) scores.set(id, s);
+  for (const [id, s] of mergeTop(round.anchors[0]!, want)) {
     if (id % 2 ** SECTION_BITS !== NOTE_SLOT) scores.set(id, (scores.get(id) ?? 0) + p.anchorWeight * s);
   }
-  const total = db
-    .prepare(`SELECT count(*) FROM (SELECT sections_fts.rowid ${from} UNION SELECT anchors_fts.rowid ${anchorFrom} AND (anchors_fts.rowid & ${NOTE_SLOT}) != ${NOTE_SLOT})`)
-    .pluck()
-    .get(match, ...filter.params, match, ...filter.params) as number;
   const sections = [...scores].map(([id, score]) => ({ id, score })).sort((a, b) => b.score - a.score || a.id - b.id);
-  return { sections: sections.slice(0, want), total };
+  return { sections: sections.slice(0, want), total: sumOf(round.total[0]!) };
 }
 
 /**

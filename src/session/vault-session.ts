@@ -54,9 +54,9 @@ export class VaultSession implements IndexReader {
     if (opts.freshness === 'watch') {
       const watch = new WatchRefresh(this.root, { walkIntervalMs: opts.walkIntervalMs });
       this.#watch = watch;
-      this.#reader = new IndexSession(this.root, opts.env, (handle, o) => watch.refresh(handle, o));
+      this.#reader = new IndexSession(this.root, opts.env, (handle, o) => watch.refresh(handle, o), true);
     } else {
-      this.#reader = opts.keepIndexOpen ? new IndexSession(this.root, opts.env) : oneShotReader(this.root, opts.env);
+      this.#reader = opts.keepIndexOpen ? new IndexSession(this.root, opts.env, undefined, true) : oneShotReader(this.root, opts.env);
     }
     this.#onProgress = opts.onProgress;
   }

@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { VaultgateError } from '../errors.js';
+import { rememberedPrediction } from './predicted-id-cache.js';
 import { readStateFile } from './state-file.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -48,7 +49,13 @@ export function vaultIdentity(root: string): { vault_id: string; initialised: bo
   return id ? { vault_id: id, initialised: true } : { vault_id: predictVaultId(root), initialised: false };
 }
 
-/** The folder name of the vault's caches (the index): its id, stored or predicted. */
-export function vaultCacheKey(root: string): string {
-  return vaultIdentity(root).vault_id;
+/**
+ * The folder name of the vault's caches (the index): its id, stored or
+ * predicted. With `env`, a predicted id comes through the cache root's memory
+ * of it (predicted-id-cache.ts), so a read of an uninitialised vault does not
+ * load node:crypto.
+ */
+export function vaultCacheKey(root: string, env?: Record<string, string | undefined>): string {
+  if (env === undefined) return vaultIdentity(root).vault_id;
+  return readVaultId(root) ?? rememberedPrediction(root, env, predictVaultId);
 }

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
+import { loadNet } from '../../lazy-require.js';
 import { dataRoots } from '../../vault/dirs.js';
 import { selectVault } from '../../vault/select-vault.js';
 import { BUILD, VERSION } from '../../version.js';
@@ -102,7 +102,7 @@ export async function forwardToDaemon(argv: string[], io: ForwardIO): Promise<nu
   return new Promise((resolve) => {
     const out: string[] = [];
     let settled = false;
-    const socket = net.createConnection(paths.socket);
+    const socket = loadNet().createConnection(paths.socket);
     const finish = (code: number | null) => {
       if (settled) return;
       settled = true;
@@ -165,7 +165,7 @@ export function controlDaemon(paths: DaemonPaths, t: ControlRequest['t'], timeou
   return new Promise((resolve) => {
     let done = false;
     let connected = false;
-    const socket = net.createConnection(paths.socket);
+    const socket = loadNet().createConnection(paths.socket);
     const finish = (r: ControlOutcome) => {
       if (done) return;
       done = true;

@@ -1,0 +1,185 @@
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import { test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { openIndex, type Db } from '../../../src/index/db.js';
+import { withFreshIndex } from '../../../src/index/fresh-index.js';
+import { mergeTop, offerReadPool, ReadPool, SHARD_PARAMS } from '../../../src/index/read-pool.js';
+import { searchIndex, type SearchOptions } from '../../../src/index/search.js';
+import { tempVault } from '../../helpers/temp-vault.js';
+
+// The compiled worker: a worker thread cannot run the TypeScript source (`npm test` builds first).
+const WORKER = new URL('../../../dist/index/read-worker.js', import.meta.url);
+const built = fs.existsSync(fileURLToPath(WORKER));
+const skip = built ? false : 'skipped: dist/ is not built (run `npm run build`)';
+
+const WORDS = ['budget', 'meeting', 'review', 'project', 'roadmap', 'release', 'design', 'hiring', 'travel', 'invoice'];
+
+/** 150 notes of three sections each, the same few words in different mixes and amounts, some tagged and linked. */
+function vaultFiles(): Record<string, string> {
+  const files: Record<string, string> = {};
+  for (let i = 0; i < 150; i++) {
+    const w = (k: number) => WORDS[(i * 7 + k * 3) % WORDS.length]!;
+    const body = (k: number) => Array.from({ length: 1 + ((i + k) % 4) }, (_, j) => `${w(k)} ${w(k + j)} notes for week ${j}.`).join(' ');
+    files[`${i % 3 === 0 ? 'Work' : 'Home'}/Note ${i}.md`] = [
+      i % 5 === 0 ? '---\ntags: [ops]\n---' : '',
+      `# Note ${i} ${w(0)}`,
+      body(0),
+      `## ${w(1)} plan`,
+      `${body(1)} See [[Note ${(i + 1) % 150}|the ${w(2)} page]].`,
+      `## Later`,
+      body(2),
+    ].join('\n');
+  }
+  return files;
+}
+
+const QUERIES: [string, SearchOptions][] = [
+  ['budget meeting review project', {}],
+  ['budget', { limit: 30 }],
+  ['roadmap release -hiring', {}],
+  ['travel invoice', { pathPrefix: 'Work/' }],
+  ['design review', { tag: 'ops' }],
+  ['meeting', { allSections: true, limit: 15 }],
+];
+
+function answers(db: Db) {
+  return QUERIES.map(([q, o]) => searchIndex(db, q, o));
+}
+
+test('read pool: sharded rankings equal one-thread rankings (hits, scores, totals)', { skip }, () => {
+  const { root, home } = tempVault(vaultFiles());
+  const env = { VAULTGATE_HOME: home };
+  withFreshIndex(root, env, () => null);
+  const saved = { ...SHARD_PARAMS };
+  const handle = openIndex(root, env);
+  try {
+    const alone = answers(handle.db);
+    assert.ok(alone[0]!.total > 50, 'the common words match most notes');
+    for (const workers of [1, 2]) {
+      const pool = ReadPool.open(handle.file, workers, WORKER)!;
+      try {
+        SHARD_PARAMS.minSections = 0;
+        SHARD_PARAMS.spareCoreMargin = -Infinity;
+        offerReadPool(handle.db, () => pool);
+        // Each worker answers its shard, then this thread may take some back: both merge the same.
+        for (const takeBack of [false, true]) {
+          SHARD_PARAMS.takeBack = takeBack;
+          assert.deepEqual(answers(handle.db), alone, `${workers} worker(s), take back: ${takeBack}`);
+        }
+        assert.equal(pool.workers, workers, 'every worker answered');
+      } finally {
+        pool.close();
+      }
+    }
+  } finally {
+    Object.assign(SHARD_PARAMS, saved);
+    handle.db.close();
+  }
+});
+
+test('read pool: a shard read from another state of the index, or not read at all, is answered by the calling thread', { skip }, () => {
+  const { root, home } = tempVault(vaultFiles());
+  const env = { VAULTGATE_HOME: home };
+  withFreshIndex(root, env, () => null);
+  const handle = openIndex(root, env);
+  // A copy of the index as it is now, then the vault changes: the copy is another state of it.
+  const stale = `${handle.file}.stale`;
+  handle.db.pragma('wal_checkpoint(TRUNCATE)');
+  fs.copyFileSync(handle.file, stale);
+  handle.db.close();
+  fs.writeFileSync(`${root}/Work/Fresh.md`, '# Fresh\nbudget meeting review project budget meeting review project\n');
+  withFreshIndex(root, env, () => null);
+  const saved = { ...SHARD_PARAMS };
+  const db = openIndex(root, env).db;
+  try {
+    const alone = answers(db);
+    SHARD_PARAMS.minSections = 0;
+    SHARD_PARAMS.spareCoreMargin = -Infinity;
+    // The workers must answer (not be overtaken by this thread) for their answers to be checked.
+    SHARD_PARAMS.takeBack = false;
+    const stalePool = ReadPool.open(stale, 1, WORKER)!;
+    offerReadPool(db, () => stalePool);
+    assert.deepEqual(answers(db), alone, 'the stale shard was answered again here');
+    assert.equal(stalePool.workers, 1, 'a stale answer is not a failure');
+    stalePool.close();
+    const missing = ReadPool.open(`${handle.file}.missing`, 1, WORKER)!;
+    offerReadPool(db, () => missing);
+    assert.deepEqual(answers(db), alone, 'the failed shard was answered here');
+    assert.equal(missing.workers, 0, 'a worker that cannot read is dropped');
+    assert.deepEqual(answers(db), alone, 'and the pool keeps answering on this thread');
+    missing.close();
+  } finally {
+    Object.assign(SHARD_PARAMS, saved);
+    db.close();
+  }
+});
+
+test('read pool: the calling thread takes back a shard its worker has not started, instead of waiting for it', { skip }, () => {
+  const { root, home } = tempVault(vaultFiles());
+  const env = { VAULTGATE_HOME: home };
+  withFreshIndex(root, env, () => null);
+  const saved = { ...SHARD_PARAMS };
+  const db = openIndex(root, env).db;
+  // A worker that never takes a job, like one starved of CPU by other processes.
+  const idle = ReadPool.open('unused', 1, new URL('data:text/javascript,export {}'))!;
+  try {
+    const alone = answers(db);
+    SHARD_PARAMS.minSections = 0;
+    SHARD_PARAMS.spareCoreMargin = -Infinity;
+    offerReadPool(db, () => idle);
+    assert.deepEqual(answers(db), alone);
+    // Had this thread waited, the stall timer would have dropped the worker.
+    assert.equal(idle.workers, 1, 'nothing waited for the idle worker');
+  } finally {
+    Object.assign(SHARD_PARAMS, saved);
+    idle.close();
+    db.close();
+  }
+});
+
+test('read pool: no thread is started for a small index, or while the machine has no spare core', () => {
+  const { root, home } = tempVault(vaultFiles());
+  const env = { VAULTGATE_HOME: home };
+  withFreshIndex(root, env, () => null);
+  const saved = { ...SHARD_PARAMS };
+  const db = openIndex(root, env).db;
+  let starts = 0;
+  try {
+    offerReadPool(db, () => {
+      starts++;
+      return null;
+    });
+    SHARD_PARAMS.spareCoreMargin = -Infinity;
+    answers(db);
+    assert.equal(starts, 0, 'the index is below minSections');
+    SHARD_PARAMS.minSections = 0;
+    SHARD_PARAMS.spareCoreMargin = Infinity;
+    answers(db);
+    assert.equal(starts, 0, 'no spare core');
+    SHARD_PARAMS.spareCoreMargin = -Infinity;
+    answers(db);
+    assert.equal(starts, 1, 'started on the first query that gains from it, once');
+  } finally {
+    Object.assign(SHARD_PARAMS, saved);
+    db.close();
+  }
+});
+
+test('read pool: mergeTop keeps the best k by score, then rowid, as the SQL orders them', () => {
+  const a: [number, number][] = [
+    [5, 9],
+    [1, 4],
+  ];
+  const b: [number, number][] = [
+    [3, 9],
+    [2, 4],
+    [7, 1],
+  ];
+  assert.deepEqual(mergeTop([a, b], 3), [
+    [3, 9],
+    [5, 9],
+    [1, 4],
+  ]);
+  assert.equal(mergeTop([a], 1), a, 'one shard is its own answer');
+});
