@@ -1,6 +1,6 @@
 import type { Db } from './db.js';
 import { NOTE_SLOT, sectionId, sectionRange } from './schema.js';
-import { NoteTokenizer } from './text-pipeline.js';
+import { indexText } from './text-pipeline.js';
 
 /**
  * Anchor text: how other notes describe a note or one of its sections, in their
@@ -99,8 +99,7 @@ export function rebuildAnchors(db: Db, paths: Set<string> | 'all', pageSize = AN
   const insert = { run: (id: number, text: string) => (ftsInsert.run(id, text), rowInsert.run(id)) };
   const spansOf = db.prepare('SELECT id, start_line, end_line, level, empty FROM sections WHERE id BETWEEN ? AND ? ORDER BY id');
   const linksInto = db.prepare(`${INCOMING} AND l.target IN (SELECT value FROM json_each(?)) ORDER BY l.target, s.path, l.ord`);
-  const tok = new NoteTokenizer();
-  const build = (targets: Target[]) => buildRows(targets, linksInto.all(JSON.stringify(targets.map((t) => t.path))) as IncomingLink[], spansOf, insert, tok);
+  const build = (targets: Target[]) => buildRows(targets, linksInto.all(JSON.stringify(targets.map((t) => t.path))) as IncomingLink[], spansOf, insert);
   if (paths === 'all') {
     db.prepare(`INSERT INTO anchors_fts(anchors_fts) VALUES ('delete-all')`).run();
     db.prepare('DELETE FROM anchor_rows').run();
@@ -144,7 +143,6 @@ function buildRows(
   links: IncomingLink[],
   spansOf: { all: (lo: number, hi: number) => unknown[] },
   insert: { run: (id: number, text: string) => unknown },
-  tok: NoteTokenizer,
 ): number {
   const byTarget = new Map<string, IncomingLink[]>();
   for (const l of links) {
@@ -163,15 +161,15 @@ function buildRows(
       const phrase = phraseOf(link);
       if (phrase === '') continue;
       if (link.subpath === null || link.line === null) {
-        whole.push(tok.indexText(phrase));
+        whole.push(indexText(phrase));
         continue;
       }
       spans ??= spansOf.all(lo, hi) as SectionSpan[];
       const id = landingSection(spans, link.line);
       if (id === null) continue;
       const list = bySection.get(id);
-      if (list) list.push(tok.indexText(phrase));
-      else bySection.set(id, [tok.indexText(phrase)]);
+      if (list) list.push(indexText(phrase));
+      else bySection.set(id, [indexText(phrase)]);
     }
     // The description is stored as tokens already: FTS5 only splits them at spaces.
     if (whole.length > 0) insert.run(sectionId(t.id, NOTE_SLOT), joinPhrases(whole));

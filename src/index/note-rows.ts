@@ -3,7 +3,7 @@ import { cleanLinkPath, linkFoldKey } from '../links/index.js';
 import { exactKeyOf } from './query.js';
 import { MAX_SECTIONS_PER_NOTE } from './schema.js';
 import { splitSection } from './split-section.js';
-import { NoteTokenizer, cjkBigrams, hasCjk, normalizeText } from './text-pipeline.js';
+import { cjkBigrams, hasCjk, indexText, normalizeText } from './text-pipeline.js';
 
 /**
  * Turn one parsed note into the rows the index stores. Pure: no SQL, no disk.
@@ -110,18 +110,16 @@ export function noteRows(path: string, text: string, model: NoteModel): NoteRows
   const title = noteTitle(path);
   const aliases = model.aliases.map((a) => ({ alias: a, key: exactKeyOf(a) }));
   const properties = propertyRows(model.frontmatter?.data ?? null);
-  // Stems are looked up once per distinct word of the note, in a map as small as the note.
-  const tok = new NoteTokenizer();
-  const ftsTitle = tok.indexText(title);
-  const ftsAliases = tok.indexText(model.aliases.join('\n'));
+  const ftsTitle = indexText(title);
+  const ftsAliases = indexText(model.aliases.join('\n'));
   const titleCjk = hasCjk(title) ? normalizeText(title) : '';
   const sections: SectionRow[] = [];
   const headingOnly = new Set<number>();
   const source = model.sections.length > 0 ? model.sections : [wholeNote(text, model)];
   source.forEach((s, n) => {
     const parts = splitSection(text, s.range, model.protected);
-    const own = s.heading ? tok.indexText(s.headingPath[s.headingPath.length - 1] ?? '') : '';
-    const above = tok.indexText(s.headingPath.slice(0, -1).join('\n'));
+    const own = s.heading ? indexText(s.headingPath[s.headingPath.length - 1] ?? '') : '';
+    const above = indexText(s.headingPath.slice(0, -1).join('\n'));
     // The content of a bare heading is in its subsections when the next section is deeper.
     const next = source[n + 1];
     const hasSubsections = s.heading !== null && next?.heading != null && next.heading.level > s.heading.level;
@@ -132,7 +130,7 @@ export function noteRows(path: string, text: string, model: NoteModel): NoteRows
       const bodyCapped = body.length > MAX_INDEXED_BODY_CHARS;
       if (bodyCapped) body = body.slice(0, MAX_INDEXED_BODY_CHARS);
       const lines = parts.length === 1 ? s : linesOf(model.lineStarts, range);
-      const bodyTokens = tok.indexText(body);
+      const bodyTokens = indexText(body);
       const empty = bodyTokens === '';
       const cjk = `${titleCjk}\n${hasCjk(s.headingPath[s.headingPath.length - 1] ?? '') ? normalizeText(s.headingPath[s.headingPath.length - 1]!) : ''}\n${hasCjk(body) ? normalizeText(body) : ''}`;
       const grams = cjk.length > 2 ? cjkBigrams(cjk).join(' ') : '';
@@ -175,7 +173,7 @@ export function noteRows(path: string, text: string, model: NoteModel): NoteRows
     lastLineStart: model.lineStarts[model.lineStarts.length - 1] ?? 0,
     length: model.length,
   });
-  return { title, sections, aliases, tags, properties, anchors, description: tok.indexText(propertyText(properties)) };
+  return { title, sections, aliases, tags, properties, anchors, description: indexText(propertyText(properties)) };
 }
 
 /**
