@@ -67,7 +67,7 @@ const MIN_FREE_BYTES = 512 * 1024 * 1024;
  * Above this many notes a batch stays on this thread even with a core spare: the
  * peak memory of a big build is the budget that binds (the bench's < 300 MB for 100k
  * notes). Cold index of the 100k synthetic vault with one worker: 364 MB peak RSS
- * (2:04 wall, 152 s CPU) vs 253 MB on this thread alone (~2:30).
+ * (2:04 wall, 152 s CPU) vs 254 MB on this thread alone (2:12 wall, 126 s CPU).
  */
 const MAX_NOTES_FOR_SPARE_WORKER = 20_000;
 
@@ -83,12 +83,12 @@ const MAX_NOTES_FOR_SPARE_WORKER = 20_000;
  * forced worker under load (above), which the probe does not undo.
  */
 export class SpareCoreProbe {
-  #last: { idle: number; total: number; at: number };
+  #last: { idle: number; total: number };
   #due: number;
   readonly #usable = os.cpus().length === os.availableParallelism();
 
   constructor(now = Date.now()) {
-    this.#last = { ...cpuTimes(), at: now };
+    this.#last = cpuTimes();
     this.#due = now + PROBE_FIRST_MS;
   }
 
@@ -96,22 +96,23 @@ export class SpareCoreProbe {
   workers(notesLeft: number, now = Date.now()): number {
     if (now < this.#due) return 0;
     this.#due = now + PROBE_AGAIN_MS;
-    const sample = { ...cpuTimes(), at: now };
-    const spare = spareCores(this.#last, sample, os.cpus().length);
+    const sample = cpuTimes();
+    const spare = spareCores(this.#last, sample, sample.cores);
     this.#last = sample;
     if (!this.#usable || notesLeft < MIN_NOTES_FOR_WORKER || os.freemem() < MIN_FREE_BYTES) return 0;
     return Math.min(MAX_WORKERS, os.availableParallelism() - 1, Math.floor(spare + (1 - SPARE_CORE)));
   }
 }
 
-function cpuTimes(): { idle: number; total: number } {
+function cpuTimes(): { idle: number; total: number; cores: number } {
+  const cpus = os.cpus();
   let idle = 0;
   let total = 0;
-  for (const { times: t } of os.cpus()) {
+  for (const { times: t } of cpus) {
     idle += t.idle;
     total += t.user + t.nice + t.sys + t.idle + t.irq;
   }
-  return { idle, total };
+  return { idle, total, cores: cpus.length };
 }
 
 /** Idle cores between two samples of {@link cpuTimes} (0 when no time passed). */
