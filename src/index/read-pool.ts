@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import os from 'node:os';
 import type { MessagePort, Worker } from 'node:worker_threads';
 import { loadWorkerThreads } from '../lazy-require.js';
@@ -68,15 +69,37 @@ export const SHARD_PARAMS = {
    */
   takeBack: true,
   /**
-   * Shard only while the machine has a spare core: the 1-minute load average
-   * below the cores minus this margin. With every core busy, a second thread
-   * only adds each shard's fixed cost and a wait for the slowest: measured at
-   * 100k notes, four common words, with other processes keeping load at
-   * 2.5–3.5 on 2 cores: 158–251 ms sharded vs 155–185 ms on one thread.
-   * @internal Tests set it to -Infinity.
+   * Shard only while a core is spare right now ({@link coreSpareNow}); true or
+   * false decide instead. With every core busy, a second thread only adds each
+   * shard's fixed cost and a wait for the slowest: measured at 100k notes, four
+   * common words, with other processes keeping load at 2.5–3.5 on 2 cores:
+   * 158–251 ms sharded vs 155–185 ms on one thread.
+   * @internal Tests decide.
    */
-  spareCoreMargin: 0.5,
+  spareCore: null as boolean | null,
 };
+
+/**
+ * Whether a core is spare at this instant: Linux's count of runnable threads
+ * (the fourth field of /proc/loadavg, this thread included) leaves a core for a
+ * worker. An instant, not the 1-minute average, which still counts a build that
+ * ended 30 s ago and not yet one that started 5 s ago (parse-pool.ts samples
+ * CPU time over a window for the same reason; a query is too short for a
+ * window). Elsewhere, the load average.
+ */
+export function coreSpareNow(cores = os.availableParallelism(), loadavg = readLoadavg()): boolean {
+  const runnable = /\s(\d+)\/\d+\s/.exec(loadavg ?? '');
+  if (runnable) return Number(runnable[1]) <= cores - 1;
+  return (os.loadavg()[0] ?? 0) < cores - 0.5;
+}
+
+function readLoadavg(): string | null {
+  try {
+    return fs.readFileSync('/proc/loadavg', 'utf8');
+  } catch {
+    return null;
+  }
+}
 
 const MAX_WORKERS = 3;
 /**
@@ -296,7 +319,7 @@ export function runSharded(db: Db, work: ShardWork): ShardAnswers[] {
   const offer = pools.get(db);
   if (offer) {
     const sections = Number(storedMeta(db, 'sections') ?? 0);
-    if (sections >= SHARD_PARAMS.minSections && (os.loadavg()[0] ?? 0) < os.availableParallelism() - SHARD_PARAMS.spareCoreMargin) {
+    if (sections >= SHARD_PARAMS.minSections && (SHARD_PARAMS.spareCore ?? coreSpareNow())) {
       if (offer.pool === undefined) offer.pool = offer.start();
       const shards = offer.pool?.shards(db, sections) ?? null;
       if (offer.pool && shards !== null) return offer.pool.run(db, shards, work);

@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { openIndex, type Db } from '../../../src/index/db.js';
 import { withFreshIndex } from '../../../src/index/fresh-index.js';
-import { mergeTop, offerReadPool, ReadPool, SHARD_PARAMS } from '../../../src/index/read-pool.js';
+import { coreSpareNow, mergeTop, offerReadPool, ReadPool, SHARD_PARAMS } from '../../../src/index/read-pool.js';
 import { searchIndex, type SearchOptions } from '../../../src/index/search.js';
 import { tempVault } from '../../helpers/temp-vault.js';
 
@@ -60,7 +60,7 @@ test('read pool: sharded rankings equal one-thread rankings (hits, scores, total
       const pool = ReadPool.open(handle.file, workers, WORKER)!;
       try {
         SHARD_PARAMS.minSections = 0;
-        SHARD_PARAMS.spareCoreMargin = -Infinity;
+        SHARD_PARAMS.spareCore = true;
         offerReadPool(handle.db, () => pool);
         // Each worker answers its shard, then this thread may take some back: both merge the same.
         for (const takeBack of [false, true]) {
@@ -95,7 +95,7 @@ test('read pool: a shard read from another state of the index, or not read at al
   try {
     const alone = answers(db);
     SHARD_PARAMS.minSections = 0;
-    SHARD_PARAMS.spareCoreMargin = -Infinity;
+    SHARD_PARAMS.spareCore = true;
     // The workers must answer (not be overtaken by this thread) for their answers to be checked.
     SHARD_PARAMS.takeBack = false;
     const stalePool = ReadPool.open(stale, 1, WORKER)!;
@@ -126,7 +126,7 @@ test('read pool: the calling thread takes back a shard its worker has not starte
   try {
     const alone = answers(db);
     SHARD_PARAMS.minSections = 0;
-    SHARD_PARAMS.spareCoreMargin = -Infinity;
+    SHARD_PARAMS.spareCore = true;
     offerReadPool(db, () => idle);
     assert.deepEqual(answers(db), alone);
     // Had this thread waited, the stall timer would have dropped the worker.
@@ -150,20 +150,27 @@ test('read pool: no thread is started for a small index, or while the machine ha
       starts++;
       return null;
     });
-    SHARD_PARAMS.spareCoreMargin = -Infinity;
+    SHARD_PARAMS.spareCore = true;
     answers(db);
     assert.equal(starts, 0, 'the index is below minSections');
     SHARD_PARAMS.minSections = 0;
-    SHARD_PARAMS.spareCoreMargin = Infinity;
+    SHARD_PARAMS.spareCore = false;
     answers(db);
     assert.equal(starts, 0, 'no spare core');
-    SHARD_PARAMS.spareCoreMargin = -Infinity;
+    SHARD_PARAMS.spareCore = true;
     answers(db);
     assert.equal(starts, 1, 'started on the first query that gains from it, once');
   } finally {
     Object.assign(SHARD_PARAMS, saved);
     db.close();
   }
+});
+
+test('read pool: a core is spare when the runnable threads, this one included, leave one free', () => {
+  assert.equal(coreSpareNow(2, '0.52 0.58 0.59 1/84 6821\n'), true, 'only this thread runs');
+  assert.equal(coreSpareNow(2, '1.52 1.58 1.59 2/84 6821\n'), false, 'another process has the other core');
+  assert.equal(coreSpareNow(4, '2.10 2.00 2.00 3/120 901\n'), true);
+  assert.equal(coreSpareNow(4, '4.10 4.00 4.00 4/120 901\n'), false);
 });
 
 test('read pool: mergeTop keeps the best k by score, then rowid, as the SQL orders them', () => {
