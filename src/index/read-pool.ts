@@ -80,17 +80,33 @@ export const SHARD_PARAMS = {
 };
 
 /**
- * Whether a core is spare at this instant: Linux's count of runnable threads
- * (the fourth field of /proc/loadavg, this thread included) leaves a core for a
- * worker. An instant, not the 1-minute average, which still counts a build that
- * ended 30 s ago and not yet one that started 5 s ago (parse-pool.ts samples
- * CPU time over a window for the same reason; a query is too short for a
- * window). Elsewhere, the load average.
+ * Whether a core is spare at this instant for a worker: Linux's count of
+ * runnable threads (the fourth field of /proc/loadavg), less this process's own
+ * (its V8 helpers and a worker still finishing count there too), leaves a core
+ * beside this thread's. An instant, not the 1-minute average, which still
+ * counts a build that ended 30 s ago and not yet one that started 5 s ago
+ * (parse-pool.ts samples CPU time over a window for the same reason; a query is
+ * too short for a window). Elsewhere, the load average.
  */
-export function coreSpareNow(cores = os.availableParallelism(), loadavg = readLoadavg()): boolean {
+export function coreSpareNow(cores = os.availableParallelism(), loadavg = readLoadavg(), ownRunnable = runnableThreadsOfThisProcess): boolean {
   const runnable = /\s(\d+)\/\d+\s/.exec(loadavg ?? '');
-  if (runnable) return Number(runnable[1]) <= cores - 1;
+  if (runnable) return Number(runnable[1]) - ownRunnable() <= cores - 2;
   return (os.loadavg()[0] ?? 0) < cores - 0.5;
+}
+
+/** This process's threads in state R (running or runnable), from /proc/self/task; this thread is one of them. */
+function runnableThreadsOfThisProcess(): number {
+  let count = 0;
+  try {
+    for (const id of fs.readdirSync('/proc/self/task')) {
+      const stat = fs.readFileSync(`/proc/self/task/${id}/stat`, 'utf8');
+      // "pid (comm) S ...": the state follows the last ')' (a thread's name may hold one).
+      if (stat.charAt(stat.lastIndexOf(')') + 2) === 'R') count++;
+    }
+  } catch {
+    return 1;
+  }
+  return Math.max(1, count);
 }
 
 function readLoadavg(): string | null {
@@ -152,7 +168,16 @@ function workerUrl(): URL | null {
   return /\.c?js$/.test(import.meta.url) ? new URL('./read-worker.js', import.meta.url) : null;
 }
 
+/** What a pool did: sharded runs, and their worker shards answered by a worker, taken back before it started, or answered here because it was late. */
+export interface ReadPoolStats {
+  runs: number;
+  answered: number;
+  takenBack: number;
+  late: number;
+}
+
 export class ReadPool {
+  readonly stats: ReadPoolStats = { runs: 0, answered: 0, takenBack: 0, late: 0 };
   #threads: Thread[];
   #signal: Int32Array;
   #job = 0;
@@ -222,6 +247,7 @@ export class ReadPool {
   run(db: Db, shards: Shard[], work: ShardWork): ShardAnswers[] {
     const { receiveMessageOnPort } = loadWorkerThreads();
     const job = ++this.#job;
+    this.stats.runs++;
     const posted = shards.map((shard, i) => {
       const thread = i === 0 ? undefined : this.#threads[i - 1];
       if (!thread) return null;
@@ -257,6 +283,9 @@ export class ReadPool {
         Atomics.wait(this.#signal, POSTED, seen, Math.max(1, left));
       }
       if (reply?.error !== undefined && thread) this.#drop(thread);
+      if (takenBack) this.stats.takenBack++;
+      else if (reply?.answers) this.stats.answered++;
+      else this.stats.late++;
       // Taken back, not answered in time, a failure, or an answer from another state of the index: answered here.
       answers.push(reply?.answers && reply.stamp === here.stamp ? reply.answers : answerShard(db, work(shards[i]!)).answers);
     }
@@ -303,11 +332,24 @@ function cutShards(db: Db, sections: number, count: number): Shard[] {
  * pool is started on the first query that gains from it, so a session over a
  * small vault never starts a thread.
  */
-const pools = new WeakMap<Db, { start: () => ReadPool | null; pool?: ReadPool | null }>();
+const pools = new WeakMap<Db, { start: () => ReadPool | null; pool?: ReadPool | null; spare: () => boolean }>();
+
+/**
+ * How long one look at the runnable threads answers for: the rounds of one
+ * query follow each other within milliseconds, and a worker that has just
+ * posted its answer may still count as runnable when the next round asks.
+ */
+const SPARE_LOOK_MS = 50;
 
 /** Let queries on `db` use the pool `start` makes (called once, on first need). */
 export function offerReadPool(db: Db, start: () => ReadPool | null): void {
-  pools.set(db, { start });
+  let look = { at: -Infinity, spare: false };
+  const spare = () => {
+    const now = performance.now();
+    if (now - look.at > SPARE_LOOK_MS) look = { at: now, spare: coreSpareNow() };
+    return look.spare;
+  };
+  pools.set(db, { start, spare });
 }
 
 /**
@@ -319,7 +361,7 @@ export function runSharded(db: Db, work: ShardWork): ShardAnswers[] {
   const offer = pools.get(db);
   if (offer) {
     const sections = Number(storedMeta(db, 'sections') ?? 0);
-    if (sections >= SHARD_PARAMS.minSections && (SHARD_PARAMS.spareCore ?? coreSpareNow())) {
+    if (sections >= SHARD_PARAMS.minSections && (SHARD_PARAMS.spareCore ?? offer.spare())) {
       if (offer.pool === undefined) offer.pool = offer.start();
       const shards = offer.pool?.shards(db, sections) ?? null;
       if (offer.pool && shards !== null) return offer.pool.run(db, shards, work);

@@ -166,11 +166,16 @@ test('read pool: no thread is started for a small index, or while the machine ha
   }
 });
 
-test('read pool: a core is spare when the runnable threads, this one included, leave one free', () => {
-  assert.equal(coreSpareNow(2, '0.52 0.58 0.59 1/84 6821\n'), true, 'only this thread runs');
-  assert.equal(coreSpareNow(2, '1.52 1.58 1.59 2/84 6821\n'), false, 'another process has the other core');
-  assert.equal(coreSpareNow(4, '2.10 2.00 2.00 3/120 901\n'), true);
-  assert.equal(coreSpareNow(4, '4.10 4.00 4.00 4/120 901\n'), false);
+test('read pool: a core is spare when the runnable threads of other processes leave one beside this thread', () => {
+  const one = () => 1;
+  assert.equal(coreSpareNow(2, '0.52 0.58 0.59 1/84 6821\n', one), true, 'only this thread runs');
+  assert.equal(coreSpareNow(2, '1.52 1.58 1.59 2/84 6821\n', one), false, 'another process has the other core');
+  assert.equal(coreSpareNow(2, '1.52 1.58 1.59 3/84 6821\n', () => 2), false, 'one of ours and one of another process');
+  assert.equal(coreSpareNow(2, '1.52 1.58 1.59 2/84 6821\n', () => 2), true, 'both runnable threads are ours (a V8 helper)');
+  assert.equal(coreSpareNow(4, '2.10 2.00 2.00 3/120 901\n', one), true);
+  assert.equal(coreSpareNow(4, '4.10 4.00 4.00 4/120 901\n', one), false);
+  // Without /proc: the 1-minute load average decides (whatever it is here, a boolean).
+  assert.equal(typeof coreSpareNow(2, null, one), 'boolean');
 });
 
 test('read pool: mergeTop keeps the best k by score, then rowid, as the SQL orders them', () => {
