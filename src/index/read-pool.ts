@@ -220,14 +220,18 @@ export class ReadPool {
   }
 
   /**
-   * The shards of the index for this many threads (this one and the workers),
-   * cut at note boundaries into runs of about equal numbers of sections; null
-   * when no worker is left.
+   * The shards of the index for this many threads (this one and the workers):
+   * the note id space cut into equal runs. Notes are numbered in the order
+   * they were first indexed, so the runs hold about as many notes; a vault
+   * that lost most of one run's notes shards unevenly, which is slower, never
+   * wrong. (Cutting at section quantiles took an OFFSET scan of the sections
+   * table: 63 ms warm, 390 ms cold at 100k notes.) Null when no worker is left.
    */
-  shards(db: Db, sections: number): Shard[] | null {
+  shards(db: Db): Shard[] | null {
     if (this.#threads.length === 0) return null;
-    const key = `${storedMeta(db, 'refreshed_at')}|${sections}|${this.#threads.length}`;
-    if (this.#shards?.key !== key) this.#shards = { key, shards: cutShards(db, sections, this.#threads.length + 1) };
+    const maxNote = (db.prepare('SELECT max(id) FROM files').pluck().get() as number | null) ?? 0;
+    const key = `${maxNote}|${this.#threads.length}`;
+    if (this.#shards?.key !== key) this.#shards = { key, shards: cutShards(maxNote, this.#threads.length + 1) };
     return this.#shards.shards;
   }
 
@@ -310,15 +314,12 @@ export class ReadPool {
 }
 
 /** Cut the sections into `count` runs of whole notes, of about `sections / count` sections each. */
-function cutShards(db: Db, sections: number, count: number): Shard[] {
-  const at = db.prepare('SELECT id FROM sections ORDER BY id LIMIT 1 OFFSET ?').pluck();
+function cutShards(maxNote: number, count: number): Shard[] {
   const shards: Shard[] = [];
   let lo = 0;
   for (let i = 1; i < count; i++) {
-    const id = at.get(Math.floor((sections * i) / count)) as number | undefined;
-    if (id === undefined) break;
-    // The cut falls before the note of that section: a note is never split.
-    const cut = Math.floor(id / 2 ** SECTION_BITS) * 2 ** SECTION_BITS;
+    // A cut falls between two notes: a note is never split.
+    const cut = Math.floor((maxNote * i) / count) * 2 ** SECTION_BITS;
     if (cut <= lo) continue;
     shards.push([lo, cut - 1]);
     lo = cut;
@@ -363,7 +364,7 @@ export function runSharded(db: Db, work: ShardWork): ShardAnswers[] {
     const sections = Number(storedMeta(db, 'sections') ?? 0);
     if (sections >= SHARD_PARAMS.minSections && (SHARD_PARAMS.spareCore ?? offer.spare())) {
       if (offer.pool === undefined) offer.pool = offer.start();
-      const shards = offer.pool?.shards(db, sections) ?? null;
+      const shards = offer.pool?.shards(db) ?? null;
       if (offer.pool && shards !== null) return offer.pool.run(db, shards, work);
     }
   }
