@@ -1,6 +1,6 @@
 import { storedMeta, type Db } from './db.js';
 import { idfCoverage, type CoverageTerm } from './coverage.js';
-import { mergeTop, runShardedGroups, shardCondition, sumOf, type ShardQuery } from './read-pool.js';
+import { mergeTop, runShardedGroups, shardCondition, sumOf, termRowMemo, type ShardQuery } from './read-pool.js';
 import { chooseSections } from './section-choice.js';
 import { BM25_WEIGHTS, NOTE_SLOT, SECTION_BITS, sectionRange } from './schema.js';
 
@@ -167,6 +167,9 @@ export function rankNotes(
   // index, read-pool.ts): the best sections, the best anchor rows, the notes
   // counted for `total`, each expansion's best sections, each term's rows (its idf).
   const idfTerms = terms.length < 2 ? [] : terms;
+  // Each term's row count (its idf) once per state of the index in a long-lived session.
+  const known = termRowMemo(db, fts);
+  const unknown = idfTerms.filter((t) => known?.get(t.expr) === undefined);
   const round = runShardedGroups(db, (shard) => {
     const ranged = (t: string) => shardCondition(t, shard);
     const top = (t: string, s: string, m: string, limit: number): ShardQuery => ({
@@ -186,13 +189,15 @@ export function rankNotes(
       // A shard holds whole notes, so the shards' counts add up.
       total: [{ sql: `SELECT count(DISTINCT note) FROM (${counted.map((c) => c.sql).join(' UNION ALL ')})`, params: counted.flatMap((c) => c.params), kind: 'value' }],
       expansions: expansions.map((e) => top(fts, score, e.match, k)),
-      rows: idfTerms.map((t) => ({ sql: `SELECT count(*) FROM ${fts} WHERE ${fts} MATCH ?${ranged(fts).sql}`, params: [t.expr, ...ranged(fts).params], kind: 'value' })),
+      rows: unknown.map((t) => ({ sql: `SELECT count(*) FROM ${fts} WHERE ${fts} MATCH ?${ranged(fts).sql}`, params: [t.expr, ...ranged(fts).params], kind: 'value' })),
     };
   });
   const top = mergeTop(round.top[0]!, k);
   const anchors = round.anchors.length > 0 ? mergeTop(round.anchors[0]!, p.anchorCandidates) : [];
   const total = sumOf(round.total[0]!);
-  const idf = idfOf(db, round.rows.map(sumOf));
+  unknown.forEach((t, i) => known?.set(t.expr, sumOf(round.rows[i]!)));
+  const counted = new Map(unknown.map((t, i) => [t.expr, sumOf(round.rows[i]!)]));
+  const idf = idfOf(db, idfTerms.map((t) => counted.get(t.expr) ?? known!.get(t.expr)!));
 
   const candidates = new Map<number, Candidate>();
   const candidate = (fileId: number) => {

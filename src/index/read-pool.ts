@@ -94,6 +94,22 @@ export function coreSpareNow(cores = os.availableParallelism(), loadavg = readLo
   return (os.loadavg()[0] ?? 0) < cores - 0.5;
 }
 
+/**
+ * {@link coreSpareNow}, looked at again up to {@link SPARE_LOOKS} times 0.3 ms
+ * apart while it says no: a thread that is runnable for an instant (the CLI
+ * process that just sent this request, on its way to wait for the answer) is not
+ * a busy core; one still runnable a millisecond later is.
+ */
+function spareAfterLooks(): boolean {
+  for (let i = 1; ; i++) {
+    if (coreSpareNow()) return true;
+    if (i === SPARE_LOOKS) return false;
+    Atomics.wait(PAUSE, 0, 0, 0.3);
+  }
+}
+const SPARE_LOOKS = 4;
+const PAUSE = new Int32Array(new SharedArrayBuffer(4));
+
 /** This process's threads in state R (running or runnable), from /proc/self/task; this thread is one of them. */
 function runnableThreadsOfThisProcess(): number {
   let count = 0;
@@ -333,7 +349,7 @@ function cutShards(maxNote: number, count: number): Shard[] {
  * pool is started on the first query that gains from it, so a session over a
  * small vault never starts a thread.
  */
-const pools = new WeakMap<Db, { start: () => ReadPool | null; pool?: ReadPool | null; spare: () => boolean }>();
+const pools = new WeakMap<Db, { start: () => ReadPool | null; pool?: ReadPool | null; spare: () => boolean; memo: { stamp: string | null; rows: Map<string, number> } }>();
 
 /**
  * How long one look at the runnable threads answers for: the rounds of one
@@ -347,10 +363,26 @@ export function offerReadPool(db: Db, start: () => ReadPool | null): void {
   let look = { at: -Infinity, spare: false };
   const spare = () => {
     const now = performance.now();
-    if (now - look.at > SPARE_LOOK_MS) look = { at: now, spare: coreSpareNow() };
+    if (now - look.at > SPARE_LOOK_MS) look = { at: now, spare: spareAfterLooks() };
     return look.spare;
   };
-  pools.set(db, { start, spare });
+  pools.set(db, { start, spare, memo: { stamp: null, rows: new Map() } });
+}
+
+/**
+ * A long-lived session's memory of how many rows of FTS table `fts` each query
+ * term matches (the idf of coverage: ~2 ms per common word at 100k notes, for
+ * every shard), valid for one state of the index: it is dropped when the stamp
+ * of the index's content (meta `refreshed_at`, `sections`, `scan_digest`)
+ * changes. Null for a one-shot process (no pool offered), which asks once anyway.
+ */
+export function termRowMemo(db: Db, fts: string): { get(expr: string): number | undefined; set(expr: string, rows: number): void } | null {
+  const offer = pools.get(db);
+  if (!offer) return null;
+  const stamp = db.prepare(STAMP_SQL).pluck().get() as string | null;
+  if (offer.memo.stamp !== stamp) offer.memo = { stamp, rows: new Map() };
+  const rows = offer.memo.rows;
+  return { get: (expr) => rows.get(`${fts}\0${expr}`), set: (expr, n) => void (rows.size < 10_000 && rows.set(`${fts}\0${expr}`, n)) };
 }
 
 /**

@@ -178,6 +178,29 @@ test('read pool: a core is spare when the runnable threads of other processes le
   assert.equal(typeof coreSpareNow(2, null, one), 'boolean');
 });
 
+test('read pool: a session remembers each term\'s row count for one state of the index only', () => {
+  const { root, home } = tempVault(vaultFiles());
+  const env = { VAULTGATE_HOME: home };
+  withFreshIndex(root, env, () => null);
+  const db = openIndex(root, env).db;
+  try {
+    offerReadPool(db, () => null);
+    const query = (d: Db) => searchIndex(d, 'budget meeting review project', {});
+    query(db);
+    // Another process changes the index: many more notes hold one of the words, so its idf (and the coverage ranking) moves.
+    for (let i = 0; i < 60; i++) fs.writeFileSync(`${root}/Home/Budget ${i}.md`, `# Budget ${i}\nbudget budget\n`);
+    withFreshIndex(root, env, () => null);
+    const fresh = openIndex(root, env).db;
+    try {
+      assert.deepEqual(query(db), query(fresh), 'the remembered counts were dropped with the old state');
+    } finally {
+      fresh.close();
+    }
+  } finally {
+    db.close();
+  }
+});
+
 test('read pool: mergeTop keeps the best k by score, then rowid, as the SQL orders them', () => {
   const a: [number, number][] = [
     [5, 9],
