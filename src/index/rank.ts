@@ -195,9 +195,10 @@ export function rankNotes(
   const top = mergeTop(round.top[0]!, k);
   const anchors = round.anchors.length > 0 ? mergeTop(round.anchors[0]!, p.anchorCandidates) : [];
   const total = sumOf(round.total[0]!);
-  unknown.forEach((t, i) => known?.set(t.expr, sumOf(round.rows[i]!)));
-  const counted = new Map(unknown.map((t, i) => [t.expr, sumOf(round.rows[i]!)]));
-  const idf = idfOf(db, idfTerms.map((t) => counted.get(t.expr) ?? known!.get(t.expr)!));
+  const rowsNow = new Map(unknown.map((t, i) => [t.expr, sumOf(round.rows[i]!)]));
+  for (const [expr, n] of rowsNow) known?.set(expr, n);
+  // A term not counted now was remembered (`known` is null only when every term is counted).
+  const idf = idfOf(db, idfTerms.map((t) => rowsNow.get(t.expr) ?? known!.get(t.expr)!));
 
   const candidates = new Map<number, Candidate>();
   const candidate = (fileId: number) => {

@@ -116,15 +116,22 @@ const PAUSE = new Int32Array(new SharedArrayBuffer(4));
 
 /** This process's threads in state R (running or runnable), from /proc/self/task; this thread is one of them. */
 function runnableThreadsOfThisProcess(): number {
-  let count = 0;
+  let ids: string[];
   try {
-    for (const id of fs.readdirSync('/proc/self/task')) {
-      const stat = fs.readFileSync(`/proc/self/task/${id}/stat`, 'utf8');
-      // "pid (comm) S ...": the state follows the last ')' (a thread's name may hold one).
-      if (stat.charAt(stat.lastIndexOf(')') + 2) === 'R') count++;
-    }
+    ids = fs.readdirSync('/proc/self/task');
   } catch {
     return 1;
+  }
+  let count = 0;
+  for (const id of ids) {
+    let stat: string;
+    try {
+      stat = fs.readFileSync(`/proc/self/task/${id}/stat`, 'utf8');
+    } catch {
+      continue; // a thread that ended since the listing
+    }
+    // "pid (comm) S ...": the state follows the last ')' (a thread's name may hold one).
+    if (stat.charAt(stat.lastIndexOf(')') + 2) === 'R') count++;
   }
   return Math.max(1, count);
 }

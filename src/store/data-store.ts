@@ -37,7 +37,7 @@ export interface OpenStore {
 export const STORE_BUSY_TIMEOUT_MS = 10_000;
 
 export function storeFile(root: string, env: Env, name: string): string {
-  return path.join(dataRoots(env).data, vaultCacheKey(root, env), `${name}.sqlite`);
+  return path.join(dataRoots(env).data, vaultCacheKey(root), `${name}.sqlite`);
 }
 
 function corrupt(file: string, why: string, cause?: unknown): VaultgateError {

@@ -53,7 +53,9 @@ export function vaultIdentity(root: string): { vault_id: string; initialised: bo
  * The folder name of the vault's caches (the index): its id, stored or
  * predicted. With `env`, a predicted id comes through the cache root's memory
  * of it (predicted-id-cache.ts), so a read of an uninitialised vault does not
- * load node:crypto.
+ * load node:crypto: only for the index, which writes under the cache root
+ * anyway (reads of the stores under the data root create nothing, so they
+ * predict the id each time).
  */
 export function vaultCacheKey(root: string, env?: Record<string, string | undefined>): string {
   if (env === undefined) return vaultIdentity(root).vault_id;
