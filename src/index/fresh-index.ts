@@ -1,5 +1,5 @@
 import { BUSY_TIMEOUT_MS, checkIntegrity, isBusyError, isCorruptionError, discardIndexFile, lockBusy, openIndex, type IndexHandle } from './db.js';
-import { offerReadPool, ReadPool } from './read-pool.js';
+import { offerReadPool, ReadPool, type ReadPoolStatus } from './read-pool.js';
 import { refreshIndex, type RefreshOptions, type RefreshResult } from './refresh.js';
 
 type Env = Record<string, string | undefined>;
@@ -100,6 +100,11 @@ export class IndexSession implements IndexReader {
         discardIndexFile(handle.file);
       }
     }
+  }
+
+  /** The reader threads' work so far; null until a query over a big enough index started them (or with none to start). */
+  readPool(): ReadPoolStatus | null {
+    return this.#pool?.status() ?? null;
   }
 
   close(): void {

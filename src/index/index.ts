@@ -42,6 +42,7 @@ export * from './prepare-note.js';
 export { nameKey } from './note-rows.js';
 export { defaultParseWorkers } from './parse-pool.js';
 export * from './fresh-index.js';
+export type { ReadPoolStatus } from './read-pool.js';
 export * from './watch-refresh.js';
 export * from './note-read.js';
 export { windowNote, DEFAULT_WINDOW_CHARS, type NoteWindow } from './note-window.js';

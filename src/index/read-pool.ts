@@ -203,6 +203,15 @@ export interface ReadPoolStats {
   late: number;
 }
 
+/** {@link ReadPoolStats} with the threads still answering, in the JSON's spelling. */
+export interface ReadPoolStatus {
+  workers: number;
+  runs: number;
+  answered: number;
+  taken_back: number;
+  late: number;
+}
+
 export class ReadPool {
   readonly stats: ReadPoolStats = { runs: 0, answered: 0, takenBack: 0, late: 0 };
   #threads: Thread[];
@@ -244,6 +253,11 @@ export class ReadPool {
   /** Threads still answering. */
   get workers(): number {
     return this.#threads.length;
+  }
+
+  /** What `daemon status` shows of it. */
+  status(): ReadPoolStatus {
+    return { workers: this.#threads.length, runs: this.stats.runs, answered: this.stats.answered, taken_back: this.stats.takenBack, late: this.stats.late };
   }
 
   /**

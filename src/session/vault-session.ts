@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { IndexSession, oneShotReader, WatchRefresh, type Freshness, type FreshIndexOptions, type FreshRead, type IndexReader, type WatchRefreshStatus } from '../index/index.js';
+import { IndexSession, oneShotReader, WatchRefresh, type Freshness, type ReadPoolStatus, type FreshIndexOptions, type FreshRead, type IndexReader, type WatchRefreshStatus } from '../index/index.js';
 import type { IndexHandle, RefreshResult } from '../index/index.js';
 import { readVaultConfig, selectVault, vaultConfigPath, vaultIdentity, type VaultConfig, type VaultSelection } from '../vault/index.js';
 
@@ -97,6 +97,11 @@ export class VaultSession implements IndexReader {
   /** How reads learn what changed (`daemon status` shows it); null for a one-shot or walking session. */
   freshness(): WatchRefreshStatus | null {
     return this.#watch?.status() ?? null;
+  }
+
+  /** The index's reader threads (`daemon status`): null for a one-shot session, or until a big query started them. */
+  readPool(): ReadPoolStatus | null {
+    return this.#reader instanceof IndexSession ? this.#reader.readPool() : null;
   }
 
   /** Whether a watched session is due its periodic walk (a server then refreshes while idle). */

@@ -235,6 +235,8 @@ test('daemon: start is a no-op while it runs; status reports pid, socket, uptime
     assert.equal(typeof s.uptime_s, 'number');
     assert.ok(s.socket.endsWith('.sock'));
     assert.equal(s.freshness.mode, 'watch');
+    // The demo vault is far below the size where a query is split across reader threads.
+    assert.equal(s.read_pool, null);
   } finally {
     await d.cli(['daemon', 'stop']);
     await until(() => !alive(pid));

@@ -49,6 +49,8 @@ export interface DaemonInfo {
   /** Commands answered. */
   requests: number;
   freshness: unknown;
+  /** The index's reader threads (read-pool.ts), null until a big query started them. */
+  read_pool: unknown;
 }
 
 export type Reply =

@@ -114,6 +114,7 @@ export async function serveDaemon(opts: DaemonOptions): Promise<{ reason: string
     build: BUILD,
     requests,
     freshness: session.freshness() ?? { mode: 'walk', reason: 'freshness: walk' },
+    read_pool: session.readPool(),
   });
 
   const refresh = (why: string) => {
