@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import vm from 'node:vm';
+import { writePrivateFile } from '../vault/dirs.js';
 
 /**
  * Load a CommonJS bundle through V8's code cache. A read is a new process, and
@@ -54,10 +55,7 @@ export function requireWithCodeCache(file: string, cacheFile: string | null, kee
     save() {
       if (cacheFile === null || !stale) return;
       try {
-        fs.mkdirSync(path.dirname(cacheFile), { recursive: true, mode: 0o700 });
-        const tmp = `${cacheFile}.${process.pid}.tmp`;
-        fs.writeFileSync(tmp, script.createCachedData(), { mode: 0o600 });
-        fs.renameSync(tmp, cacheFile);
+        writePrivateFile(cacheFile, script.createCachedData());
         // Other builds' caches (~0.5 MB each) go when a new one is written.
         const dir = path.dirname(cacheFile);
         for (const name of fs.readdirSync(dir)) {

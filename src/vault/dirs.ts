@@ -42,3 +42,16 @@ export function dataRoots(env: Env = process.env): DataRoots {
     data: path.join(xdg('XDG_DATA_HOME', '.local/share'), 'vaultgate'),
   };
 }
+
+/**
+ * Write a file of vaultgate's own (under the roots above), readable by this user
+ * only: to a temporary file beside it, then renamed into place, so a reader
+ * never sees half of one; its folder is created (0700) when missing. No fsync:
+ * these are caches and daemon records, rebuilt or rewritten when lost.
+ */
+export function writePrivateFile(file: string, data: string | NodeJS.ArrayBufferView): void {
+  fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+  const tmp = `${file}.${process.pid}.tmp`;
+  fs.writeFileSync(tmp, data, { mode: 0o600 });
+  fs.renameSync(tmp, file);
+}

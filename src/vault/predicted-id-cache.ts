@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { dataRoots } from './dirs.js';
+import { dataRoots, writePrivateFile } from './dirs.js';
 
 type Env = Record<string, string | undefined>;
 
@@ -60,10 +60,7 @@ export function rememberedPrediction(root: string, env: Env, predict: (root: str
   try {
     delete entries[real];
     const kept = Object.entries(entries).slice(-(MAX_ENTRIES - 1));
-    fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
-    const tmp = `${file}.${process.pid}.tmp`;
-    fs.writeFileSync(tmp, JSON.stringify(Object.fromEntries([...kept, [real, { ...key, id }]])), { mode: 0o600 });
-    fs.renameSync(tmp, file);
+    writePrivateFile(file, JSON.stringify(Object.fromEntries([...kept, [real, { ...key, id }]])));
   } catch {
     // a read-only or full cache root: predicted again next time
   }

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { dataRoots } from '../../vault/dirs.js';
+import { dataRoots, writePrivateFile } from '../../vault/dirs.js';
 import { machineConfigPath, parseMachineConfig, type MachineConfig } from '../../vault/select-vault.js';
 
 type Env = Record<string, string | undefined>;
@@ -51,8 +51,5 @@ export function rememberMachineConfig(env: Env): void {
     // absent or unreadable: write it
   }
   const cached: Cached = { text, config: parseMachineConfig(text, machineConfigPath(env)) };
-  fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
-  const tmp = `${file}.${process.pid}.tmp`;
-  fs.writeFileSync(tmp, JSON.stringify(cached), { mode: 0o600 });
-  fs.renameSync(tmp, file);
+  writePrivateFile(file, JSON.stringify(cached));
 }

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import { VaultgateError } from '../../errors.js';
 import { VaultSession, type Freshness } from '../../session/index.js';
-import { dataRoots, selectVault } from '../../vault/index.js';
+import { dataRoots, selectVault, writePrivateFile } from '../../vault/index.js';
 import { runCli } from '../run-cli.js';
 import { BUILD, VERSION } from '../../version.js';
 import { verbOf } from '../argv.js';
@@ -66,7 +66,7 @@ export async function serveDaemon(opts: DaemonOptions): Promise<{ reason: string
     }
     // Left by a daemon that was killed: nobody listens on it.
     fs.rmSync(paths.socket, { force: true });
-    writePrivate(paths.token, `${token}\n`);
+    writePrivateFile(paths.token, `${token}\n`);
     // The socket is created owner-only: no other user can connect even before the chmod.
     const umask = process.umask(0o177);
     try {
@@ -95,7 +95,7 @@ export async function serveDaemon(opts: DaemonOptions): Promise<{ reason: string
   const mainScript = process.argv[1];
   const buildStamp = mainScript ? fileStamp(mainScript) : null;
   const startedAt = new Date();
-  writePrivate(paths.info, `${JSON.stringify({ pid: process.pid, vault: root, socket: paths.socket, started_at: startedAt.toISOString(), version: VERSION, build: BUILD })}\n`);
+  writePrivateFile(paths.info, `${JSON.stringify({ pid: process.pid, vault: root, socket: paths.socket, started_at: startedAt.toISOString(), version: VERSION, build: BUILD })}\n`);
   opts.log(`vaultgate daemon ${VERSION} (${BUILD}) pid ${process.pid} serving ${root} on ${paths.socket}`);
 
   let requests = 0;
@@ -224,7 +224,7 @@ export async function serveDaemon(opts: DaemonOptions): Promise<{ reason: string
     if (fs.lstatSync(paths.socket, { throwIfNoEntry: false })?.ino !== socketIno) return void shutdown('the socket was removed or replaced');
     // Two daemons started at once: the one that lost the socket exits and removes its token, which may have been the
     // one on disk. The socket is ours, so the token file is ours to write again.
-    if (!fs.existsSync(paths.token)) writePrivate(paths.token, `${token}\n`);
+    if (!fs.existsSync(paths.token)) writePrivateFile(paths.token, `${token}\n`);
     if (mainScript && buildStamp !== fileStamp(mainScript)) return void shutdown('vaultgate was rebuilt or upgraded');
     try {
       rememberMachineConfig(opts.env);
@@ -270,12 +270,6 @@ function sameToken(a: unknown, b: string): boolean {
   const x = Buffer.from(a);
   const y = Buffer.from(b);
   return x.length === y.length && crypto.timingSafeEqual(x, y);
-}
-
-function writePrivate(file: string, text: string): void {
-  const tmp = `${file}.${process.pid}.tmp`;
-  fs.writeFileSync(tmp, text, { mode: 0o600 });
-  fs.renameSync(tmp, file);
 }
 
 function readOr(file: string): string {
