@@ -121,12 +121,16 @@ export class IndexSession implements IndexReader {
       this.#handle = openIndex(this.root, this.env, { rebuild, busyTimeoutMs });
       if (this.parallelReads) {
         const file = this.#handle.file;
-        const size = this.env.VAULTGATE_READ_WORKERS;
-        offerReadPool(this.#handle.db, () => (this.#pool = ReadPool.open(file, size && /^\d+$/.test(size) ? Number(size) : undefined)));
+        offerReadPool(this.#handle.db, () => (this.#pool = ReadPool.open(file, threadCount(this.env.VAULTGATE_READ_WORKERS))));
       }
     }
     return this.#handle;
   }
+}
+
+/** A thread count from the environment (VAULTGATE_PARSE_WORKERS, VAULTGATE_READ_WORKERS); undefined unless a whole number. */
+function threadCount(value: string | undefined): number | undefined {
+  return value && /^\d+$/.test(value) ? Number(value) : undefined;
 }
 
 /**
@@ -136,10 +140,10 @@ export class IndexSession implements IndexReader {
  * statWalk in src/vault/scan.ts).
  */
 function withWorkerSetting(env: Env, opts: FreshIndexOptions): RefreshOptions {
-  const workers = env.VAULTGATE_PARSE_WORKERS;
+  const workers = threadCount(env.VAULTGATE_PARSE_WORKERS);
   return {
     ...opts,
-    ...(workers && /^\d+$/.test(workers) && opts.parseWorkers === undefined ? { parseWorkers: Number(workers) } : {}),
+    ...(workers !== undefined && opts.parseWorkers === undefined ? { parseWorkers: workers } : {}),
     ...(env.VAULTGATE_SCAN_TRUST_DIR_MTIME === '0' ? { trustDirMtime: false } : {}),
   };
 }

@@ -238,7 +238,7 @@ export function rankNotes(
   const ordered = [...candidates.values()].filter((c) => c.best.length > 0);
   // Coverage for every candidate at once: one FTS query per term and table, the
   // doclist walked in C and only candidate notes handed back.
-  const coverage = coverageOf(db, table, terms, idf)(ordered.map((c) => c.fileId));
+  const coverage = coverageOf(db, table, terms, idf, ordered.map((c) => c.fileId));
   const notes = ordered.map((c) => {
     const share = coverage.get(c.fileId) ?? 0;
     return { fileId: c.fileId, score: c.raw * share ** p.coverageExponent, coverage: share, sections: c.best };
@@ -267,24 +267,22 @@ export function rankNotes(
  * the set come back (a lookup bounded by one note's rowid range walks the doclist
  * too, ~0.3 ms per note for a common word at 10k notes). 1 for a one-term query.
  */
-function coverageOf(db: Db, table: RankTable, terms: CoverageTerm[], idf: number[]): (fileIds: number[]) => Map<number, number> {
-  if (terms.length < 2) return (ids) => new Map(ids.map((id) => [id, 1]));
+function coverageOf(db: Db, table: RankTable, terms: CoverageTerm[], idf: number[], fileIds: number[]): Map<number, number> {
+  if (terms.length < 2) return new Map(fileIds.map((id) => [id, 1]));
   const fts = table === 'words' ? ['sections_fts', 'anchors_fts'] : ['bigrams_fts'];
-  return (ids) => {
-    const batch = JSON.stringify(ids);
-    // Every term's notes among `ids`, in one round over the index (sharded like the ranking's first round).
-    const exprs = [...new Set(terms.flatMap((t) => [t.expr, ...t.alternates.map((a) => a.expr)]))];
-    const round = runShardedGroups(db, (shard) => ({
-      holders: exprs.flatMap((expr) =>
-        fts.map((t): ShardQuery => {
-          const r = shardCondition(t, shard);
-          return { sql: `SELECT DISTINCT ${noteOf(t)} FROM ${t} WHERE ${t} MATCH ?${r.sql} AND ${noteOf(t)} IN (SELECT value FROM json_each(?))`, params: [expr, ...r.params, batch], kind: 'column' };
-        }),
-      ),
-    }));
-    const notesWith = new Map(exprs.map((expr, e) => [expr, new Set(fts.flatMap((_, i) => round.holders[e * fts.length + i]!.flat() as number[]))]));
-    return idfCoverage(terms, idf, (expr) => notesWith.get(expr) ?? new Set());
-  };
+  const batch = JSON.stringify(fileIds);
+  // Every term's notes among `fileIds`, in one round over the index (sharded like the ranking's first round).
+  const exprs = [...new Set(terms.flatMap((t) => [t.expr, ...t.alternates.map((a) => a.expr)]))];
+  const round = runShardedGroups(db, (shard) => ({
+    holders: exprs.flatMap((expr) =>
+      fts.map((t): ShardQuery => {
+        const r = shardCondition(t, shard);
+        return { sql: `SELECT DISTINCT ${noteOf(t)} FROM ${t} WHERE ${t} MATCH ?${r.sql} AND ${noteOf(t)} IN (SELECT value FROM json_each(?))`, params: [expr, ...r.params, batch], kind: 'column' };
+      }),
+    ),
+  }));
+  const notesWith = new Map(exprs.map((expr, e) => [expr, new Set(fts.flatMap((_, i) => round.holders[e * fts.length + i]!.flat() as number[]))]));
+  return idfCoverage(terms, idf, (expr) => notesWith.get(expr) ?? new Set());
 }
 
 /** Each term's idf from its row count: the one FTS5's bm25() uses, with a floor so a word in most sections still counts a little. */

@@ -195,15 +195,11 @@ function workerUrl(): URL | null {
   return /\.c?js$/.test(import.meta.url) ? new URL('./read-worker.js', import.meta.url) : null;
 }
 
-/** What a pool did: sharded runs, and their worker shards answered by a worker, taken back before it started, or answered here because it was late. */
-export interface ReadPoolStats {
-  runs: number;
-  answered: number;
-  takenBack: number;
-  late: number;
-}
-
-/** {@link ReadPoolStats} with the threads still answering, in the JSON's spelling. */
+/**
+ * What a pool did (`daemon status`): the threads still answering; sharded runs;
+ * and their workers' shards answered by the worker, taken back before it
+ * started, or answered here because it was late.
+ */
 export interface ReadPoolStatus {
   workers: number;
   runs: number;
@@ -213,7 +209,7 @@ export interface ReadPoolStatus {
 }
 
 export class ReadPool {
-  readonly stats: ReadPoolStats = { runs: 0, answered: 0, takenBack: 0, late: 0 };
+  readonly #stats: Omit<ReadPoolStatus, 'workers'> = { runs: 0, answered: 0, taken_back: 0, late: 0 };
   #threads: Thread[];
   #signal: Int32Array;
   #job = 0;
@@ -257,7 +253,7 @@ export class ReadPool {
 
   /** What `daemon status` shows of it. */
   status(): ReadPoolStatus {
-    return { workers: this.#threads.length, runs: this.stats.runs, answered: this.stats.answered, taken_back: this.stats.takenBack, late: this.stats.late };
+    return { workers: this.#threads.length, ...this.#stats };
   }
 
   /**
@@ -292,7 +288,7 @@ export class ReadPool {
   run(db: Db, shards: Shard[], work: ShardWork): ShardAnswers[] {
     const { receiveMessageOnPort } = loadWorkerThreads();
     const job = ++this.#job;
-    this.stats.runs++;
+    this.#stats.runs++;
     const posted = shards.map((shard, i) => {
       const thread = i === 0 ? undefined : this.#threads[i - 1];
       if (!thread) return null;
@@ -328,9 +324,9 @@ export class ReadPool {
         Atomics.wait(this.#signal, POSTED, seen, Math.max(1, left));
       }
       if (reply?.error !== undefined && thread) this.#drop(thread);
-      if (takenBack) this.stats.takenBack++;
-      else if (reply?.answers) this.stats.answered++;
-      else this.stats.late++;
+      if (takenBack) this.#stats.taken_back++;
+      else if (reply?.answers) this.#stats.answered++;
+      else this.#stats.late++;
       // Taken back, not answered in time, a failure, or an answer from another state of the index: answered here.
       answers.push(reply?.answers && reply.stamp === here.stamp ? reply.answers : answerShard(db, work(shards[i]!)).answers);
     }
@@ -354,7 +350,7 @@ export class ReadPool {
   }
 }
 
-/** Cut the sections into `count` runs of whole notes, of about `sections / count` sections each. */
+/** Cut the note id space `0..maxNote` into `count` runs of whole notes (see {@link ReadPool.shards}). */
 function cutShards(maxNote: number, count: number): Shard[] {
   const shards: Shard[] = [];
   let lo = 0;
