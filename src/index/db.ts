@@ -5,7 +5,7 @@ import type Database from 'better-sqlite3';
 import { VaultgateError } from '../errors.js';
 import { once } from '../lazy-require.js';
 import { dataRoots, vaultCacheKey } from '../vault/index.js';
-import { APPLICATION_ID, INDEXES_SQL, SCHEMA_VERSION, TABLES_SQL } from './schema.js';
+import { APPLICATION_ID, FTS_TABLES, INDEXES_SQL, SCHEMA_VERSION, TABLES_SQL } from './schema.js';
 
 export type Db = Database.Database;
 
@@ -201,7 +201,7 @@ export function checkIntegrity(db: Db): boolean {
   try {
     const rows = db.pragma('quick_check') as { quick_check: string }[];
     if (rows.length !== 1 || rows[0]!.quick_check !== 'ok') return false;
-    for (const t of ['sections_fts', 'anchors_fts', 'bigrams_fts']) db.prepare(`INSERT INTO ${t}(${t}, rank) VALUES ('integrity-check', 0)`).run();
+    for (const t of FTS_TABLES) db.prepare(`INSERT INTO ${t}(${t}, rank) VALUES ('integrity-check', 0)`).run();
     return true;
   } catch (e) {
     if (isCorruptionError(e)) return false;

@@ -62,6 +62,11 @@ export interface NoteRows {
   anchors: string;
   /** Pipeline tokens of the frontmatter's string values (note-level anchor text, anchors.ts), or ''. */
   description: string;
+  /**
+   * The distinct tokens of every FTS row of its sections (all five columns): the
+   * note's `notes_fts` row (schema.ts), or null when no section has an FTS row.
+   */
+  noteWords: string | null;
 }
 
 
@@ -165,6 +170,7 @@ export function noteRows(path: string, text: string, model: NoteModel): NoteRows
     }
   });
   capSections(sections, text, model);
+  const noteWords = distinctWords(sections);
   const tags = model.tags.map((t) => ({ tag: t.name.toLowerCase(), name: t.name, line: t.startLine, source: t.source }));
   const anchors = JSON.stringify({
     headings: model.headings,
@@ -173,7 +179,26 @@ export function noteRows(path: string, text: string, model: NoteModel): NoteRows
     lastLineStart: model.lineStarts[model.lineStarts.length - 1] ?? 0,
     length: model.length,
   });
-  return { title, sections, aliases, tags, properties, anchors, description: indexText(propertyText(properties)) };
+  return { title, sections, aliases, tags, properties, anchors, description: indexText(propertyText(properties)), noteWords };
+}
+
+/**
+ * The distinct space-separated tokens of the sections' FTS columns. A token
+ * FTS5 splits further is kept whole: identical tokens split identically, so the
+ * set of words FTS5 indexes is the same as for every column of every row.
+ */
+function distinctWords(sections: SectionRow[]): string | null {
+  const words = new Set<string>();
+  let rows = 0;
+  for (const s of sections) {
+    if (!s.fts) continue;
+    rows++;
+    for (const column of [s.fts.title, s.fts.aliases, s.fts.heading, s.fts.path, s.fts.body]) {
+      if (column === '') continue;
+      for (const w of column.split(' ')) if (w !== '') words.add(w);
+    }
+  }
+  return rows === 0 ? null : [...words].join(' ');
 }
 
 /**

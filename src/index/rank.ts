@@ -1,6 +1,6 @@
 import { storedMeta, type Db } from './db.js';
 import { idfCoverage, type CoverageTerm } from './coverage.js';
-import { mergeTop, runShardedGroups, shardCondition, sumOf, termRowMemo, type ShardQuery } from './read-pool.js';
+import { mergeTop, runShardedGroups, shardCondition, sumOf, termRowMemo, type Shard, type ShardQuery } from './read-pool.js';
 import { chooseSections } from './section-choice.js';
 import { BM25_WEIGHTS, NOTE_SLOT, SECTION_BITS, sectionRange } from './schema.js';
 
@@ -21,8 +21,10 @@ import { BM25_WEIGHTS, NOTE_SLOT, SECTION_BITS, sectionRange } from './schema.js
  *    the question holds most of its words across its sections. It is computed
  *    for every candidate note at once: one FTS query per word and table, whose
  *    doclist is walked in C and which hands back only candidate note ids;
- * 4. `total` is counted in SQL from FTS rowids (a section id holds its note id,
- *    schema.ts), with no join and no row handed to JavaScript;
+ * 4. `total` is counted in SQL from FTS rowids, with no row handed to
+ *    JavaScript: from notes_fts (one row per note, no positions) for a plain
+ *    question, else from section rowids (a section id holds its note id,
+ *    schema.ts). Coverage reads notes_fts the same way;
  * 5. inside the best {@link RankParams.chooseNotes} notes, every matching section
  *    competes again by its own coverage of the query (section-choice.ts), so the
  *    answering section follows the note's best-BM25 sibling in a context packet.
@@ -177,17 +179,11 @@ export function rankNotes(
       params: [m, ...filter.params, ...ranged(t).params, limit],
       kind: 'rows',
     });
-    const counted = (table === 'words' ? [fts, 'anchors_fts'] : [fts]).map((t) => ({
-      sql: `SELECT ${noteOf(t)} AS note ${fromClause(t, filter)}${ranged(t).sql}`,
-      params: [match, ...filter.params, ...ranged(t).params],
-    }));
     return {
       top: [top(fts, score, match, k)],
       anchors: table === 'words' ? [top('anchors_fts', '-bm25(anchors_fts)', match, p.anchorCandidates)] : [],
-      // count(DISTINCT) over UNION ALL, not count(*) over UNION: the same number,
-      // a third cheaper (measured at 100k notes, 4 common words: 23 vs 36 ms).
       // A shard holds whole notes, so the shards' counts add up.
-      total: [{ sql: `SELECT count(DISTINCT note) FROM (${counted.map((c) => c.sql).join(' UNION ALL ')})`, params: counted.flatMap((c) => c.params), kind: 'value' }],
+      total: [table === 'words' && notesCanAnswer(match) ? countMatchingNotes(match, filter, shard) : countBySections(table === 'words' ? [fts, 'anchors_fts'] : [fts], match, filter, shard)],
       expansions: expansions.map((e) => top(fts, score, e.match, k)),
       rows: unknown.map((t) => ({ sql: `SELECT count(*) FROM ${fts} WHERE ${fts} MATCH ?${ranged(fts).sql}`, params: [t.expr, ...ranged(fts).params], kind: 'value' })),
     };
@@ -276,6 +272,12 @@ function coverageOf(db: Db, table: RankTable, terms: CoverageTerm[], idf: number
   const round = runShardedGroups(db, (shard) => ({
     holders: exprs.flatMap((expr) =>
       fts.map((t): ShardQuery => {
+        if (t === 'sections_fts' && notesCanAnswer(expr)) {
+          // The note-level table: a few bytes per note to walk instead of every section's positions.
+          // `+rowid` keeps the IN out of FTS5, which would seek the doclist once per candidate.
+          const r = shardCondition('notes_fts', shard, 'notes');
+          return { sql: `SELECT rowid FROM notes_fts WHERE notes_fts MATCH ?${r.sql} AND +notes_fts.rowid IN (SELECT value FROM json_each(?))`, params: [expr, ...r.params, batch], kind: 'column' };
+        }
         const r = shardCondition(t, shard);
         return { sql: `SELECT DISTINCT ${noteOf(t)} FROM ${t} WHERE ${t} MATCH ?${r.sql} AND ${noteOf(t)} IN (SELECT value FROM json_each(?))`, params: [expr, ...r.params, batch], kind: 'column' };
       }),
@@ -283,6 +285,63 @@ function coverageOf(db: Db, table: RankTable, terms: CoverageTerm[], idf: number
   }));
   const notesWith = new Map(exprs.map((expr, e) => [expr, new Set(fts.flatMap((_, i) => round.holders[e * fts.length + i]!.flat() as number[]))]));
   return idfCoverage(terms, idf, (expr) => notesWith.get(expr) ?? new Set());
+}
+
+/**
+ * Whether notes_fts (which words each note holds, schema.ts) answers FTS
+ * expression `expr` for whole notes as sections_fts does: an OR of one-token
+ * phrases or prefixes, which is what a plain question becomes (query.ts
+ * orOf). notes_fts keeps no positions, so anything else (a phrase of several
+ * words, a character FTS5 might split a token at) is left to sections_fts.
+ */
+export function notesCanAnswer(expr: string): boolean {
+  const inner = expr.startsWith('(') && expr.endsWith(')') ? expr.slice(1, -1) : expr;
+  return inner.split(' OR ').every((phrase) => /^"[\p{L}\p{N}]+"\*?$/u.test(phrase));
+}
+
+/**
+ * `total` from section rows: the notes of the rows of `tables` that match. For
+ * what notes_fts cannot answer (phrases) and for the CJK bigram fallback.
+ * count(DISTINCT) over UNION ALL, not count(*) over UNION: the same number, a
+ * third cheaper (measured at 100k notes, 4 common words: 23 vs 36 ms).
+ */
+function countBySections(tables: string[], match: string, filter: NoteFilter, shard: Shard | null): ShardQuery {
+  const rows = tables.map((t) => {
+    const r = shardCondition(t, shard);
+    return { sql: `SELECT ${noteOf(t)} AS note ${fromClause(t, filter)}${r.sql}`, params: [match, ...filter.params, ...r.params] };
+  });
+  return { sql: `SELECT count(DISTINCT note) FROM (${rows.map((c) => c.sql).join(' UNION ALL ')})`, params: rows.flatMap((c) => c.params), kind: 'value' };
+}
+
+/**
+ * Anchor-only notes looked up one by one in notes_fts, at most: a lookup is a
+ * seek of the query's doclists (~50 µs for four common words at 100k notes);
+ * past this, counting the distinct notes of both tables at once costs less.
+ */
+const MAX_ANCHOR_LOOKUPS = 64;
+
+/**
+ * `total` for a query notes_fts answers: the notes whose words match it, plus
+ * the notes only anchor text into them matches (rare: anchor text is short).
+ * The distinct count over both tables that sections_fts needed costs an
+ * ephemeral table of every matching note; here that is only the fallback for
+ * many anchor-only candidates. SQLite evaluates only the CASE branch taken.
+ */
+function countMatchingNotes(match: string, filter: NoteFilter, shard: Shard | null): ShardQuery {
+  const n = shardCondition('notes_fts', shard, 'notes');
+  const a = shardCondition('anchors_fts', shard);
+  const notesFrom = filter.sql === '' ? 'FROM notes_fts WHERE notes_fts MATCH ?' : `FROM notes_fts JOIN files f ON f.id = notes_fts.rowid WHERE notes_fts MATCH ?${filter.sql}`;
+  const notes = { sql: `${notesFrom}${n.sql}`, params: [match, ...filter.params, ...n.params] };
+  const anchored = { sql: `SELECT DISTINCT ${noteOf('anchors_fts')} AS note ${fromClause('anchors_fts', filter)}${a.sql}`, params: [match, ...filter.params, ...a.params] };
+  const few = `(SELECT count(*) FROM (${anchored.sql} LIMIT ${MAX_ANCHOR_LOOKUPS + 1})) <= ${MAX_ANCHOR_LOOKUPS}`;
+  const onlyAnchored = `SELECT count(*) FROM (${anchored.sql}) a WHERE NOT EXISTS (SELECT 1 FROM notes_fts WHERE notes_fts MATCH ? AND notes_fts.rowid = a.note)`;
+  const lookedUp = `(SELECT count(*) ${notes.sql}) + (${onlyAnchored})`;
+  const distinct = `(SELECT count(DISTINCT note) FROM (SELECT notes_fts.rowid AS note ${notes.sql} UNION ALL ${anchored.sql}))`;
+  return {
+    sql: `SELECT CASE WHEN ${few} THEN ${lookedUp} ELSE ${distinct} END`,
+    params: [...anchored.params, ...notes.params, ...anchored.params, match, ...notes.params, ...anchored.params],
+    kind: 'value',
+  };
 }
 
 /** Each term's idf from its row count: the one FTS5's bm25() uses, with a floor so a word in most sections still counts a little. */

@@ -460,7 +460,14 @@ export function mergeTop(answers: unknown[], k: number): [number, number][] {
     .slice(0, k);
 }
 
-/** The condition that keeps FTS table `table`'s rows in a shard, with its parameters (none for the whole table). */
-export function shardCondition(table: string, shard: Shard | null): { sql: string; params: number[] } {
-  return shard === null ? { sql: '', params: [] } : { sql: ` AND ${table}.rowid BETWEEN ? AND ?`, params: [shard[0], shard[1]] };
+/**
+ * The condition that keeps FTS table `table`'s rows in a shard, with its
+ * parameters (none for the whole table). `rowids`: whether the table's rowids
+ * are section ids (sections_fts, anchors_fts) or note ids (notes_fts); a shard
+ * holds whole notes, so both cover the same notes.
+ */
+export function shardCondition(table: string, shard: Shard | null, rowids: 'sections' | 'notes' = 'sections'): { sql: string; params: number[] } {
+  if (shard === null) return { sql: '', params: [] };
+  const [lo, hi] = rowids === 'sections' ? shard : shard.map((id) => Math.floor(id / 2 ** SECTION_BITS));
+  return { sql: ` AND ${table}.rowid BETWEEN ? AND ?`, params: [lo!, hi!] };
 }

@@ -15,7 +15,7 @@ import {
 import { linkTargetsOf, rebuildAnchors } from './anchors.js';
 import { bulkCache, ensureIndexes, isBusyError, putMeta, storedMeta, storedMetas, type Db, type IndexHandle } from './db.js';
 import { relinkIndex, type RelinkScope } from './relink.js';
-import { SCHEMA_VERSION } from './schema.js';
+import { FTS_TABLES, SCHEMA_VERSION } from './schema.js';
 import { nameKey } from './note-rows.js';
 import { deleteFile, insertNote } from './write-note.js';
 import { prepareNote, prepareText, readNoteText, type Prepared } from './prepare-note.js';
@@ -106,8 +106,6 @@ export function unchangedResult(files: number, notes: number, warnings: RefreshR
 }
 
 type Kind = 'note' | 'attachment' | 'excluded';
-
-const FTS_TABLES = ['sections_fts', 'anchors_fts', 'bigrams_fts'] as const;
 
 /** Above this many files to (re)index in one refresh, FTS segments are merged once at the end. */
 const BULK_FILES = 500;

@@ -34,6 +34,7 @@ function prepare(db: Db) {
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ),
     fts: db.prepare('INSERT INTO sections_fts(rowid, title, aliases, heading, path, body) VALUES (?, ?, ?, ?, ?, ?)'),
+    noteWords: db.prepare('INSERT INTO notes_fts(rowid, words) VALUES (?, ?)'),
     bigrams: db.prepare('INSERT INTO bigrams_fts(rowid, grams) VALUES (?, ?)'),
     link: db.prepare(
       `INSERT INTO links(file_id, ord, kind, raw, path, subpath, display, start_line, end_line, start_offset, end_offset,
@@ -83,6 +84,7 @@ export function insertNote(db: Db, w: NoteWrite): number {
     if (s.fts) st.fts.run(id, s.fts.title, s.fts.aliases, s.fts.heading, s.fts.path, s.fts.body);
     if (s.bigrams) st.bigrams.run(id, s.bigrams);
   }
+  if (rows.noteWords !== null) st.noteWords.run(fileId, rows.noteWords);
   note.links.forEach((l, ord) => {
     st.link.run(
       fileId,
@@ -122,6 +124,7 @@ export function deleteFile(db: Db, fileId: number): number {
       rows: db.prepare('SELECT id, fts FROM sections WHERE id BETWEEN ? AND ?'),
       anchors: db.prepare('SELECT id FROM anchor_rows WHERE id BETWEEN ? AND ?'),
       words: db.prepare('DELETE FROM sections_fts WHERE rowid = ?'),
+      noteWords: db.prepare('DELETE FROM notes_fts WHERE rowid = ?'),
       bigrams: db.prepare('DELETE FROM bigrams_fts WHERE rowid = ?'),
       anchor: db.prepare('DELETE FROM anchors_fts WHERE rowid = ?'),
       anchorRows: db.prepare('DELETE FROM anchor_rows WHERE id BETWEEN ? AND ?'),
@@ -132,10 +135,14 @@ export function deleteFile(db: Db, fileId: number): number {
   }
   const [lo, hi] = sectionRange(fileId);
   // Exact rowids: a rowid range in a contentless FTS5 table walks far more than the range.
+  let words = false;
   for (const [id, fts] of st.rows.raw().all(lo, hi) as [number, number][]) {
     if (fts & FTS_WORDS) st.words.run(id);
     if (fts & FTS_BIGRAMS) st.bigrams.run(id);
+    words ||= (fts & FTS_WORDS) !== 0;
   }
+  // The note has a notes_fts row exactly when a section has a sections_fts row (note-rows.ts noteWords).
+  if (words) st.noteWords.run(fileId);
   for (const id of st.anchors.pluck().all(lo, hi) as number[]) st.anchor.run(id);
   st.anchorRows.run(lo, hi);
   const sections = st.sections.run(lo, hi).changes;
@@ -144,4 +151,4 @@ export function deleteFile(db: Db, fileId: number): number {
 }
 
 type Statement = Database.Statement<unknown[]>;
-const deletes = new WeakMap<Db, Record<'rows' | 'anchors' | 'words' | 'bigrams' | 'anchor' | 'anchorRows' | 'sections' | 'file', Statement>>();
+const deletes = new WeakMap<Db, Record<'rows' | 'anchors' | 'words' | 'noteWords' | 'bigrams' | 'anchor' | 'anchorRows' | 'sections' | 'file', Statement>>();
