@@ -3,7 +3,7 @@ import { cleanLinkPath, linkFoldKey } from '../links/index.js';
 import { exactKeyOf } from './query.js';
 import { MAX_SECTIONS_PER_NOTE } from './schema.js';
 import { splitSection } from './split-section.js';
-import { cjkBigrams, hasCjk, indexText, normalizeText } from './text-pipeline.js';
+import { cjkBigrams, hasCjk, indexText, indexWords, normalizeText } from './text-pipeline.js';
 
 /**
  * Turn one parsed note into the rows the index stores. Pure: no SQL, no disk.
@@ -115,16 +115,22 @@ export function noteRows(path: string, text: string, model: NoteModel): NoteRows
   const title = noteTitle(path);
   const aliases = model.aliases.map((a) => ({ alias: a, key: exactKeyOf(a) }));
   const properties = propertyRows(model.frontmatter?.data ?? null);
-  const ftsTitle = indexText(title);
-  const ftsAliases = indexText(model.aliases.join('\n'));
+  const titleWords = indexWords(title);
+  const aliasWords = indexWords(model.aliases.join('\n'));
+  const ftsTitle = titleWords.join(' ');
+  const ftsAliases = aliasWords.join(' ');
+  // Each section's own tokens (heading, headings above, body), for the note's distinct words.
+  const tokens: string[][][] = [];
   const titleCjk = hasCjk(title) ? normalizeText(title) : '';
   const sections: SectionRow[] = [];
   const headingOnly = new Set<number>();
   const source = model.sections.length > 0 ? model.sections : [wholeNote(text, model)];
   source.forEach((s, n) => {
     const parts = splitSection(text, s.range, model.protected);
-    const own = s.heading ? indexText(s.headingPath[s.headingPath.length - 1] ?? '') : '';
-    const above = indexText(s.headingPath.slice(0, -1).join('\n'));
+    const ownWords = s.heading ? indexWords(s.headingPath[s.headingPath.length - 1] ?? '') : [];
+    const aboveWords = indexWords(s.headingPath.slice(0, -1).join('\n'));
+    const own = ownWords.join(' ');
+    const above = aboveWords.join(' ');
     // The content of a bare heading is in its subsections when the next section is deeper.
     const next = source[n + 1];
     const hasSubsections = s.heading !== null && next?.heading != null && next.heading.level > s.heading.level;
@@ -135,8 +141,10 @@ export function noteRows(path: string, text: string, model: NoteModel): NoteRows
       const bodyCapped = body.length > MAX_INDEXED_BODY_CHARS;
       if (bodyCapped) body = body.slice(0, MAX_INDEXED_BODY_CHARS);
       const lines = parts.length === 1 ? s : linesOf(model.lineStarts, range);
-      const bodyTokens = indexText(body);
+      const bodyWords = indexWords(body);
+      const bodyTokens = bodyWords.join(' ');
       const empty = bodyTokens === '';
+      tokens.push([ownWords, aboveWords, bodyWords]);
       const cjk = `${titleCjk}\n${hasCjk(s.headingPath[s.headingPath.length - 1] ?? '') ? normalizeText(s.headingPath[s.headingPath.length - 1]!) : ''}\n${hasCjk(body) ? normalizeText(body) : ''}`;
       const grams = cjk.length > 2 ? cjkBigrams(cjk).join(' ') : '';
       sections.push({
@@ -170,7 +178,7 @@ export function noteRows(path: string, text: string, model: NoteModel): NoteRows
     }
   });
   capSections(sections, text, model);
-  const noteWords = distinctWords(sections);
+  const noteWords = distinctWords(sections, [titleWords, aliasWords], tokens);
   const tags = model.tags.map((t) => ({ tag: t.name.toLowerCase(), name: t.name, line: t.startLine, source: t.source }));
   const anchors = JSON.stringify({
     headings: model.headings,
@@ -183,22 +191,17 @@ export function noteRows(path: string, text: string, model: NoteModel): NoteRows
 }
 
 /**
- * The distinct space-separated tokens of the sections' FTS columns. A token
- * FTS5 splits further is kept whole: identical tokens split identically, so the
- * set of words FTS5 indexes is the same as for every column of every row.
+ * The distinct tokens of the sections that keep an FTS row (the same lists
+ * their columns were joined from), or null when none does. Note-wide tokens
+ * (title, aliases) count once.
  */
-function distinctWords(sections: SectionRow[]): string | null {
+function distinctWords(sections: SectionRow[], noteWide: string[][], tokens: string[][][]): string | null {
+  const kept = sections.filter((s) => s.fts !== null);
+  if (kept.length === 0) return null;
   const words = new Set<string>();
-  let rows = 0;
-  for (const s of sections) {
-    if (!s.fts) continue;
-    rows++;
-    for (const column of [s.fts.title, s.fts.aliases, s.fts.heading, s.fts.path, s.fts.body]) {
-      if (column === '') continue;
-      for (const w of column.split(' ')) if (w !== '') words.add(w);
-    }
-  }
-  return rows === 0 ? null : [...words].join(' ');
+  for (const list of noteWide) for (const w of list) words.add(w);
+  for (const s of kept) for (const list of tokens[s.idx]!) for (const w of list) words.add(w);
+  return [...words].join(' ');
 }
 
 /**

@@ -276,8 +276,13 @@ export function textTokens(text: string): string[] {
  * frontend-vault-ru 0.24–0.26 s vs 0.29–0.46 s.
  */
 export function indexText(text: string): string {
-  if (text === '') return '';
+  return text === '' ? '' : indexWords(text).join(' ');
+}
+
+/** {@link indexText}'s tokens as a list (its words are the stem cache's own strings, whose hashes V8 keeps: cheap to put in a Set). */
+export function indexWords(text: string): string[] {
+  if (text === '') return [];
   const words = lineWords(normalizeText(text));
   for (let i = 0; i < words.length; i++) words[i] = stemWord(words[i]!);
-  return words.join(' ');
+  return words;
 }
