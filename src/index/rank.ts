@@ -139,8 +139,8 @@ interface Candidate {
   best: RankedSection[];
 }
 
-function fromClause(table: string, filter: NoteFilter): string {
-  return filter.sql === '' ? `FROM ${table} WHERE ${table} MATCH ?` : `FROM ${table} JOIN files f ON f.id = ${noteOf(table)} WHERE ${table} MATCH ?${filter.sql}`;
+function fromClause(table: string, filter: NoteFilter, note = noteOf(table)): string {
+  return filter.sql === '' ? `FROM ${table} WHERE ${table} MATCH ?` : `FROM ${table} JOIN files f ON f.id = ${note} WHERE ${table} MATCH ?${filter.sql}`;
 }
 
 /**
@@ -183,7 +183,7 @@ export function rankNotes(
       top: [top(fts, score, match, k)],
       anchors: table === 'words' ? [top('anchors_fts', '-bm25(anchors_fts)', match, p.anchorCandidates)] : [],
       // A shard holds whole notes, so the shards' counts add up.
-      total: [table === 'words' && notesCanAnswer(match) ? countMatchingNotes(match, filter, shard) : countBySections(table === 'words' ? [fts, 'anchors_fts'] : [fts], match, filter, shard)],
+      total: [countNotes(table === 'bigrams' ? [fts] : [notesCanAnswer(match) ? 'notes_fts' : fts, 'anchors_fts'], match, filter, shard)],
       expansions: expansions.map((e) => top(fts, score, e.match, k)),
       rows: unknown.map((t) => ({ sql: `SELECT count(*) FROM ${fts} WHERE ${fts} MATCH ?${ranged(fts).sql}`, params: [t.expr, ...ranged(fts).params], kind: 'value' })),
     };
@@ -300,48 +300,23 @@ export function notesCanAnswer(expr: string): boolean {
 }
 
 /**
- * `total` from section rows: the notes of the rows of `tables` that match. For
- * what notes_fts cannot answer (phrases) and for the CJK bigram fallback.
+ * `total`: the distinct notes of the rows of `tables` that match. For a plain
+ * question, notes_fts (its note's words) and anchors_fts; otherwise
+ * sections_fts and anchors_fts, or the CJK fallback's bigrams_fts alone.
  * count(DISTINCT) over UNION ALL, not count(*) over UNION: the same number, a
- * third cheaper (measured at 100k notes, 4 common words: 23 vs 36 ms).
+ * third cheaper (100k notes, 4 common words: 23 vs 36 ms over sections_fts;
+ * 13 ms over notes_fts). Looking up the few notes only anchor text matches one
+ * by one in notes_fts instead cost ~60 µs each: more than the distinct count
+ * below ~150 of them, at 10k notes always.
  */
-function countBySections(tables: string[], match: string, filter: NoteFilter, shard: Shard | null): ShardQuery {
+function countNotes(tables: string[], match: string, filter: NoteFilter, shard: Shard | null): ShardQuery {
   const rows = tables.map((t) => {
-    const r = shardCondition(t, shard);
-    return { sql: `SELECT ${noteOf(t)} AS note ${fromClause(t, filter)}${r.sql}`, params: [match, ...filter.params, ...r.params] };
+    const byNote = t === 'notes_fts';
+    const r = shardCondition(t, shard, byNote ? 'notes' : 'sections');
+    const note = byNote ? `${t}.rowid` : noteOf(t);
+    return { sql: `SELECT ${note} AS note ${fromClause(t, filter, note)}${r.sql}`, params: [match, ...filter.params, ...r.params] };
   });
   return { sql: `SELECT count(DISTINCT note) FROM (${rows.map((c) => c.sql).join(' UNION ALL ')})`, params: rows.flatMap((c) => c.params), kind: 'value' };
-}
-
-/**
- * Anchor-only notes looked up one by one in notes_fts, at most: a lookup is a
- * seek of the query's doclists (~50 µs for four common words at 100k notes);
- * past this, counting the distinct notes of both tables at once costs less.
- */
-const MAX_ANCHOR_LOOKUPS = 64;
-
-/**
- * `total` for a query notes_fts answers: the notes whose words match it, plus
- * the notes only anchor text into them matches (rare: anchor text is short).
- * The distinct count over both tables that sections_fts needed costs an
- * ephemeral table of every matching note; here that is only the fallback for
- * many anchor-only candidates. SQLite evaluates only the CASE branch taken.
- */
-function countMatchingNotes(match: string, filter: NoteFilter, shard: Shard | null): ShardQuery {
-  const n = shardCondition('notes_fts', shard, 'notes');
-  const a = shardCondition('anchors_fts', shard);
-  const notesFrom = filter.sql === '' ? 'FROM notes_fts WHERE notes_fts MATCH ?' : `FROM notes_fts JOIN files f ON f.id = notes_fts.rowid WHERE notes_fts MATCH ?${filter.sql}`;
-  const notes = { sql: `${notesFrom}${n.sql}`, params: [match, ...filter.params, ...n.params] };
-  const anchored = { sql: `SELECT DISTINCT ${noteOf('anchors_fts')} AS note ${fromClause('anchors_fts', filter)}${a.sql}`, params: [match, ...filter.params, ...a.params] };
-  const few = `(SELECT count(*) FROM (${anchored.sql} LIMIT ${MAX_ANCHOR_LOOKUPS + 1})) <= ${MAX_ANCHOR_LOOKUPS}`;
-  const onlyAnchored = `SELECT count(*) FROM (${anchored.sql}) a WHERE NOT EXISTS (SELECT 1 FROM notes_fts WHERE notes_fts MATCH ? AND notes_fts.rowid = a.note)`;
-  const lookedUp = `(SELECT count(*) ${notes.sql}) + (${onlyAnchored})`;
-  const distinct = `(SELECT count(DISTINCT note) FROM (SELECT notes_fts.rowid AS note ${notes.sql} UNION ALL ${anchored.sql}))`;
-  return {
-    sql: `SELECT CASE WHEN ${few} THEN ${lookedUp} ELSE ${distinct} END`,
-    params: [...anchored.params, ...notes.params, ...anchored.params, match, ...notes.params, ...anchored.params],
-    kind: 'value',
-  };
 }
 
 /** Each term's idf from its row count: the one FTS5's bm25() uses, with a floor so a word in most sections still counts a little. */
