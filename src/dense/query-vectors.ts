@@ -1,5 +1,5 @@
 import { isVaultgateError } from '../errors.js';
-import { checkConsent, endpointOf, headersOf, postToProvider } from '../providers/index.js';
+import { checkConsent, endpointOf, headersOf, postToProvider, type ProviderSpec } from '../providers/index.js';
 import { normalize } from '../similar/sparse.js';
 import type { DenseConfig } from './config.js';
 
@@ -45,7 +45,7 @@ export async function embedQueryTexts(root: string, env: Env, cfg: DenseConfig, 
 }
 
 /** Ollama `{embeddings: [[…]]}` or OpenAI `{data: [{index, embedding}]}`; null unless there are `count` non-empty finite vectors of one length. */
-export function parseVectors(kind: 'ollama' | 'openai', json: unknown, count: number): number[][] | null {
+export function parseVectors(kind: ProviderSpec['kind'], json: unknown, count: number): number[][] | null {
   let out: unknown;
   if (kind === 'ollama') out = (json as { embeddings?: unknown } | null)?.embeddings;
   else {

@@ -1,4 +1,5 @@
 import { VaultgateError } from '../errors.js';
+import { embedLocally, LOCAL_SCHEME } from './local-embed.js';
 import type { ProviderSpec } from './provider-config.js';
 
 /** What came back from a provider: the HTTP body as text (kept as the raw answer) and its JSON, if it parses. */
@@ -24,6 +25,8 @@ export async function postToProvider(
   body: Uint8Array,
   headers: Record<string, string>,
 ): Promise<ProviderResponse> {
+  // A model run in this process: nothing to fetch, and nothing to retry.
+  if (url.startsWith(LOCAL_SCHEME)) return embedLocally(spec.name, body);
   let lastCause: unknown;
   let lastStatus: { status: number; text: string } | null = null;
   for (let attempt = 1; attempt <= spec.attempts; attempt++) {

@@ -1,3 +1,5 @@
+import { LOCAL_SCHEME } from './local-embed.js';
+
 /**
  * Whether a provider URL stays on this machine (DESIGN principle 7: nothing
  * leaves the machine without consent). Decided on the URL as the WHATWG URL
@@ -20,6 +22,8 @@ export function isLoopbackUrl(url: string | URL): boolean {
   } catch {
     return false;
   }
+  // A model run in this process (local-embed.ts): the request never leaves it.
+  if (u.protocol === LOCAL_SCHEME) return true;
   if (u.protocol !== 'http:' && u.protocol !== 'https:') return false;
   const host = u.hostname.toLowerCase();
   if (host === 'localhost' || host.endsWith('.localhost')) return true;

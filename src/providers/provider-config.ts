@@ -21,8 +21,9 @@ type Env = Record<string, string | undefined>;
  */
 export interface ProviderSpec {
   name: string;
-  kind: 'ollama' | 'openai';
-  /** Base URL: Ollama's root (`http://127.0.0.1:11434`), or an OpenAI-compatible base ending in `/v1`. */
+  /** `local`: a model run in this process (local-embed.ts), answering in the OpenAI-compatible format. */
+  kind: 'ollama' | 'openai' | 'local';
+  /** Base URL: Ollama's root (`http://127.0.0.1:11434`), an OpenAI-compatible base ending in `/v1`, or `local:MODEL`. */
   url: string;
   chatModel: string | null;
   embedModel: string | null;
@@ -41,6 +42,8 @@ export interface ProviderSpec {
 
 export const BUILTIN_PROVIDERS: Record<string, Omit<ProviderSpec, 'name'>> = {
   ollama: { kind: 'ollama', url: 'http://127.0.0.1:11434', chatModel: null, embedModel: null, apiKeyEnv: null, jsonMode: 'schema', timeoutMs: 300_000, batchSize: 32, attempts: 3, backoffMs: 500 },
+  // Universal Sentence Encoder Lite in this process (local-embed.ts): English, offline, no setup.
+  'use-lite': { kind: 'local', url: 'local:use-lite-en', chatModel: null, embedModel: 'use-lite-en', apiKeyEnv: null, jsonMode: 'none', timeoutMs: 300_000, batchSize: 32, attempts: 1, backoffMs: 0 },
 };
 
 const entrySchema = once(() => {
@@ -110,6 +113,10 @@ export function modelFor(spec: ProviderSpec, role: 'chat' | 'embed', override: s
 
 /** Endpoint of a role: Ollama `/api/chat` and `/api/embed`; OpenAI-compatible `/chat/completions` and `/embeddings` under the base. */
 export function endpointOf(spec: ProviderSpec, role: 'chat' | 'embed'): string {
+  if (spec.kind === 'local') {
+    if (role === 'chat') throw new VaultgateError('USAGE', `provider ${spec.name} only embeds text`, { details: { param: 'provider' }, hint: 'Name an Ollama or OpenAI-compatible provider for chat.' });
+    return spec.url;
+  }
   if (spec.kind === 'ollama') return `${spec.url}/api/${role === 'chat' ? 'chat' : 'embed'}`;
   return `${spec.url}/${role === 'chat' ? 'chat/completions' : 'embeddings'}`;
 }
