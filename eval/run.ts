@@ -116,6 +116,9 @@ const { values: args } = parseArgs({
     param: { type: 'string', multiple: true },
     // keep the indexes in DIR between runs (tuning query-side parameters: no re-index, no retraining)
     'index-dir': { type: 'string' },
+    // dense fusion through provider P (e.g. use-lite): each corpus is embedded first (`similar --duplicates --provider P`,
+    // resumable: keep it with --index-dir), and search.embeddings names P; needs the CLI engine, which it then uses
+    dense: { type: 'string' },
   },
 });
 const LIMIT = Number(args.limit);
@@ -233,12 +236,19 @@ function safeJson(s: string): any {
   }
 }
 
-function cliEngine(run: CliRunner, name: string): Engine {
+function cliEngine(run: CliRunner, name: string, dense?: string): Engine {
   return {
-    name,
+    name: dense ? `${name}, dense fusion through ${dense}` : name,
     async index(vault, home) {
       const r = await run(vault, home, ['index']);
       if (r.exitCode !== 0) throw new Error(`index failed: ${JSON.stringify(r.json?.error ?? r.stderr.slice(0, 300))}`);
+      // An eval home is the eval's own: a kept one (--index-dir) answers lexically unless this run fuses.
+      const config = path.join(home, 'config', 'config.yaml');
+      if (!dense) return fs.rmSync(config, { force: true });
+      const filled = await run(vault, home, ['similar', '--duplicates', '--provider', dense]);
+      if (filled.exitCode !== 0) throw new Error(`embedding with ${dense} failed: ${JSON.stringify(filled.json?.error ?? filled.stderr.slice(0, 300))}`);
+      fs.mkdirSync(path.dirname(config), { recursive: true });
+      fs.writeFileSync(config, `search:\n  embeddings:\n    provider: ${JSON.stringify(dense)}\n`);
     },
     async search(vault, home, query, limit, allSections = false) {
       const r = await run(vault, home, ['search', query, '--limit', String(limit), ...(allSections ? ['--all-sections'] : [])]);
@@ -323,9 +333,10 @@ async function main(): Promise<void> {
     process.exit(2);
   }
 
-  const core = args.engine === undefined || args.engine === 'core' ? await coreEngine() : null;
+  if (args.dense && args.engine === 'core') throw new Error('--dense needs --engine cli or process: dense fusion runs in the read operations');
+  const core = !args.dense && (args.engine === undefined || args.engine === 'core') ? await coreEngine() : null;
   if (args.engine === 'core' && !core) throw new Error('src/index does not export withFreshIndex and searchIndex (yet)');
-  const engine = core ?? cliEngine(args.engine === 'process' ? processCli() : await inProcessCli(), args.engine === 'process' ? 'process' : 'cli');
+  const engine = core ?? cliEngine(args.engine === 'process' ? processCli() : await inProcessCli(), args.engine === 'process' ? 'process' : 'cli', args.dense);
   const hasContext = !args['no-context'];
 
   const keep = args['index-dir'];
