@@ -21,7 +21,7 @@ export const similarOp = defineOperation({
     { name: 'min_score', type: 'number', min: -1, max: 1, placeholder: 's', description: 'leave out candidates scoring below this' },
     { name: 'duplicates', type: 'boolean', description: 'likely duplicate groups across the vault' },
     { name: 'threshold', type: 'number', min: 0, max: 1, default: 0.6, placeholder: 't', description: 'with --duplicates: the lowest score of a likely duplicate pair (same-name notes: 0.15 lower)' },
-    { name: 'provider', type: 'string', default: 'lsa', placeholder: 'name', description: 'lsa (built in, offline), ollama, or a provider from the machine config' },
+    { name: 'provider', type: 'string', default: 'lsa', placeholder: 'name', description: 'lsa (built in, offline), use-lite (built in, offline, English sentence encoder), ollama, or a provider from the machine config' },
     { name: 'model', type: 'string', placeholder: 'name', description: 'embedding model (else the provider’s embed_model)' },
     { name: 'consent', type: 'string', placeholder: 'token', description: 'consent token printed for exactly this embedding run (non-loopback providers)', pattern: { regex: /^[0-9a-f]{64}$/, hint: 'Copy the 64-hex token printed by the same command without --consent.' } },
   ] as const,
