@@ -305,9 +305,10 @@ export function notesCanAnswer(expr: string): boolean {
  * sections_fts and anchors_fts, or the CJK fallback's bigrams_fts alone.
  * count(DISTINCT) over UNION ALL, not count(*) over UNION: the same number, a
  * third cheaper (100k notes, 4 common words: 23 vs 36 ms over sections_fts;
- * 13 ms over notes_fts). Looking up the few notes only anchor text matches one
- * by one in notes_fts instead cost ~60 µs each: more than the distinct count
- * below ~150 of them, at 10k notes always.
+ * 13 ms over notes_fts). Counting notes_fts alone and looking up the notes
+ * only anchor text matches one by one there (a seek of the whole expression,
+ * ~60 µs each) won only with a few such notes on a big vault: at 100k notes
+ * below ~140 of them, at 10k below ~7. One shape for all.
  */
 function countNotes(tables: string[], match: string, filter: NoteFilter, shard: Shard | null): ShardQuery {
   const rows = tables.map((t) => {
