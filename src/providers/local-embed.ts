@@ -1,5 +1,5 @@
 import { createRequire } from 'node:module';
-import { VaultgateError } from '../errors.js';
+import { isVaultgateError, VaultgateError } from '../errors.js';
 import type { ProviderResponse } from './http.js';
 
 /**
@@ -65,9 +65,15 @@ export async function embedLocally(name: string, body: Uint8Array): Promise<Prov
   if (!Array.isArray(input) || !input.every((t) => typeof t === 'string')) {
     throw new VaultgateError('PROVIDER_FAILED', `provider ${name} was sent a request without a list of texts`, { details: { provider: name } });
   }
-  const model = await loadModel(name);
   const texts = input.map((t: string) => t.slice(0, MAX_CHARS).trim() || '.');
-  const vectors = texts.length === 0 ? [] : await model.embed(texts);
+  let vectors: ArrayLike<number>[];
+  try {
+    vectors = texts.length === 0 ? [] : await (await loadModel(name)).embed(texts);
+  } catch (e) {
+    // TF.js throws plain errors; callers turn only typed ones into a lexical answer with a warning.
+    if (isVaultgateError(e)) throw e;
+    throw new VaultgateError('PROVIDER_FAILED', `provider ${name} could not embed: ${e instanceof Error ? e.message : String(e)}`, { cause: e, details: { provider: name } });
+  }
   const json = { object: 'list', data: vectors.map((v, index) => ({ object: 'embedding', index, embedding: Array.from(v) })) };
   return { status: 200, text: '', json };
 }
