@@ -19,7 +19,8 @@
  *   positions. A common word's doclist there is a few bytes per note, so
  *   counting the notes a question matches (`total`) and checking which notes
  *   hold each word (coverage, rank.ts) read it instead of walking every
- *   section's positions (at 100k notes, four common words: 5 ms instead of 19).
+ *   section's positions (at 100k notes, four common words: 5 ms instead of
+ *   10; with the anchor rows, `total` takes 13 ms instead of 19).
  *
  * Row ids: a section's id is `file id × 2^20 + its index in the note`
  * ({@link sectionId}). So the sections of a note are one id range (deleted,
