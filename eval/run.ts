@@ -119,6 +119,8 @@ const { values: args } = parseArgs({
     // dense fusion through provider P (e.g. use-lite): each corpus is embedded first (`similar --duplicates --provider P`,
     // resumable: keep it with --index-dir), and search.embeddings names P; needs the CLI engine, which it then uses
     dense: { type: 'string' },
+    // with --dense: another search.embeddings key for this run (`weight=0.5`, `min_agreement=0.2`): tuning on --split dev only
+    'dense-set': { type: 'string', multiple: true },
   },
 });
 const LIMIT = Number(args.limit);
@@ -236,9 +238,20 @@ function safeJson(s: string): any {
   }
 }
 
-function cliEngine(run: CliRunner, name: string, dense?: string): Engine {
+/** `--dense-set key=value` as YAML lines under search.embeddings (values are numbers or YAML flow lists, as the config takes them). */
+function denseSettings(pairs: readonly string[]): string {
+  return pairs
+    .map((pair) => {
+      const m = /^([a-z_]+)=(.+)$/.exec(pair);
+      if (!m) throw new Error(`--dense-set ${pair}: expected key=value (e.g. weight=0.5)`);
+      return `    ${m[1]}: ${m[2]}\n`;
+    })
+    .join('');
+}
+
+function cliEngine(run: CliRunner, name: string, dense?: string, denseSet: readonly string[] = []): Engine {
   return {
-    name: dense ? `${name}, dense fusion through ${dense}` : name,
+    name: dense ? `${name}, dense fusion through ${dense}${denseSet.length ? ` (${denseSet.join(', ')})` : ''}` : name,
     async index(vault, home) {
       const r = await run(vault, home, ['index']);
       if (r.exitCode !== 0) throw new Error(`index failed: ${JSON.stringify(r.json?.error ?? r.stderr.slice(0, 300))}`);
@@ -248,7 +261,7 @@ function cliEngine(run: CliRunner, name: string, dense?: string): Engine {
       const filled = await run(vault, home, ['similar', '--duplicates', '--provider', dense]);
       if (filled.exitCode !== 0) throw new Error(`embedding with ${dense} failed: ${JSON.stringify(filled.json?.error ?? filled.stderr.slice(0, 300))}`);
       fs.mkdirSync(path.dirname(config), { recursive: true });
-      fs.writeFileSync(config, `search:\n  embeddings:\n    provider: ${JSON.stringify(dense)}\n`);
+      fs.writeFileSync(config, `search:\n  embeddings:\n    provider: ${JSON.stringify(dense)}\n${denseSettings(denseSet)}`);
     },
     async search(vault, home, query, limit, allSections = false) {
       const r = await run(vault, home, ['search', query, '--limit', String(limit), ...(allSections ? ['--all-sections'] : [])]);
@@ -333,10 +346,11 @@ async function main(): Promise<void> {
     process.exit(2);
   }
 
+  if (args['dense-set']?.length && !args.dense) throw new Error('--dense-set needs --dense PROVIDER');
   if (args.dense && args.engine === 'core') throw new Error('--dense needs --engine cli or process: dense fusion runs in the read operations');
   const core = !args.dense && (args.engine === undefined || args.engine === 'core') ? await coreEngine() : null;
   if (args.engine === 'core' && !core) throw new Error('src/index does not export withFreshIndex and searchIndex (yet)');
-  const engine = core ?? cliEngine(args.engine === 'process' ? processCli() : await inProcessCli(), args.engine === 'process' ? 'process' : 'cli', args.dense);
+  const engine = core ?? cliEngine(args.engine === 'process' ? processCli() : await inProcessCli(), args.engine === 'process' ? 'process' : 'cli', args.dense, args['dense-set'] ?? []);
   const hasContext = !args['no-context'];
 
   const keep = args['index-dir'];
