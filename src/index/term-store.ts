@@ -28,7 +28,8 @@ const MAX_SECTION_CHARS = 20_000;
 
 /**
  * `enabled`: whether a refresh trains the model at all. Off: the associated
- * words did not win on the eval's holdout (bridge.ts) and training costs
+ * words did not win on the eval's holdout and lost fresh Russian questions
+ * (blind2: bridge.ts, eval/README.md), and training costs
  * seconds per cold index (9.9 s at 10k notes: eval/README.md); `npm run eval
  * -- --param enabled=true --param assocWeight=0.2 --param assocCredit=0.3` tries it.
  * @internal Mutable only so the eval can try values in-process (`--param`).
