@@ -20,7 +20,13 @@ import type { ProviderResponse } from './http.js';
 /** The URL a local provider is named by: not fetched, only recorded in plans (consent.ts treats the scheme as this machine). */
 export const LOCAL_SCHEME = 'local:';
 
-/** Characters of one text the model sees: longer inputs cost time (a 5,000-word text took 1.1 s) for a sentence encoder that reads the start anyway. */
+/**
+ * Characters of one text passed on. The model reads only its first 128 tokens
+ * (~500 characters of English): a section's first 1,500 characters and its
+ * first ~500 give the same vector (cosine 1.0000, measured on vaultofknowledge),
+ * at the same ~70 ms. The cut spares the package's tokenizer, which copies the
+ * rest of the text at every character (a 5,000-word text took 1.1 s).
+ */
 const MAX_CHARS = 1500;
 
 interface LocalModel {
