@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { FSWatcher } from 'chokidar';
+import { collectGarbage } from '../collect-garbage.js';
 import { listVaultDirs } from './list-dirs.js';
 
 /**
@@ -49,6 +50,16 @@ export interface VaultWatcherOptions {
 
 /** More changed paths than this between two reads: the read walks (as cheap as re-statting them all, and bounded memory). */
 const MAX_PENDING_PATHS = 5000;
+
+/**
+ * While a watch starts, a full collection this often. chokidar lists every
+ * folder and lstats every entry, files included, before it can ignore them, and
+ * V8 lets that garbage pile up: 100k notes in 916 folders, the watch alone
+ * peaked at 380 MB RSS with 7 MB live once ready; collecting every 100 ms kept
+ * the peak at 240 MB (the scan took 3.1 s vs 3.6 s, within this machine's
+ * noise). A small vault is ready before the first one.
+ */
+const START_COLLECT_MS = 200;
 
 /** Rebuilds in a row within this window back off (an unwatchable folder, a process creating folders in a loop). */
 const RESTART_WINDOW_MS = 30_000;
@@ -208,6 +219,8 @@ export class VaultWatcher implements ChangeFeed {
           },
         });
         this.#instance = instance;
+        const sweep = setInterval(() => (current() && this.#state === 'starting' ? collectGarbage() : clearInterval(sweep)), START_COLLECT_MS);
+        sweep.unref();
         // fs.watch may give a null name; chokidar passes it through.
         instance.on('raw', (_event: string, name: string | null, details: unknown) => {
           if (current()) this.#onRaw(name, (details as { watchedPath?: string } | undefined)?.watchedPath);
@@ -224,6 +237,7 @@ export class VaultWatcher implements ChangeFeed {
           this.restart(`watch error: ${this.#lastError}`);
         });
         instance.on('ready', () => {
+          clearInterval(sweep);
           if (current()) this.#onReady(instance);
         });
       })
