@@ -258,7 +258,9 @@ function cliEngine(run: CliRunner, name: string, dense?: string, denseSet: reado
       // An eval home is the eval's own: a kept one (--index-dir) answers lexically unless this run fuses.
       const config = path.join(home, 'config', 'config.yaml');
       if (!dense) return fs.rmSync(config, { force: true });
-      const filled = await run(vault, home, ['similar', '--duplicates', '--provider', dense]);
+      // A model named for the search is the one the sections are embedded with.
+      const model = denseSet.map((p) => /^model=(.+)$/.exec(p)?.[1]).find((m) => m !== undefined);
+      const filled = await run(vault, home, ['similar', '--duplicates', '--provider', dense, ...(model ? ['--model', model] : [])]);
       if (filled.exitCode !== 0) throw new Error(`embedding with ${dense} failed: ${JSON.stringify(filled.json?.error ?? filled.stderr.slice(0, 300))}`);
       fs.mkdirSync(path.dirname(config), { recursive: true });
       fs.writeFileSync(config, `search:\n  embeddings:\n    provider: ${JSON.stringify(dense)}\n${denseSettings(denseSet)}`);
