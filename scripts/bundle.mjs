@@ -80,7 +80,12 @@ for (const name of ${JSON.stringify(names)}) Object.defineProperty(exports, name
 
 await build({
   ...common,
-  entryPoints: { cli: 'src/cli/run-cli.ts', 'parse-worker': 'src/index/parse-worker.ts', 'read-worker': 'src/index/read-worker.ts' },
+  entryPoints: {
+    cli: 'src/cli/run-cli.ts',
+    'parse-worker': 'src/index/parse-worker.ts',
+    'read-worker': 'src/index/read-worker.ts',
+    'local-embed-worker': 'src/providers/local-embed-worker.ts',
+  },
   plugins: [lazyBuiltins],
   splitting: true,
   format: 'esm',

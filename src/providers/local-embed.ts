@@ -1,5 +1,6 @@
 import { isVaultgateError, VaultgateError } from '../errors.js';
 import { loadUseLite } from '../lazy-require.js';
+import { embedShared } from './local-embed-pool.js';
 import type { ProviderResponse } from './http.js';
 
 /**
@@ -141,7 +142,9 @@ export async function embedLocally(name: string, body: Uint8Array): Promise<Prov
   let vectors: ArrayLike<number>[];
   try {
     const flat = pieces.flat();
-    const embedded = flat.length === 0 ? [] : await (await loadModel(name)).embed(flat);
+    // This thread's model first: a missing package is a typed error before any thread starts.
+    const own = flat.length === 0 ? null : await loadModel(name);
+    const embedded = own === null ? [] : await embedShared(flat, (share) => own.embed(share));
     let at = 0;
     vectors = pieces.map((p) => {
       const own = embedded.slice(at, (at += p.length));

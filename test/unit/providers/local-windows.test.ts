@@ -2,12 +2,15 @@
  * The windows of `use-lite-en-windows` (src/providers/local-embed.ts): the
  * encoder reads a text's first 128 tokens, so a longer section is embedded as
  * the mean of its windows. Pure parts only here (no model); the model itself
- * is exercised in test/e2e/local-embed.test.ts.
+ * is exercised in test/e2e/local-embed.test.ts; the pool of threads in
+ * test/e2e/local-embed-pool.test.ts (here only its size).
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { isVaultgateError } from '../../../src/errors.js';
+import os from 'node:os';
 import { embedLocally, LOCAL_MODELS, MAX_WINDOWS, textWindows, WINDOW_CHARS } from '../../../src/providers/local-embed.js';
+import { embedWorkerCount } from '../../../src/providers/local-embed-pool.js';
 
 test('textWindows: a short text is one window, trimmed', () => {
   assert.deepEqual(textWindows('  how long does dough rest?  '), ['how long does dough rest?']);
@@ -49,3 +52,9 @@ test('embedLocally: an unknown model is PROVIDER_FAILED naming the models, befor
   );
 });
 
+test('embedWorkerCount: VAULTGATE_EMBED_WORKERS decides; by default one thread per spare core, at most 3', () => {
+  assert.equal(embedWorkerCount({ VAULTGATE_EMBED_WORKERS: '0' }), 0);
+  assert.equal(embedWorkerCount({ VAULTGATE_EMBED_WORKERS: '2' }), 2);
+  assert.equal(embedWorkerCount({}), Math.max(0, Math.min(os.availableParallelism() - 1, 3)));
+  assert.equal(embedWorkerCount({ VAULTGATE_EMBED_WORKERS: 'many' }), embedWorkerCount({}), 'not a number: the default');
+});
