@@ -43,21 +43,6 @@ test('use-lite: a paraphrase is closer than an unrelated sentence; answers in th
   await assert.rejects(embedLocally('use-lite', Buffer.from('{"input": 3}')), (e) => isVaultgateError(e) && e.code === 'PROVIDER_FAILED');
 });
 
-test('use-lite-en-windows: a long text is embedded whole, not only its first 128 tokens', { skip }, async () => {
-  const start = 'Knead the dough for ten minutes, then shape the loaf and let it prove in a warm kitchen. '.repeat(6);
-  const end = 'When a seven is rolled, the player moves the robber and steals a card from a neighbour. '.repeat(4);
-  const embed = async (model: string, input: string[]) =>
-    ((await embedLocally('use-lite', Buffer.from(JSON.stringify({ model, input })))).json as { data: { embedding: number[] }[] }).data.map((d) => d.embedding);
-  const [question] = await embed('use-lite-en', ['what happens when you roll a seven']);
-  const [startOnly] = await embed('use-lite-en', [start + end]);
-  const [windows, short] = await embed('use-lite-en-windows', [start + end, 'what happens when you roll a seven']);
-  // The encoder never reads past the bread: only the windows see the robber.
-  assert.ok(cos(question!, windows!) > cos(question!, startOnly!) + 0.1, `${cos(question!, windows!)} vs ${cos(question!, startOnly!)}`);
-  // A text of one window gets the same vector either way, so queries and short sections agree across the two models.
-  assert.ok(cos(question!, short!) > 0.9999);
-  assert.ok(Math.abs(windows!.reduce((a, x) => a + x * x, 0) - 1) < 1e-4, 'a unit vector');
-});
-
 test('use-lite: similar fills the store without consent; search and context fuse with it', { skip }, async () => {
   const v = tempVault({
     'Bread.md': '# Bread\n\n## Proofing time\n\nLet the shaped loaf prove for two hours until it doubles.\n\n## Baking\n\nBake at 220 degrees for forty minutes.\n',
