@@ -15,7 +15,8 @@ import type { ProviderResponse } from './http.js';
  * fusion in `search`/`context` treat it like any provider.
  *
  * Loading costs ~0.4 s and the first embedding ~0.3 s, once per process (a
- * daemon or `vaultgate mcp` pays it once); ~12 sections a second on 2 cores.
+ * daemon or `vaultgate mcp` pays it once); ~12 sections a second on one core,
+ * and a big batch is shared with threads on the others (local-embed-pool.ts).
  */
 
 /** The URL a local provider is named by: not fetched, only recorded in plans (consent.ts treats the scheme as this machine). */
@@ -36,7 +37,8 @@ interface LocalModel {
 
 let loading: Promise<LocalModel> | null = null;
 
-function loadModel(name: string): Promise<LocalModel> {
+/** The model, loaded once per thread (this one, or a pool thread: local-embed-worker.ts); `name` is the provider's, for the error. */
+export function loadModel(name: string): Promise<LocalModel> {
   loading ??= (async () => {
     let packages: ReturnType<typeof loadUseLite>;
     try {
