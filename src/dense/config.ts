@@ -1,7 +1,7 @@
 import { isVaultgateError } from '../errors.js';
 import { loadZod, once } from '../lazy-require.js';
 import { machineConfigPath, readMachineConfig } from '../vault/index.js';
-import { modelFor, resolveProvider, type ProviderSpec } from '../providers/index.js';
+import { embedConventions, isMultilingualModel, modelFor, resolveProvider, storedModelKey, type ProviderSpec } from '../providers/index.js';
 
 type Env = Record<string, string | undefined>;
 
@@ -15,7 +15,8 @@ type Env = Record<string, string | undefined>;
  *   embeddings:
  *     provider: ollama              # a name under `providers:` or the built-in ollama
  *     model: nomic-embed-text       # else the provider's embed_model
- *     scripts: [Latin]              # fuse only queries written in these scripts ("any": all)
+ *     scripts: [Latin]              # fuse only queries written in these scripts ("any": all);
+ *                                   # default: any for a multilingual model, else [Latin]
  *     min_agreement: 0.1            # share of the dense top 10 notes the lexical ranking also found
  *     weight: 1                     # the dense ranking's weight in the fusion
  *     timeout_ms: 10000             # one attempt per query; a slow provider must not stall a search
@@ -27,6 +28,8 @@ type Env = Record<string, string | undefined>;
 export interface DenseConfig {
   spec: ProviderSpec;
   model: string;
+  /** The name the model's section vectors are stored under (its document convention included). */
+  storedModel: string;
   /** Unicode script names (as `\p{Script=…}` spells them), or null for any. */
   scripts: string[] | null;
   minAgreement: number;
@@ -73,12 +76,16 @@ export function readDenseSetting(env: Env): DenseSetting {
     const base = resolveProvider(env, e.provider);
     // One attempt with a short timeout: a search waits for the query's vector, and the lexical answer is always there.
     const spec: ProviderSpec = { ...base, timeoutMs: e.timeout_ms ?? DENSE_DEFAULTS.timeoutMs, attempts: 1, backoffMs: 0 };
+    const model = modelFor(spec, 'embed', e.model);
+    // A model that reads many languages is asked in any script; an English-only one only for Latin queries.
+    const scripts = e.scripts === 'any' ? null : (e.scripts ?? (isMultilingualModel(model) ? null : [...DENSE_DEFAULTS.scripts]));
     return {
       kind: 'on',
       config: {
         spec,
-        model: modelFor(spec, 'embed', e.model),
-        scripts: e.scripts === 'any' ? null : (e.scripts ?? [...DENSE_DEFAULTS.scripts]),
+        model,
+        storedModel: storedModelKey(model, embedConventions(spec, model)),
+        scripts,
         minAgreement: e.min_agreement ?? DENSE_DEFAULTS.minAgreement,
         weight: e.weight ?? DENSE_DEFAULTS.weight,
         maxScanNotes: e.max_scan_notes ?? DENSE_DEFAULTS.maxScanNotes,

@@ -110,7 +110,7 @@ export class DenseRun {
   private openStore(): boolean {
     if (this.store === undefined) {
       this.store = openStoredVectors(this.root, this.env);
-      this.dims = this.store && this.cfg ? storedDims(this.store, this.cfg.spec.name, this.cfg.model) : null;
+      this.dims = this.store && this.cfg ? storedDims(this.store, this.cfg.spec.name, this.cfg.storedModel) : null;
       if (this.dims === null) {
         this.report.status = 'no_vectors';
         this.warnings.push(`dense: no section vectors of ${this.cfg!.spec.name}/${this.cfg!.model} are stored yet; the ranking is lexical. Run \`vaultgate similar --duplicates --provider ${this.cfg!.spec.name}\` to embed the vault.`);
@@ -122,7 +122,7 @@ export class DenseRun {
   /** The scan over the stored vectors, once for all the run's queries; null when over the bound. */
   private scanned(): { top: ScannedSection[][]; scanned: number } | null {
     if (this.scan === undefined) {
-      const { spec, model, maxScanNotes } = this.cfg!;
+      const { spec, storedModel: model, maxScanNotes } = this.cfg!;
       const queries = this.vectors.filter((v): v is Float32Array => v !== null);
       this.scan = queries.length > 0 ? scanSections(this.store!, spec.name, model, this.dims!, queries, SCAN_TOP, maxScanNotes) : null;
       if (this.scan === null && queries.length > 0) this.warnings.push(`dense: more stored notes than max_scan_notes (${maxScanNotes}); only the lexical candidates were scored`);
@@ -153,7 +153,7 @@ export class DenseRun {
     const limit = Math.min(opts.limit ?? 10, 1000);
     const lex = searchIndex(db, query, { ...opts, limit: Math.max(limit, SEARCH_POOL) });
     if (lex.total === 0) return searchIndex(db, query, opts); // "not in the vault" stays the words' answer
-    const { spec, model, weight, minAgreement } = this.cfg!;
+    const { spec, storedModel: model, weight, minAgreement } = this.cfg!;
     const lead = lex.hits.filter((h) => h.match !== 'text');
     const text = lex.hits.filter((h) => h.match === 'text');
     const vecs = noteVectors(this.store!, spec.name, model, this.dims!, text.map((h) => h.path));
@@ -218,7 +218,7 @@ export class DenseRun {
     if (q === null) return queryCandidates(db, query, label, limit, scope);
     const base = queryCandidates(db, query, label, Math.max(limit, CONTEXT_POOL), scope);
     if (base.candidates.length === 0) return base;
-    const { spec, model, weight, minAgreement } = this.cfg!;
+    const { spec, storedModel: model, weight, minAgreement } = this.cfg!;
     const isLead = (c: Candidate) => /^(title|alias) match for /.test(c.reason);
     const lead = base.candidates.filter(isLead);
     const rest = base.candidates.filter((c) => !isLead(c));

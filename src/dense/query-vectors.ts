@@ -1,5 +1,5 @@
 import { isVaultgateError } from '../errors.js';
-import { checkConsent, endpointOf, headersOf, postToProvider, type ProviderSpec } from '../providers/index.js';
+import { checkConsent, embedConventions, embedRequestBody, endpointOf, headersOf, postToProvider, type ProviderSpec } from '../providers/index.js';
 import { normalize } from '../similar/sparse.js';
 import type { DenseConfig } from './config.js';
 
@@ -25,7 +25,7 @@ export type QueryVectors = { status: 'ok'; vectors: Float32Array[]; destination:
 export async function embedQueryTexts(root: string, env: Env, cfg: DenseConfig, texts: string[], consent: string | undefined): Promise<QueryVectors> {
   const { spec, model } = cfg;
   const destination = endpointOf(spec, 'embed');
-  const body = Buffer.from(JSON.stringify({ model, input: texts }), 'utf8');
+  const body = embedRequestBody(model, texts, 'query', embedConventions(spec, model));
   try {
     const headers = headersOf(spec, env);
     const outcome = checkConsent(root, env, { purpose: 'embed', provider: spec.name, kind: spec.kind, destination, model, files: [], requests: [body] }, consent);

