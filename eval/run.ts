@@ -58,9 +58,9 @@ interface Question {
   kind?: string;
 }
 
-type QuestionSet = 'original' | 'blind' | 'blind2';
+type QuestionSet = 'original' | 'blind' | 'blind2' | 'blind3';
 /** blind2 was written after round 3's tuning, from notes no earlier question used: all holdout. */
-const SETS: Record<QuestionSet, string> = { original: 'questions.json', blind: 'questions-blind.json', blind2: 'questions-blind2.json' };
+const SETS: Record<QuestionSet, string> = { original: 'questions.json', blind: 'questions-blind.json', blind2: 'questions-blind2.json', blind3: 'questions-blind3.json' };
 
 /** How many evidence items of a packet count (issue 9: "the first 5 evidence items"). */
 const CONTEXT_DEPTH = 5;
@@ -121,6 +121,9 @@ const { values: args } = parseArgs({
     dense: { type: 'string' },
     // with --dense: another search.embeddings key for this run (`weight=0.5`, `min_agreement=0.2`): tuning on --split dev only
     'dense-set': { type: 'string', multiple: true },
+    // ask only the questions whose note is in the vault: for a slice of a corpus under VAULTGATE_CORPORA
+    // (a model too slow to embed a whole corpus is compared with the lexical ranking on the same slice)
+    'present-only': { type: 'boolean', default: false },
   },
 });
 const LIMIT = Number(args.limit);
@@ -339,8 +342,9 @@ async function main(): Promise<void> {
   const sets = (args.set?.length ? args.set : Object.keys(SETS)) as QuestionSet[];
   for (const set of sets) if (!(set in SETS)) throw new Error(`unknown --set ${set}: ${Object.keys(SETS).join(', ')}`);
   const all = loadQuestions(sets);
-  const runnable = all.filter((q) => vaultOf(q.corpus, root) !== null);
-  const absent = [...new Set(all.filter((q) => !runnable.includes(q)).map((q) => q.corpus))];
+  const present = (q: Question) => fs.existsSync(path.join(vaultOf(q.corpus, root)!, q.path));
+  const runnable = all.filter((q) => vaultOf(q.corpus, root) !== null && (!args['present-only'] || present(q)));
+  const absent = [...new Set(all.filter((q) => vaultOf(q.corpus, root) === null).map((q) => q.corpus))];
   if (absent.length) console.error(`vaults not found, their questions are skipped: ${absent.join(', ')} (../shared/corpora or VAULTGATE_CORPORA, eval/vaults)`);
   const wanted = runnable.filter((q) => (!args.corpus?.length || args.corpus.includes(q.corpus)) && (!args.split || q.split === args.split));
   if (wanted.length === 0) {
