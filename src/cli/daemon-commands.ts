@@ -114,5 +114,7 @@ function statusText(s: Record<string, unknown>): string {
   if (!s.responding) return `a daemon (pid ${s.pid ?? 'unknown'}) holds ${s.socket} but does not answer: ${s.why}`;
   const f = s.freshness as { mode?: string; watcher?: { state?: string } | null; reason?: string | null } | undefined;
   const fresh = f?.mode === 'watch' ? `watch (${f.watcher?.state ?? 'starting'})` : `walk${f?.reason ? ` (${f.reason})` : ''}`;
-  return `pid ${s.pid} serves ${s.vault}\n  socket ${s.socket}\n  up ${s.uptime_s} s, ${s.requests} commands answered, freshness: ${fresh}`;
+  const e = s.embeddings as { state?: string; provider?: string | null; pending_notes?: number | null; last_error?: string | null } | undefined;
+  const embed = !e || e.state === 'off' ? '' : `\n  embeddings (${e.provider}): ${e.state}${e.pending_notes ? `, ${e.pending_notes} notes to embed` : ''}${e.last_error ? ` (${e.last_error})` : ''}`;
+  return `pid ${s.pid} serves ${s.vault}\n  socket ${s.socket}\n  up ${s.uptime_s} s, ${s.requests} commands answered, freshness: ${fresh}${embed}`;
 }

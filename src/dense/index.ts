@@ -9,10 +9,12 @@
  *
  * - {@link prepareDense} → {@link DenseRun} (or null: not configured, nothing changes);
  * - {@link DenseRun.search} / {@link DenseRun.contextCandidates}: the fused rankings;
- * - {@link fuseRanks}, {@link scriptGate}, {@link agreement}: the pure rules.
+ * - {@link fuseRanks}, {@link scriptGate}, {@link agreement}: the pure rules;
+ * - {@link BackgroundEmbedder}: a long-lived face keeps the section vectors fresh (loopback providers only).
  */
 export { prepareDense, DenseRun, type DenseReport, SEARCH_POOL, CONTEXT_POOL, SCAN_TOP } from './dense-run.js';
 export { readDenseSetting, DENSE_DEFAULTS, KNOWN_SCRIPTS, type DenseConfig, type DenseSetting } from './config.js';
 export { fuseRanks, scriptGate, scriptsOf, agreement, RRF_K, AGREEMENT_DEPTH, type Fused } from './fuse.js';
 export { embedQueryTexts, parseVectors, type QueryVectors } from './query-vectors.js';
 export { openStoredVectors, scanSections, noteVectors, SCAN_NOTE_POOL, type StoredVectors } from './stored-vectors.js';
+export { BackgroundEmbedder, type BackgroundEmbedStatus, type BackgroundEmbedOptions } from './background-embed.js';

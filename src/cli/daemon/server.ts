@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import net from 'node:net';
 import { VaultgateError } from '../../errors.js';
+import { BackgroundEmbedder } from '../../dense/index.js';
 import { VaultSession, type Freshness } from '../../session/index.js';
 import { dataRoots, selectVault, writePrivateFile } from '../../vault/index.js';
 import { runCli } from '../run-cli.js';
@@ -100,6 +101,8 @@ export async function serveDaemon(opts: DaemonOptions): Promise<{ reason: string
 
   let requests = 0;
   let queue: Promise<void> = Promise.resolve();
+  // New and changed sections get their vectors while the daemon is idle, so fusion needs no separate step.
+  const embedder = new BackgroundEmbedder(session, opts.env, { log: opts.log });
   let stopping = false;
   let resolveStopped: (r: { reason: string }) => void = () => {};
   const stopped = new Promise<{ reason: string }>((r) => (resolveStopped = r));
@@ -115,6 +118,7 @@ export async function serveDaemon(opts: DaemonOptions): Promise<{ reason: string
     requests,
     freshness: session.freshness() ?? { mode: 'walk', reason: 'freshness: walk' },
     read_pool: session.readPool(),
+    embeddings: embedder.status(),
   });
 
   const refresh = (why: string) => {
@@ -136,6 +140,7 @@ export async function serveDaemon(opts: DaemonOptions): Promise<{ reason: string
     if (readOr(paths.token) === `${token}\n`) fs.rmSync(paths.token, { force: true });
     if (readOr(paths.info).includes(`"pid":${process.pid},`)) fs.rmSync(paths.info, { force: true });
     await queue;
+    await embedder.close();
     await session.close();
     resolveStopped({ reason });
   };

@@ -1,6 +1,7 @@
 import http from 'node:http';
 import { VaultgateError } from '../../errors.js';
 import { errorReport, findOperation, runOperation, type OpContext } from '../../ops/index.js';
+import { BackgroundEmbedder } from '../../dense/index.js';
 import { VaultSession } from '../../session/index.js';
 import { parseStrictJson } from '../../txn/index.js';
 import { httpStatus, matchRoute } from './api.js';
@@ -78,6 +79,8 @@ export async function startWebInbox(opts: WebInboxOptions): Promise<WebInbox> {
     });
   }
   const session = VaultSession.open({ vault: opts.vault, env: opts.env, cwd: opts.cwd, keepIndexOpen: true, freshness: opts.env.VAULTGATE_FRESHNESS === 'walk' ? 'walk' : 'watch' });
+  // New and changed sections get their vectors while the server is idle (search.embeddings, loopback providers only).
+  const embedder = new BackgroundEmbedder(session, opts.env, { log: (l) => opts.log(`vaultgate serve: ${l}`) });
   const token = randomToken();
   const csrf = randomToken();
   const sessions = new Set<string>();
@@ -269,8 +272,10 @@ export async function startWebInbox(opts: WebInboxOptions): Promise<WebInbox> {
         if (poll) clearInterval(poll);
         for (const res of events) res.end();
         server.close(() => {
-          session.close();
-          resolve();
+          void embedder.close().finally(() => {
+            session.close();
+            resolve();
+          });
         });
         server.closeAllConnections();
       }),

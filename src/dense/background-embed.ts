@@ -1,0 +1,133 @@
+import { isVaultgateError } from '../errors.js';
+import type { IndexReader } from '../index/index.js';
+import { endpointOf, isLoopbackUrl } from '../providers/index.js';
+import { openVectorStore, refreshProviderVectors } from '../similar/index.js';
+import { readDenseSetting } from './config.js';
+
+type Env = Record<string, string | undefined>;
+
+/**
+ * Keeping the section vectors of `search.embeddings` fresh from a long-lived
+ * face (`daemon`, `mcp`, `serve`), so fusion works without a separate
+ * `similar --provider` run and new or edited notes join it on their own.
+ *
+ * One slice at a time, never two: every `intervalMs` of idleness it embeds the
+ * sections of at most `sliceNotes` notes whose vectors are missing or stale
+ * (their hash is not the index's), stores them, and waits again. That bounds
+ * how long one slice holds the event loop (reading the slice's sections) and
+ * how long a search's query waits behind it at the model server, and makes it
+ * resumable by construction: progress is the vector store itself.
+ *
+ * Only a provider on this machine is used (loopback or in-process): sending
+ * vault text elsewhere needs the person's consent (providers/consent.ts), and
+ * a background job is no person; `status` then says so. A provider that does
+ * not answer is retried after `backoffMs`.
+ */
+export interface BackgroundEmbedStatus {
+  /** `off`: no search.embeddings; `needs_consent`: the provider is off this machine, nothing is sent; `idle` / `embedding`; `unavailable`: the provider did not answer (retried); `invalid`: the config cannot be used. */
+  state: 'off' | 'needs_consent' | 'idle' | 'embedding' | 'unavailable' | 'invalid';
+  provider: string | null;
+  model: string | null;
+  /** Notes whose vectors were missing or stale after the last slice (null before the first). */
+  pending_notes: number | null;
+  /** Notes embedded by this process so far. */
+  embedded_notes: number;
+  last_error: string | null;
+  last_run_at: string | null;
+}
+
+export interface BackgroundEmbedOptions {
+  /** Idle time between slices (default 5 s; `VAULTGATE_EMBED_INTERVAL_MS`). */
+  intervalMs?: number;
+  sliceNotes?: number;
+  backoffMs?: number;
+  log?: (line: string) => void;
+}
+
+export class BackgroundEmbedder {
+  readonly #reader: IndexReader;
+  readonly #env: Env;
+  readonly #intervalMs: number;
+  readonly #sliceNotes: number;
+  readonly #backoffMs: number;
+  readonly #log: (line: string) => void;
+  readonly #abort = new AbortController();
+  #timer: NodeJS.Timeout | null = null;
+  #running: Promise<void> | null = null;
+  #status: BackgroundEmbedStatus = { state: 'off', provider: null, model: null, pending_notes: null, embedded_notes: 0, last_error: null, last_run_at: null };
+
+  constructor(reader: IndexReader, env: Env, opts: BackgroundEmbedOptions = {}) {
+    this.#reader = reader;
+    this.#env = env;
+    const fromEnv = Number(env.VAULTGATE_EMBED_INTERVAL_MS);
+    this.#intervalMs = opts.intervalMs ?? (Number.isFinite(fromEnv) && fromEnv >= 0 ? fromEnv : 5000);
+    this.#sliceNotes = opts.sliceNotes ?? 50;
+    this.#backoffMs = opts.backoffMs ?? 60_000;
+    this.#log = opts.log ?? (() => {});
+    this.#schedule(this.#intervalMs);
+  }
+
+  status(): BackgroundEmbedStatus {
+    return { ...this.#status };
+  }
+
+  /** Runs one slice now (tests, and a face that knows the vault just changed); resolves when it is done. */
+  async runSlice(): Promise<BackgroundEmbedStatus> {
+    if (!this.#running) this.#running = this.#slice().finally(() => (this.#running = null));
+    await this.#running;
+    return this.status();
+  }
+
+  /** Stops between batches; resolves when the slice in flight has stored what it got. */
+  async close(): Promise<void> {
+    this.#abort.abort();
+    if (this.#timer) clearTimeout(this.#timer);
+    this.#timer = null;
+    await this.#running;
+  }
+
+  #schedule(ms: number): void {
+    if (this.#abort.signal.aborted) return;
+    this.#timer = setTimeout(() => {
+      void this.runSlice().then((s) => {
+        // More to do: the next slice soon; otherwise check again after the interval (an edit, a config change).
+        const next = s.state === 'unavailable' ? this.#backoffMs : (s.pending_notes ?? 0) > 0 ? Math.min(this.#intervalMs, 250) : this.#intervalMs;
+        this.#schedule(next);
+      });
+    }, ms);
+    // An idle embedder never keeps a process alive.
+    this.#timer.unref();
+  }
+
+  async #slice(): Promise<void> {
+    const setting = readDenseSetting(this.#env);
+    if (setting.kind !== 'on') {
+      Object.assign(this.#status, { state: setting.kind === 'off' ? 'off' : 'invalid', provider: setting.kind === 'invalid' ? setting.provider : null, model: null, last_error: setting.kind === 'invalid' ? setting.message : null });
+      return;
+    }
+    const { spec, model } = setting.config;
+    Object.assign(this.#status, { provider: spec.name, model });
+    if (spec.kind !== 'local' && !isLoopbackUrl(endpointOf(spec, 'embed'))) {
+      Object.assign(this.#status, { state: 'needs_consent', last_error: null });
+      return;
+    }
+    this.#status.state = 'embedding';
+    const store = openVectorStore(this.#reader.root, this.#env);
+    try {
+      // A background slice is patient: the search timeout of the dense config is for queries.
+      const out = await refreshProviderVectors(this.#reader, store, this.#env, this.#reader.root, { ...spec, timeoutMs: 300_000, attempts: 1 }, model, {
+        maxNotes: this.#sliceNotes,
+        signal: this.#abort.signal,
+      });
+      this.#status.embedded_notes += out.writtenNotes;
+      Object.assign(this.#status, { state: 'idle', pending_notes: out.pendingNotes, last_error: null, last_run_at: new Date().toISOString() });
+    } catch (e) {
+      if (!isVaultgateError(e)) throw e;
+      const unavailable = e.code === 'PROVIDER_UNAVAILABLE' || e.code === 'PROVIDER_FAILED';
+      Object.assign(this.#status, { state: unavailable ? 'unavailable' : 'invalid', last_error: e.message, last_run_at: new Date().toISOString() });
+      this.#log(`background embedding: ${e.message}`);
+    } finally {
+      store.close();
+    }
+  }
+}
