@@ -2,7 +2,7 @@ import zlib from 'node:zlib';
 import { VaultgateError } from '../errors.js';
 import { sha256Hex } from '../vault/index.js';
 import { openStore, type StoreDb, type StoreSpec } from '../store/index.js';
-import type { AuditEvent, ProposalOrigin, ProposalRecord, ProposalState, StoredChange, StoredReview } from './types.js';
+import type { AuditEvent, LinkTarget, ProposalOrigin, ProposalRecord, ProposalState, StoredChange, StoredReview } from './types.js';
 
 type Env = Record<string, string | undefined>;
 
@@ -96,10 +96,18 @@ ALTER TABLE proposals ADD COLUMN allow_relink INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE proposals ADD COLUMN allow_broken_links INTEGER NOT NULL DEFAULT 0;
 `;
 
+/**
+ * v3 (issue 22 §1): the targets of the links a proposal adds, recorded once when
+ * it is proposed (JSON LinkTarget[]); NULL in older rows (nothing recorded, nothing checked).
+ */
+const SCHEMA_V3 = `
+ALTER TABLE proposals ADD COLUMN link_targets TEXT;
+`;
+
 export const PROPOSAL_STORE: StoreSpec = {
   name: 'proposals',
   applicationId: 0x56475052, // 'VGPR'
-  migrations: [SCHEMA_V1, SCHEMA_V2],
+  migrations: [SCHEMA_V1, SCHEMA_V2, SCHEMA_V3],
 };
 
 interface ProposalRow {
@@ -126,6 +134,7 @@ interface ProposalRow {
   applied_at: string | null;
   changed_paths: string | null;
   declined_reason: string | null;
+  link_targets: string | null;
 }
 
 interface ChangeRow {
@@ -310,7 +319,16 @@ export class ProposalStore {
       applied_at: row.applied_at,
       changed_paths: row.changed_paths === null ? null : (JSON.parse(row.changed_paths) as string[]),
       declined_reason: row.declined_reason,
+      link_targets: row.link_targets === null ? null : (JSON.parse(row.link_targets) as LinkTarget[]),
     };
+  }
+
+  /**
+   * Record the targets of the links a proposal adds, once: a precondition is
+   * fixed when the proposal is made and never rewritten (false when already set).
+   */
+  setLinkTargets(id: string, targets: readonly LinkTarget[]): boolean {
+    return this.db.prepare('UPDATE proposals SET link_targets = ? WHERE id = ? AND link_targets IS NULL').run(JSON.stringify(targets), id).changes === 1;
   }
 
   /** The proposal or a typed error naming the id. */
