@@ -13,9 +13,9 @@ import { rewriteLinks, type LinkRewriter } from './link-rewrite.js';
 import { readLinkFormat } from '../plan/index.js';
 import { linkTargetPins, type ExpectedLinkTarget } from './link-targets.js';
 import { runReview } from './review.js';
-import { diffLinkChanges } from './review-hash.js';
+import { diffLinkEffects } from './review-hash.js';
 import { fileHashes, now, PROPOSAL_STORE, ProposalStore, unknownProposal, type ListFilter, type LogFilter, type ProposalSummary } from './store.js';
-import type { AuditEvent, LinkChange, ProposalRecord, ProposalState, StoredChange, StoredReview } from './types.js';
+import type { AuditEvent, ProposalRecord, ProposalState, StoredChange, StoredReview } from './types.js';
 
 /**
  * The proposal loop (DESIGN §5.2, docs/proposals.md): propose → review →
@@ -406,13 +406,12 @@ export async function apply(session: VaultSession, id: string, reviewHash: strin
 function mismatchError(id: string, approvedHash: string, approved: StoredReview | null, r: StoredReview): VaultgateError {
   const hint = `Run \`vaultgate review ${id}\`, read the diff and the link changes again, and apply with the new review_hash.`;
   if (approved !== null && approved.approval_sha256 != null && approved.approval_sha256 === r.approval_sha256) {
-    const { added, removed } = diffLinkChanges(approved.link_changes ?? [], r.link_changes);
-    const line = (sign: string, c: LinkChange) => `${sign} ${c.source}:${c.line} ${c.raw} (${c.before.target ?? c.before.status} → ${c.after.target ?? c.after.status}, ${c.reason.replace(/_/g, ' ')})`;
-    const shown = [...added.map((c) => line('+', c)), ...removed.map((c) => line('-', c))];
+    const { added, removed } = diffLinkEffects(approved, r);
+    const shown = [...added.map((e) => `+ ${e.text}`), ...removed.map((e) => `- ${e.text}`)];
     return new VaultgateError(
       'LINK_CHANGES_STALE',
       `the link changes ${id} would make are not the ones reviewed (${added.length} new, ${removed.length} gone): ${shown.slice(0, 5).join('; ')}${shown.length > 5 ? '; …' : ''}`,
-      { details: { id, expected: r.review_hash, actual: approvedHash, added, removed }, hint },
+      { details: { id, expected: r.review_hash, actual: approvedHash, added: added.map((e) => e.item), removed: removed.map((e) => e.item) }, hint },
     );
   }
   return new VaultgateError('APPROVAL_MISMATCH', `the review of ${id} changed since it was approved (review_hash ${r.review_hash}, approved ${approvedHash})`, {

@@ -162,7 +162,7 @@ export async function runReview(session: VaultSession, p: ReviewInput, parsed: M
     files: reviewFiles,
     diff: reviewFiles.map((f) => f.diff).join(''),
     link_changes: links.changes,
-    review_hash: approval === null ? null : reviewHashOf(approval, links.changes),
+    review_hash: approval === null ? null : reviewHashOf(approval, { link_changes: links.changes, files: reviewFiles }),
     approval_sha256: approval,
     reviewed_at: new Date().toISOString(),
   };

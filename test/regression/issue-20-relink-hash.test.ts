@@ -105,3 +105,16 @@ test('class 6: a link written after the review that still opens the moved note (
   assert.equal(ok.exitCode, 0, ok.stdout);
   assert.ok(fs.existsSync(path.join(v.root, 'Sub/A.md')));
 });
+
+test('class 6 sibling: a [[Note#Heading]] written after the review of a heading rename refuses the apply instead of losing its heading', async () => {
+  const guide = '# Guide\n\n## Setup\n\nDo it.\n';
+  const v = tempVault({ 'Guide.md': guide, 'Links.md': 'See [[Guide#Setup]].\n' });
+  const p = await proposePending(v, ['--rename-heading', 'Guide.md', 'Guide > Setup', 'Install', '--base', sha(guide)]);
+  write(v, 'Later.md', 'Written after the review: [[Guide#Setup]]\n');
+  const before = snapshotTree(v.root);
+  const a = await vg(v, ['apply', p.proposal.id, '--review-hash', p.review.review_hash]);
+  assert.equal(a.exitCode, 75, a.stdout + a.stderr);
+  assert.equal(a.json.error.code, 'LINK_CHANGES_STALE');
+  assert.match(a.json.error.message, /Later\.md/);
+  assert.deepEqual(snapshotTree(v.root), before, 'nothing written');
+});
