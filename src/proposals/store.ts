@@ -1,6 +1,7 @@
 import zlib from 'node:zlib';
 import { VaultgateError } from '../errors.js';
 import { sha256Hex } from '../vault/index.js';
+import { MAX_FILE_BYTES } from '../txn/index.js';
 import { openStore, type StoreDb, type StoreSpec } from '../store/index.js';
 import type { AuditEvent, LinkTarget, ProposalOrigin, ProposalRecord, ProposalState, StoredChange, StoredReview } from './types.js';
 
@@ -273,7 +274,20 @@ export class ProposalStore {
     if (sha256 === null) return null;
     const row = this.db.prepare('SELECT bytes, data FROM texts WHERE sha256 = ?').get(sha256) as { bytes: number; data: Buffer } | undefined;
     if (!row) return null;
-    const bytes = zlib.inflateRawSync(row.data);
+    // read back with a bound, like every input: a kept text is at most one file's new bytes
+    // (MAX_FILE_BYTES, a BOM more), and inflating never produces more than the row says it holds
+    const corrupt = (why: string) =>
+      new VaultgateError('STATE_CORRUPT', `${this.file}: the kept text ${sha256} ${why}`, {
+        details: { file: this.file, sha256 },
+        hint: 'The proposal store is damaged; restore it from a backup. vaultgate will not overwrite it.',
+      });
+    if (!Number.isInteger(row.bytes) || row.bytes < 0 || row.bytes > MAX_FILE_BYTES + 3) throw corrupt(`claims ${row.bytes} bytes, over the ${MAX_FILE_BYTES + 3}-byte bound of a kept text`);
+    let bytes: Buffer;
+    try {
+      bytes = zlib.inflateRawSync(row.data, { maxOutputLength: Math.max(1, row.bytes) });
+    } catch {
+      throw corrupt(`does not inflate to the ${row.bytes} bytes it claims`);
+    }
     if (bytes.byteLength !== row.bytes || sha256Hex(bytes) !== sha256) {
       throw new VaultgateError('STATE_CORRUPT', `${this.file}: the kept text ${sha256} does not match its hash`, {
         details: { file: this.file, sha256 },
