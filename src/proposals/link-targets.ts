@@ -1,9 +1,9 @@
 import { isVaultgateError } from '../errors.js';
 import type { ReviewCheck } from '../policy/index.js';
 import { MAX_READ_PRECONDITIONS } from '../txn/index.js';
+import { normalizeVaultPath, readVaultBytes, sha256Hex } from '../vault/index.js';
 import type { FileLinks } from './link-review.js';
 import type { LinkTarget, StoredChange } from './types.js';
-import { readCurrent } from './vault-files.js';
 
 /**
  * The `link_target` check (issue 22 §1, Veynrel's last barrier): what review
@@ -39,9 +39,9 @@ export function targetHasher(root: string, changes: readonly StoredChange[]): (r
     if (!memo.has(rel)) {
       let sha: string | null;
       try {
-        sha = readCurrent(root, rel)?.sha256 ?? null;
+        sha = sha256Hex(readVaultBytes(root, normalizeVaultPath(rel)).bytes);
       } catch (e) {
-        // a link that opens a symlink or an over-large file: nothing the check can vouch for
+        // gone, a symlink, an over-large file: nothing the check can vouch for
         if (!isVaultgateError(e)) throw e;
         sha = null;
       }
