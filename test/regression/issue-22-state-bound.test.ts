@@ -59,3 +59,36 @@ test('issue 22 §4: an oversized result record is STATE_CORRUPT naming the file,
   assert.deepEqual(r.json.error.details, { file: `.vaultgate/txn/done/${op}.json`, limit: MAX_STATE_FILE_BYTES });
   assert.deepEqual(snapshotTree(v.root), before, 'nothing written');
 });
+
+test('issue 22 §4: a kept proposal text that would inflate past what its row states is STATE_CORRUPT, inflated no further', async () => {
+  const zlib = await import('node:zlib');
+  const { ProposalStore } = await import('../../src/proposals/index.js');
+  const v = tempVault({});
+  const store = ProposalStore.open(v.root, { VAULTGATE_HOME: v.home });
+  try {
+    const text = 'old\n';
+    const base = crypto.createHash('sha256').update(text).digest('hex');
+    const p = store.insert(
+      {
+        title: 't',
+        summary: null,
+        agent: null,
+        session: null,
+        scenario: null,
+        allow_shrink: false,
+        allow_relink: false,
+        allow_broken_links: false,
+        origin: 'propose',
+        rollback_of: null,
+        changes: [{ path: 'a.md', action: 'write', to: null, base_sha256: base, old_text: text, new_text: 'new\n', new_sha256: crypto.createHash('sha256').update('new\n').digest('hex') }],
+      },
+      'a',
+    );
+    // a damaged (or planted) row: 4 bytes claimed, 64 MiB of zeros deflated to a few KB
+    store.db.exec('DROP TRIGGER texts_never_updated');
+    store.db.prepare('UPDATE texts SET data = ? WHERE sha256 = ?').run(zlib.deflateRawSync(Buffer.alloc(64 * 1024 * 1024)), base);
+    assert.throws(() => store.get(p.id), (e: any) => e.code === 'STATE_CORRUPT' && /does not inflate to the 4 bytes it claims/.test(e.message));
+  } finally {
+    store.close();
+  }
+});
