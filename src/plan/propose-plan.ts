@@ -10,7 +10,10 @@ import { assertStillResolves, type PlanResult } from './make-plan.js';
  * by the proposals core; a person approves the diff. Just before it is
  * stored, both notes are read again and the link resolved again against a
  * refreshed index: any change since the catalog is CATALOG_STALE (75) and
- * nothing is stored. A no-op plan proposes nothing.
+ * nothing is stored. A no-op plan proposes nothing. The proposal records the
+ * planned target (path, sha256) and the link text as its `link_target`
+ * precondition (issue 22 §1): every review, and apply under the lock, resolves
+ * the link again and refuses when it no longer opens that file with those bytes.
  */
 export async function proposePlan(session: VaultSession, result: PlanResult, actor: string, agent?: string): Promise<ProposeResult | null> {
   if (result.noop || !result.plan || result.new_text === undefined) return null;
@@ -27,6 +30,8 @@ export async function proposePlan(session: VaultSession, result: PlanResult, act
       summary: `${rec.claim} (catalog ${rec.catalog_id}, answer ${rec.answer_id}, recommendation ${rec.recommendation}: ${rec.kind})`,
       ...(agent === undefined ? {} : { agent }),
       changes: [{ kind: 'write', path: plan.source, content: result.new_text, base: plan.source_sha256 }],
+      // the target as planned (path and bytes) and the link text: a read precondition review and apply check again
+      expect_link_targets: [{ source: plan.source, raw: plan.link_text, target: plan.target, target_sha256: plan.target_sha256 }],
     },
     actor,
   );

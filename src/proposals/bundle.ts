@@ -11,7 +11,13 @@ import type { StoredChange } from './types.js';
  */
 export const PROPOSAL_OPERATION_TYPE = 'generic';
 
-export function proposalBundle(operationId: string, changes: readonly StoredChange[]): Bundle {
+/**
+ * `readPreconditions`: files the change does not write but depends on, pinned to
+ * their hash — the targets of the links it adds (issue 22 §1): the engine checks
+ * them under the vault lock right before it writes, and they are part of the
+ * approval hash.
+ */
+export function proposalBundle(operationId: string, changes: readonly StoredChange[], readPreconditions: Record<string, string> = {}): Bundle {
   const writes = changes.flatMap((c): Array<Record<string, unknown>> => {
     switch (c.action) {
       case 'write':
@@ -29,7 +35,7 @@ export function proposalBundle(operationId: string, changes: readonly StoredChan
     expected[c.path] = c.base_sha256;
     if (c.action === 'move') expected[c.to!] = null;
   }
-  const doc = { schema: 'vaultgate.transaction.v1', operation_id: operationId, operation_type: PROPOSAL_OPERATION_TYPE, writes, expected_hashes: expected, read_preconditions: {} };
+  const doc = { schema: 'vaultgate.transaction.v1', operation_id: operationId, operation_type: PROPOSAL_OPERATION_TYPE, writes, expected_hashes: expected, read_preconditions: readPreconditions };
   // No content_file is ever named, so the base folder is never read.
   return parseBundle(Buffer.from(JSON.stringify(doc), 'utf8'), { baseDir: '/' });
 }

@@ -11,7 +11,9 @@ import { proposalBundle } from './bundle.js';
 import { defaultTitle, resolveChanges, type ChangeRequest } from './changes.js';
 import { rewriteLinks, type LinkRewriter } from './link-rewrite.js';
 import { readLinkFormat } from '../plan/index.js';
+import { linkTargetPins, type ExpectedLinkTarget } from './link-targets.js';
 import { runReview } from './review.js';
+import { diffLinkEffects } from './review-hash.js';
 import { fileHashes, now, PROPOSAL_STORE, ProposalStore, unknownProposal, type ListFilter, type LogFilter, type ProposalSummary } from './store.js';
 import type { AuditEvent, ProposalRecord, ProposalState, StoredChange, StoredReview } from './types.js';
 
@@ -35,6 +37,8 @@ export interface ProposeInput {
   /** Links to a deleted note may dangle (the link_stability check warns instead of blocking). */
   allow_broken_links?: boolean;
   changes: ChangeRequest[];
+  /** @internal A plan's link as `plan` checked it: recorded as the link's target precondition as planned (issue 22 §1). */
+  expect_link_targets?: ExpectedLinkTarget[];
 }
 
 /** What review reports (the `review` JSON without its `proposal`). */
@@ -128,9 +132,17 @@ function reviewedEvent(p: ProposalRecord, review: StoredReview, actor: string, e
 }
 
 /** Store a new proposal and review it at once, so the agent learns immediately whether it is pending or blocked. */
-async function storeAndReview(session: VaultSession, store: ProposalStore, p: Parameters<ProposalStore['insert']>[0], actor: string, parsed?: Map<string, NoteModel>): Promise<ProposeResult> {
+async function storeAndReview(
+  session: VaultSession,
+  store: ProposalStore,
+  p: Parameters<ProposalStore['insert']>[0],
+  actor: string,
+  parsed?: Map<string, NoteModel>,
+  expected: readonly ExpectedLinkTarget[] = [],
+): Promise<ProposeResult> {
   const rec = store.insert(p, actor);
-  const review = await runReview(session, rec, parsed);
+  // the first review records what every new link opens: the precondition every later review checks
+  const review = await runReview(session, rec, parsed, { record: { expected, done: (targets) => store.setLinkTargets(rec.id, targets) } });
   store.saveReview(rec.id, review, review.verdict, ['pending', 'blocked'], reviewedEvent(rec, review, actor, 'reviewed'));
   const saved = store.require(rec.id);
   return {
@@ -177,6 +189,7 @@ export async function propose(session: VaultSession, input: ProposeInput, actor:
       },
       actor,
       parsed,
+      input.expect_link_targets ?? [],
     ),
   );
 }
@@ -259,6 +272,7 @@ export function show(session: VaultSession, id: string, actor: string): ShowResu
           applied_at: p.applied_at,
           changed_paths: p.changed_paths,
           declined_reason: p.declined_reason,
+          link_targets: p.link_targets,
         },
         ...view(p.review),
       };
@@ -276,6 +290,13 @@ function blockedError(p: ProposalRecord, r: StoredReview): VaultgateError {
     return new VaultgateError(base[0]!.name === 'base' ? 'STALE_HASH' : 'QUARANTINED', `${p.id} cannot be applied: ${base.map((c) => c.message).join('; ')}`, {
       details,
       hint: base[0]!.name === 'base' ? 'The vault changed since the proposal was made; the agent should re-read the note and propose again.' : 'See `vaultgate tx status`.',
+    });
+  }
+  const targets = failing.filter((c) => c.name === 'link_target');
+  if (targets.length > 0) {
+    return new VaultgateError('LINK_TARGET_CHANGED', `${p.id} cannot be applied: a link it adds no longer opens the file it opened when proposed: ${targets.map((c) => c.message).join('; ')}`, {
+      details,
+      hint: `\`vaultgate review ${p.id}\` shows what the link opens now; the agent should propose the change again against the vault as it is.`,
     });
   }
   const policy = failing.filter((c) => c.name === 'owner' || c.name === 'managed_blocks');
@@ -330,14 +351,20 @@ export async function apply(session: VaultSession, id: string, reviewHash: strin
     const p = settleRecovery(session, store, store.require(id), actor);
     if (p.state === 'applied') return { operation_id: p.operation_id, changed_paths: p.changed_paths ?? [], proposal: { id: p.id, state: 'applied' }, replayed: true };
     if (p.state === 'declined') throw declinedError(p);
-    const bundle = proposalBundle(p.operation_id, p.changes);
+    const bundle = proposalBundle(p.operation_id, p.changes, linkTargetPins(p.link_targets, p.changes));
+    // The review the person approved, if it is the stored one: its engine approval answers a replay
+    // (reviews stored before issue 20 had the engine's approval as their review hash).
+    const approvedReview = (r: StoredReview | null) => (r !== null && r.review_hash === reviewHash ? r : null);
+    const approvalOf = (r: StoredReview) => (r.approval_sha256 === undefined ? r.review_hash : r.approval_sha256) ?? reviewHash;
+    const approved = approvedReview(p.review);
     let result;
     try {
-      result = await applyBundle(session.root, bundle, reviewHash, {
+      result = await applyBundle(session.root, bundle, approved ? approvalOf(approved) : reviewHash, {
         ...(opts.lockTimeoutMs === undefined ? {} : { lockTimeoutMs: opts.lockTimeoutMs }),
         beforePlan: async () => {
           const cur = store.require(id);
           if (cur.state === 'declined') throw declinedError(cur);
+          const seen = approvedReview(cur.review) ?? approved;
           const r = await runReview(session, cur);
           const from: ProposalState[] = ['pending', 'blocked', 'recovery'];
           if (r.verdict === 'blocked') {
@@ -346,13 +373,12 @@ export async function apply(session: VaultSession, id: string, reviewHash: strin
           }
           if (r.review_hash !== reviewHash) {
             store.saveReview(id, r, 'pending', from);
-            throw new VaultgateError('APPROVAL_MISMATCH', `the review of ${id} changed since it was approved (review_hash ${r.review_hash}, approved ${reviewHash})`, {
-              details: { expected: r.review_hash, actual: reviewHash },
-              hint: `Something changed since the review. Run \`vaultgate review ${id}\`, read the diff again, and apply with the new review_hash.`,
-            });
+            throw mismatchError(id, reviewHash, seen, r);
           }
           // From here a crash leaves `recovery`, and whoever looks next settles it from the engine's record.
           if (!store.saveReview(id, r, 'recovery', from)) throw declinedError(store.require(id));
+          // the engine plans again under this lock and must find the very bundle this review approved
+          return r.approval_sha256 ?? undefined;
         },
         // still under the lock: no other process can mistake this apply for a crash
         afterCommit: (done) => {
@@ -369,6 +395,29 @@ export async function apply(session: VaultSession, id: string, reviewHash: strin
   } finally {
     store.close();
   }
+}
+
+/**
+ * The review under the lock is not the approved one. When the approved review
+ * is known and only the link changes differ (the bundle is the same), say so,
+ * listing them (issue 20 class 6): a link written, or made to point elsewhere,
+ * since the review. Otherwise something in the bundle changed.
+ */
+function mismatchError(id: string, approvedHash: string, approved: StoredReview | null, r: StoredReview): VaultgateError {
+  const hint = `Run \`vaultgate review ${id}\`, read the diff and the link changes again, and apply with the new review_hash.`;
+  if (approved !== null && approved.approval_sha256 != null && approved.approval_sha256 === r.approval_sha256) {
+    const { added, removed } = diffLinkEffects(approved, r);
+    const shown = [...added.map((e) => `+ ${e.text}`), ...removed.map((e) => `- ${e.text}`)];
+    return new VaultgateError(
+      'LINK_CHANGES_STALE',
+      `the link changes ${id} would make are not the ones reviewed (${added.length} new, ${removed.length} gone): ${shown.slice(0, 5).join('; ')}${shown.length > 5 ? '; …' : ''}`,
+      { details: { id, expected: r.review_hash, actual: approvedHash, added: added.map((e) => e.item), removed: removed.map((e) => e.item) }, hint },
+    );
+  }
+  return new VaultgateError('APPROVAL_MISMATCH', `the review of ${id} changed since it was approved (review_hash ${r.review_hash}, approved ${approvedHash})`, {
+    details: { expected: r.review_hash, actual: approvedHash },
+    hint: `Something changed since the review. ${hint}`,
+  });
 }
 
 function declinedError(p: ProposalRecord): VaultgateError {

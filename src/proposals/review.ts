@@ -7,7 +7,9 @@ import { isMarkdownPath } from '../vault/index.js';
 import { proposalBundle } from './bundle.js';
 import { changeDiff } from './diff.js';
 import { reviewLinks, type FileLinks } from './link-review.js';
-import type { ProposalRecord, ReviewFile, StoredChange, StoredReview } from './types.js';
+import { linkTargetChecks, linkTargetPins, recordLinkTargets, targetHasher, type ExpectedLinkTarget } from './link-targets.js';
+import { reviewHashOf } from './review-hash.js';
+import type { LinkTarget, ProposalRecord, ReviewFile, StoredChange, StoredReview } from './types.js';
 import { readCurrent } from './vault-files.js';
 
 /**
@@ -18,7 +20,7 @@ import { readCurrent } from './vault-files.js';
  * blocks and the hash is the one the person approved.
  *
  * Checks, in order (docs/proposals.md): base, path, owner, managed_blocks,
- * frontmatter, links, link_stability, shrink, and for a proposal made under a scenario its
+ * frontmatter, links, link_target, link_stability, shrink, and for a proposal made under a scenario its
  * `scenario` and `validator` checks (src/policy). Each name appears at least
  * once: one passing entry, or one failing entry per problem (with its path).
  */
@@ -27,7 +29,7 @@ import { readCurrent } from './vault-files.js';
 export const SHRINK_LIMIT = 0.5;
 
 export type ReviewInput = Pick<ProposalRecord, 'operation_id' | 'changes' | 'allow_shrink' | 'allow_relink' | 'allow_broken_links' | 'scenario'> &
-  Partial<Pick<ProposalRecord, 'id' | 'title' | 'summary' | 'agent' | 'session'>>;
+  Partial<Pick<ProposalRecord, 'id' | 'title' | 'summary' | 'agent' | 'session' | 'link_targets'>>;
 
 const stripBom = (t: string) => (t.charCodeAt(0) === 0xfeff ? t.slice(1) : t);
 const pass = (name: string, message: string, severity: 'block' | 'warn' = 'block'): ReviewCheck => ({ name, ok: true, severity, message });
@@ -44,7 +46,16 @@ function engineCheck(code: string): 'base' | 'path' | 'transaction' {
  * propose hands over the ones its link rewriter parsed, so a 500-note move is
  * not parsed twice.
  */
-export async function runReview(session: VaultSession, p: ReviewInput, parsed: Map<string, NoteModel> = new Map()): Promise<StoredReview> {
+export interface ReviewOptions {
+  /**
+   * A new proposal: record what the links it adds open (its link_target
+   * precondition) and hand the record to `done` before the review uses it.
+   * `expected`: a plan's link as `plan` checked it, recorded as planned.
+   */
+  record?: { expected?: readonly ExpectedLinkTarget[]; done: (targets: LinkTarget[]) => void };
+}
+
+export async function runReview(session: VaultSession, p: ReviewInput, parsed: Map<string, NoteModel> = new Map(), opts: ReviewOptions = {}): Promise<StoredReview> {
   const root = session.root;
   const config = session.config();
   const checks: ReviewCheck[] = [];
@@ -86,32 +97,13 @@ export async function runReview(session: VaultSession, p: ReviewInput, parsed: M
     if (c.action === 'move') expect(c.to!, null, 'the move expects');
   }
 
-  // path: the engine's own rules (inspect plans the transaction and writes nothing); it also gives the review hash
-  let reviewHash: string | null = null;
-  if (base.length === 0 && pathProblems.length === 0) {
-    try {
-      reviewHash = inspectBundle(root, proposalBundle(p.operation_id, p.changes)).approval_sha256;
-    } catch (e) {
-      if (!isVaultgateError(e)) throw e;
-      const name = engineCheck(e.code);
-      (name === 'base' ? base : pathProblems).push({ name, ok: false, severity: 'block', ...(e.path ? { path: e.path } : {}), message: e.message, details: { code: e.code, ...(e.hint ? { hint: e.hint } : {}) } });
-    }
-  }
-  checks.push(...(base.length ? base : [pass('base', 'every touched file still has the hash the change was based on')]));
-  const pathFailures = pathProblems.filter((c) => c.name === 'path');
-  checks.push(...(pathFailures.length ? pathFailures : [pass('path', base.length ? 'paths pass the engine’s rules (checked against disk once the base matches again)' : 'every path passes the transaction engine’s rules')]));
-  checks.push(...pathProblems.filter((c) => c.name !== 'path'));
-
-  checks.push(...checkOwners(files, config));
-  checks.push(...checkManagedBlocks(files, config));
+  // links first: the targets of the links the change adds are part of the bundle the engine plans
   // every check reads the same few texts: parse each once
   const parse = (text: string): NoteModel => {
     let m = parsed.get(text);
     if (!m) parsed.set(text, (m = parseNote(stripBom(text))));
     return m;
   };
-  checks.push(...frontmatterChecks(p.changes, parse));
-
   // Issue 8 lets --allow-shrink allow "a delete of a note with backlinks"; issue 12 names
   // --allow-broken-links for it. Either flag allows it (and only that: a retargeted link
   // still needs --allow-relink).
@@ -123,7 +115,41 @@ export async function runReview(session: VaultSession, p: ReviewInput, parsed: M
       ...(brokenLinksFlag === undefined ? {} : { allowBrokenLinksFlag: brokenLinksFlag }),
     }),
   ).result;
-  checks.push(...links.checks);
+  // link_target (issue 22 §1): a new proposal records what its new links open; later reviews check it
+  const hashOf = targetHasher(root, p.changes);
+  let recorded = p.link_targets ?? null;
+  if (opts.record) {
+    recorded = recordLinkTargets(p.changes, links.files, hashOf, opts.record.expected ?? []);
+    opts.record.done(recorded);
+  }
+  const linkTargets = base.length === 0 && pathProblems.length === 0 ? linkTargetChecks(recorded, p.changes, links.files, hashOf) : [];
+  const pins = linkTargetPins(recorded, p.changes);
+
+  // path: the engine's own rules (inspect plans the transaction and writes nothing); it also gives the approval hash
+  let approval: string | null = null;
+  if (base.length === 0 && pathProblems.length === 0 && linkTargets.every((c) => c.ok)) {
+    try {
+      approval = inspectBundle(root, proposalBundle(p.operation_id, p.changes, pins)).approval_sha256;
+    } catch (e) {
+      if (!isVaultgateError(e)) throw e;
+      // a pinned link target that changed in the moment between the two reads
+      const name = e.code === 'STALE_HASH' && e.path !== undefined && Object.hasOwn(pins, e.path) ? 'link_target' : engineCheck(e.code);
+      const check: ReviewCheck = { name, ok: false, severity: 'block', ...(e.path ? { path: e.path } : {}), message: e.message, details: { code: e.code, ...(e.hint ? { hint: e.hint } : {}) } };
+      if (name === 'link_target') linkTargets.splice(0, linkTargets.length, check);
+      else (name === 'base' ? base : pathProblems).push(check);
+    }
+  }
+  checks.push(...(base.length ? base : [pass('base', 'every touched file still has the hash the change was based on')]));
+  const pathFailures = pathProblems.filter((c) => c.name === 'path');
+  checks.push(...(pathFailures.length ? pathFailures : [pass('path', base.length ? 'paths pass the engine’s rules (checked against disk once the base matches again)' : 'every path passes the transaction engine’s rules')]));
+  checks.push(...pathProblems.filter((c) => c.name !== 'path'));
+
+  checks.push(...checkOwners(files, config));
+  checks.push(...checkManagedBlocks(files, config));
+  checks.push(...frontmatterChecks(p.changes, parse));
+  checks.push(...links.checks.filter((c) => c.name === 'links'));
+  checks.push(...(linkTargets.length ? linkTargets : [pass('link_target', 'checked once the base matches again')]));
+  checks.push(...links.checks.filter((c) => c.name !== 'links'));
   const shrinks = p.changes.map((c) => shrinkOf(c, parse));
   checks.push(...shrinkChecks(p, shrinks, links.files));
   checks.push(...(await scenarioChecks(session, p, files)));
@@ -136,7 +162,8 @@ export async function runReview(session: VaultSession, p: ReviewInput, parsed: M
     files: reviewFiles,
     diff: reviewFiles.map((f) => f.diff).join(''),
     link_changes: links.changes,
-    review_hash: reviewHash,
+    review_hash: approval === null ? null : reviewHashOf(approval, { link_changes: links.changes, files: reviewFiles }),
+    approval_sha256: approval,
     reviewed_at: new Date().toISOString(),
   };
 }

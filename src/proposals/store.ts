@@ -1,8 +1,9 @@
 import zlib from 'node:zlib';
 import { VaultgateError } from '../errors.js';
 import { sha256Hex } from '../vault/index.js';
+import { MAX_FILE_BYTES } from '../txn/index.js';
 import { openStore, type StoreDb, type StoreSpec } from '../store/index.js';
-import type { AuditEvent, ProposalOrigin, ProposalRecord, ProposalState, StoredChange, StoredReview } from './types.js';
+import type { AuditEvent, LinkTarget, ProposalOrigin, ProposalRecord, ProposalState, StoredChange, StoredReview } from './types.js';
 
 type Env = Record<string, string | undefined>;
 
@@ -96,10 +97,18 @@ ALTER TABLE proposals ADD COLUMN allow_relink INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE proposals ADD COLUMN allow_broken_links INTEGER NOT NULL DEFAULT 0;
 `;
 
+/**
+ * v3 (issue 22 §1): the targets of the links a proposal adds, recorded once when
+ * it is proposed (JSON LinkTarget[]); NULL in older rows (nothing recorded, nothing checked).
+ */
+const SCHEMA_V3 = `
+ALTER TABLE proposals ADD COLUMN link_targets TEXT;
+`;
+
 export const PROPOSAL_STORE: StoreSpec = {
   name: 'proposals',
   applicationId: 0x56475052, // 'VGPR'
-  migrations: [SCHEMA_V1, SCHEMA_V2],
+  migrations: [SCHEMA_V1, SCHEMA_V2, SCHEMA_V3],
 };
 
 interface ProposalRow {
@@ -126,6 +135,7 @@ interface ProposalRow {
   applied_at: string | null;
   changed_paths: string | null;
   declined_reason: string | null;
+  link_targets: string | null;
 }
 
 interface ChangeRow {
@@ -264,7 +274,20 @@ export class ProposalStore {
     if (sha256 === null) return null;
     const row = this.db.prepare('SELECT bytes, data FROM texts WHERE sha256 = ?').get(sha256) as { bytes: number; data: Buffer } | undefined;
     if (!row) return null;
-    const bytes = zlib.inflateRawSync(row.data);
+    // read back with a bound, like every input: a kept text is at most one file's new bytes
+    // (MAX_FILE_BYTES, a BOM more), and inflating never produces more than the row says it holds
+    const corrupt = (why: string) =>
+      new VaultgateError('STATE_CORRUPT', `${this.file}: the kept text ${sha256} ${why}`, {
+        details: { file: this.file, sha256 },
+        hint: 'The proposal store is damaged; restore it from a backup. vaultgate will not overwrite it.',
+      });
+    if (!Number.isInteger(row.bytes) || row.bytes < 0 || row.bytes > MAX_FILE_BYTES + 3) throw corrupt(`claims ${row.bytes} bytes, over the ${MAX_FILE_BYTES + 3}-byte bound of a kept text`);
+    let bytes: Buffer;
+    try {
+      bytes = zlib.inflateRawSync(row.data, { maxOutputLength: Math.max(1, row.bytes) });
+    } catch {
+      throw corrupt(`does not inflate to the ${row.bytes} bytes it claims`);
+    }
     if (bytes.byteLength !== row.bytes || sha256Hex(bytes) !== sha256) {
       throw new VaultgateError('STATE_CORRUPT', `${this.file}: the kept text ${sha256} does not match its hash`, {
         details: { file: this.file, sha256 },
@@ -310,7 +333,16 @@ export class ProposalStore {
       applied_at: row.applied_at,
       changed_paths: row.changed_paths === null ? null : (JSON.parse(row.changed_paths) as string[]),
       declined_reason: row.declined_reason,
+      link_targets: row.link_targets === null ? null : (JSON.parse(row.link_targets) as LinkTarget[]),
     };
+  }
+
+  /**
+   * Record the targets of the links a proposal adds, once: a precondition is
+   * fixed when the proposal is made and never rewritten (false when already set).
+   */
+  setLinkTargets(id: string, targets: readonly LinkTarget[]): boolean {
+    return this.db.prepare('UPDATE proposals SET link_targets = ? WHERE id = ? AND link_targets IS NULL').run(JSON.stringify(targets), id).changes === 1;
   }
 
   /** The proposal or a typed error naming the id. */

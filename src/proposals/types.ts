@@ -71,6 +71,34 @@ export interface ProposalRecord {
   applied_at: string | null;
   changed_paths: string[] | null;
   declined_reason: string | null;
+  /**
+   * What every link the change adds opened when it was proposed (issue 22 §1):
+   * a read precondition review and apply check again. null: proposed before
+   * vaultgate recorded them (nothing to check).
+   */
+  link_targets: LinkTarget[] | null;
+}
+
+/**
+ * A new link's target as recorded at propose time: the link as written in the
+ * note it goes into, and the file it opened with the SHA-256 of that file's
+ * bytes (after the change, when the proposal writes it). Review resolves the
+ * link text again and blocks (`link_target`) when it no longer opens that
+ * file with those bytes; apply refuses (LINK_TARGET_CHANGED, 75).
+ */
+export interface LinkTarget {
+  /** The note the link is written into (where it is after the change). */
+  source: string;
+  /** Line in the new text (for people; links are matched by kind and text). */
+  line: number;
+  kind: string;
+  raw: string;
+  /** resolved | unindexed | unresolved | ambiguous, when proposed. */
+  status: string;
+  /** The file it opened (null: it opened none). */
+  target: string | null;
+  /** SHA-256 of that file's bytes (null: no file). */
+  target_sha256: string | null;
 }
 
 /** A link named in a review (links_added, and links_removed with `status: null`). */
@@ -167,8 +195,15 @@ export interface StoredReview {
   diff: string;
   /** Every existing link whose resolution the proposal moves, intended or not (link_stability). */
   link_changes: LinkChange[];
-  /** The transaction engine's approval hash of the exact bundle reviewed; null when it could not be planned (base or path failed). */
+  /**
+   * What the person approves: a hash over the transaction engine's approval
+   * hash of the exact bundle (`approval_sha256`) and the set of link changes
+   * (`link_changes`, issue 20 class 6); null when the bundle could not be
+   * planned (base, path or link_target failed).
+   */
   review_hash: string | null;
+  /** The engine's approval hash of the bundle (absent in reviews stored before issue 20: their review_hash was it). */
+  approval_sha256?: string | null;
   reviewed_at: string;
 }
 

@@ -36,8 +36,10 @@ export interface ApplyOptions extends EngineOptions {
    * replay lookup, right before the engine plans and compares the approval.
    * Throwing stops the apply with nothing written. Proposals re-run their
    * review here, so a review and the write it approves see the same vault.
+   * A string returned is the approval the plan must match instead of the one
+   * given (a proposal's review hash is not the engine's approval: it wraps it).
    */
-  beforePlan?: () => void | Promise<void>;
+  beforePlan?: () => void | string | Promise<void | string>;
   /**
    * Run under the vault lock right after this call's own transaction committed
    * (not on a replay). Proposals record "applied" here: once the lock is free,
@@ -69,11 +71,13 @@ export async function applyBundle(root: string, bundle: Bundle, approval: string
       });
     }
     assertNotBlocked(bundle.operation_id, bundle.writes.flatMap(pathsOf), blocked);
-    await opts.beforePlan?.();
+    // a proposal's review hash wraps the engine's approval (with the link changes it reviewed):
+    // its hook checks that under this lock, then names the approval the plan must match
+    const expected = (await opts.beforePlan?.()) ?? approval;
     const plan = buildPlan(root, bundle, { ops, scopeContext: config, ...(opts.scopes ? { scopes: opts.scopes } : {}) });
-    if (plan.approval_sha256 !== approval) {
+    if (plan.approval_sha256 !== expected) {
       throw new VaultgateError('APPROVAL_MISMATCH', `the approval does not match bundle ${bundle.operation_id} against the vault as it is now`, {
-        details: { expected: plan.approval_sha256, actual: approval },
+        details: { expected: plan.approval_sha256, actual: expected },
         hint: 'Something changed since inspect (a file, a mode, the vault). Run `vaultgate tx inspect BUNDLE` again and approve the new hash.',
       });
     }

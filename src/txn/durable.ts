@@ -1,6 +1,7 @@
 import path from 'node:path';
 import type { FsOps } from './fs-ops.js';
-import { rethrowIfCrash } from './fs-ops.js';
+import { rethrowIfCrash, stateFileTooLarge } from './fs-ops.js';
+import { MAX_STATE_FILE_BYTES } from './settings.js';
 
 /** fsync a folder so a create, rename or unlink inside it survives power loss. */
 export function fsyncDir(dir: string, ops: FsOps): void {
@@ -50,12 +51,22 @@ export function removeTree(dir: string, ops: FsOps): void {
   ops.rmdir(dir);
 }
 
-/** Read and parse a JSON state file, or null when missing or unparsable (a torn or foreign file). */
+/**
+ * Read and parse a JSON state file, or null when missing or unparsable (a torn or
+ * foreign file). Bounded: one over MAX_STATE_FILE_BYTES is STATE_CORRUPT, not read.
+ */
 export function readJsonFile<T>(file: string, ops: FsOps): T | null {
+  let bytes: Buffer;
   try {
-    return JSON.parse(ops.readFile(file).toString('utf8')) as T;
+    bytes = ops.readFileBounded(file, MAX_STATE_FILE_BYTES);
   } catch (e) {
     rethrowIfCrash(e);
+    return null;
+  }
+  if (bytes.byteLength > MAX_STATE_FILE_BYTES) throw stateFileTooLarge(file);
+  try {
+    return JSON.parse(bytes.toString('utf8')) as T;
+  } catch {
     return null;
   }
 }

@@ -1,4 +1,8 @@
 import fs from 'node:fs';
+import path from 'node:path';
+import { VaultgateError } from '../errors.js';
+import { readBounded } from './read-input.js';
+import { MAX_STATE_FILE_BYTES } from './settings.js';
 
 /**
  * The one layer through which every file-system call of the transaction engine
@@ -31,6 +35,12 @@ export interface FsOps {
   lstat(abs: string): fs.BigIntStats | null;
   fstat(fd: number): fs.BigIntStats;
   readFile(abs: string): Buffer;
+  /**
+   * A regular file's bytes, at most `limit + 1` of them (more than `limit`: over
+   * the bound), never following a link and never blocking on a FIFO: how the
+   * engine reads its own state files back.
+   */
+  readFileBounded(abs: string, limit: number): Buffer;
   readdir(abs: string): string[];
 }
 
@@ -71,6 +81,15 @@ export const realFsOps: FsOps = {
       fs.closeSync(fd);
     }
   },
+  readFileBounded(abs, limit) {
+    const fd = fs.openSync(abs, O_RDONLY | O_NOFOLLOW | fs.constants.O_NONBLOCK);
+    try {
+      if (!fs.fstatSync(fd).isFile()) throw Object.assign(new Error(`${abs} is not a regular file`), { code: 'EFTYPE' });
+      return readBounded(fd, limit);
+    } finally {
+      fs.closeSync(fd);
+    }
+  },
   readdir: (abs) => fs.readdirSync(abs),
 };
 
@@ -88,15 +107,37 @@ export function rethrowIfCrash(e: unknown): void {
   if (e instanceof SimulatedCrash) throw e;
 }
 
-/** A state file's text, or null when it does not exist (any other failure is thrown). */
-export function readTextIfExists(file: string, ops: FsOps): string | null {
+/**
+ * A state file's text, or null when it does not exist (any other failure is
+ * thrown). Read with a bound (MAX_STATE_FILE_BYTES): one over it is
+ * STATE_CORRUPT naming the file, never read whole.
+ */
+export function readTextIfExists(file: string, ops: FsOps, hint?: string): string | null {
+  let bytes: Buffer;
   try {
-    return ops.readFile(file).toString('utf8');
+    bytes = ops.readFileBounded(file, MAX_STATE_FILE_BYTES);
   } catch (e) {
     rethrowIfCrash(e);
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
     throw e;
   }
+  if (bytes.byteLength > MAX_STATE_FILE_BYTES) throw stateFileTooLarge(file, hint);
+  return bytes.toString('utf8');
+}
+
+/** `.vaultgate/…` of an absolute state path, for messages (the path itself when it is not under one). */
+export function stateRel(file: string): string {
+  const at = file.lastIndexOf(`${path.sep}.vaultgate${path.sep}`);
+  return at >= 0 ? file.slice(at + 1).split(path.sep).join('/') : file;
+}
+
+export function stateFileTooLarge(file: string, hint?: string): VaultgateError {
+  const rel = stateRel(file);
+  return new VaultgateError('STATE_CORRUPT', `${rel} is over the ${MAX_STATE_FILE_BYTES}-byte bound for a state file: vaultgate never writes one that large, so it was planted or damaged; it was not read`, {
+    path: rel,
+    details: { file: rel, limit: MAX_STATE_FILE_BYTES },
+    hint: hint ?? `Move ${rel} out of the way (keep a copy to look at), then run the command again; \`vaultgate tx status\` shows what is pending.`,
+  });
 }
 
 export type FaultKind = 'crash' | 'ENOSPC' | 'EIO' | 'EIO-sticky';

@@ -42,9 +42,9 @@ export interface DoneRecord {
 export function readDone(root: string, op: string, ops: FsOps): DoneRecord | null {
   if (!isOperationId(op)) return null;
   const file = path.join(txnLayout(root).done, `${op}.json`);
-  const text = readTextIfExists(file, ops);
-  if (text === null) return null;
   const rel = `.vaultgate/txn/done/${op}.json`;
+  const text = readTextIfExists(file, ops, `Restore ${rel} from a backup of the vault, or move it away (its operation id then counts as unused).`);
+  if (text === null) return null;
   const bad = (why: string): never => {
     throw new VaultgateError('STATE_CORRUPT', `${rel} is not a valid result record (${why})`, {
       path: rel,

@@ -122,7 +122,7 @@ const corrupt = (file: string, why: string) =>
  */
 export function readIntent(opDir: string, ops: FsOps): Intent | null {
   const file = path.join(opDir, 'intent.json');
-  const text = readTextIfExists(file, ops);
+  const text = readTextIfExists(file, ops, 'The journal of an interrupted operation was altered. Leave the folder in place and see docs/guarantees.md; `vaultgate tx status` lists it.');
   if (text === null) return null;
   let raw: unknown;
   try {

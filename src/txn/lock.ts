@@ -6,7 +6,7 @@ import { unreachable, VaultgateError } from '../errors.js';
 import { removeTree } from './durable.js';
 import { realFsOps, rethrowIfCrash, type FsOps } from './fs-ops.js';
 import { txnLayout } from './layout.js';
-import { DEFAULT_LOCK_TIMEOUT_MS, HEARTBEAT_EVERY_MS, HEARTBEAT_TTL_MS, MAX_CLOCK_SKEW_MS } from './settings.js';
+import { DEFAULT_LOCK_TIMEOUT_MS, HEARTBEAT_EVERY_MS, HEARTBEAT_TTL_MS, MAX_CLOCK_SKEW_MS, MAX_STATE_FILE_BYTES } from './settings.js';
 
 /**
  * The vault lock: `.vaultgate/lock/` holding `owner.json`. It is born complete —
@@ -117,7 +117,10 @@ function readOwner(dir: string, ops: FsOps): { record: OwnerRecord; changedMs: n
   const changedMs = Math.max(dirSt ? Number(dirSt.mtimeMs) : 0, fileSt ? Number(fileSt.mtimeMs) : 0);
   let text: string;
   try {
-    text = ops.readFile(file).toString('utf8');
+    // bounded like every state file: a planted owner.json of gigabytes is an invalid record, not a crash
+    const bytes = ops.readFileBounded(file, MAX_STATE_FILE_BYTES);
+    if (bytes.byteLength > MAX_STATE_FILE_BYTES) return { record: { owner: null, problem: `is over the ${MAX_STATE_FILE_BYTES}-byte bound for a state file`, unreadable: true }, changedMs };
+    text = bytes.toString('utf8');
   } catch (e) {
     rethrowIfCrash(e);
     const code = (e as NodeJS.ErrnoException).code ?? 'an error';

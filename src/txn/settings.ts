@@ -29,6 +29,17 @@ export const MAX_JSON_DEPTH = 16;
 /** `read_preconditions` entries: 1024 is fine, 1025 is not. */
 export const MAX_READ_PRECONDITIONS = 1024;
 
+// ---- what the engine reads back of its own state --------------------------------
+
+/**
+ * Largest state file the engine reads back (an intent record, a result record, a
+ * quarantine record, a lock owner): 16 MiB is fine, one byte more is STATE_CORRUPT.
+ * The engine never writes one near it — an intent of 1,024 writes with the longest
+ * paths is about 2.5 MB — so a bigger one was planted or damaged, and reading it
+ * whole could exhaust memory instead of answering.
+ */
+export const MAX_STATE_FILE_BYTES = 16 * 1024 * 1024;
+
 // ---- names the engine gives things ----------------------------------------------
 
 /**

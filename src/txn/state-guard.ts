@@ -68,7 +68,7 @@ export function rootIdentity(root: string): { dev: string; ino: string } | null 
 }
 
 const MUTATING = ['openExclusive', 'rename', 'link', 'unlink', 'mkdir', 'rmdir', 'openAppend'] as const;
-const READING = ['openRead', 'openDir', 'readFile', 'readdir'] as const;
+const READING = ['openRead', 'openDir', 'readFile', 'readFileBounded', 'readdir'] as const;
 
 /** Wrap `ops` so that state paths are never reached through a link and the vault folder cannot change under us. */
 export function guardOps(root: string, ops: FsOps): FsOps {

@@ -8,6 +8,9 @@ import { VaultgateError } from '../errors.js';
  * itself nor at the file: a vault cloned from an untrusted place must not make us
  * read (and trust) a file elsewhere. Returns null when the file does not exist.
  */
+/** Largest `.vaultgate/vault-id` or `config.yaml` read: 1 MiB is fine, one byte more is STATE_CORRUPT (a real one is a few KB). */
+export const MAX_VAULT_STATE_FILE_BYTES = 1024 * 1024;
+
 export function readStateFile(root: string, name: string): string | null {
   return readStateBytes(root, name)?.toString('utf8') ?? null;
 }
@@ -39,10 +42,32 @@ export function readStateBytes(root: string, name: string): Buffer | null {
     throw e;
   }
   try {
-    if (!fs.fstatSync(fd).isFile()) {
+    const st = fs.fstatSync(fd);
+    if (!st.isFile()) {
       throw new VaultgateError('STATE_CORRUPT', `${rel} is not a regular file`, { path: rel, hint: `Move ${rel} out of the way, then run the command again.` });
     }
-    return fs.readFileSync(fd);
+    // bounded like every input: at most one byte past the bound is ever read (sized by fstat; grown if the file grew)
+    let buf = Buffer.allocUnsafe(Math.min(st.size, MAX_VAULT_STATE_FILE_BYTES) + 1);
+    let n = 0;
+    for (;;) {
+      if (n === buf.length) {
+        if (buf.length > MAX_VAULT_STATE_FILE_BYTES) break;
+        const bigger = Buffer.allocUnsafe(Math.min(buf.length * 2, MAX_VAULT_STATE_FILE_BYTES + 1));
+        buf.copy(bigger, 0, 0, n);
+        buf = bigger;
+      }
+      const got = fs.readSync(fd, buf, n, buf.length - n, null);
+      if (got === 0) break;
+      n += got;
+    }
+    if (n > MAX_VAULT_STATE_FILE_BYTES) {
+      throw new VaultgateError('STATE_CORRUPT', `${rel} is over the ${MAX_VAULT_STATE_FILE_BYTES}-byte bound for vaultgate's own files in .vaultgate/; it was not read`, {
+        path: rel,
+        details: { file: rel, limit: MAX_VAULT_STATE_FILE_BYTES },
+        hint: `vaultgate never writes one that large and a real ${name} is a few kilobytes: move ${rel} out of the way (keep a copy to look at), then run the command again.`,
+      });
+    }
+    return Buffer.from(buf.subarray(0, n));
   } finally {
     fs.closeSync(fd);
   }

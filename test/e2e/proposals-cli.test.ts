@@ -65,7 +65,7 @@ test('the loop: propose → review → apply → rollback → apply; the vault h
   assert.deepEqual(Object.keys(p.review), ['checks', 'files', 'diff', 'link_changes', 'review_hash']);
   assert.deepEqual(
     [...new Set(p.review.checks.map((c: any) => c.name))],
-    ['base', 'path', 'owner', 'managed_blocks', 'frontmatter', 'links', 'link_stability', 'shrink'],
+    ['base', 'path', 'owner', 'managed_blocks', 'frontmatter', 'links', 'link_target', 'link_stability', 'shrink'],
   );
   assert.equal(read(v, 'Bread.md'), NOTE, 'propose writes nothing into the vault');
   assert.equal(fs.existsSync(path.join(v.root, '.vaultgate')), false, 'not even .vaultgate/');
@@ -427,8 +427,9 @@ test('a crash after the transaction committed but before the proposal was marked
   try {
     const rec = store.require('p-1');
     // what apply does under the lock, then the engine's transaction — and the process "dies" before marking the proposal
+    // (the engine checks its own approval hash, which the review hash wraps with the link changes)
     assert.ok(store.transition('p-1', ['pending'], 'recovery'));
-    await applyBundle(v.root, proposalBundle(rec.operation_id, rec.changes), p.review.review_hash);
+    await applyBundle(v.root, proposalBundle(rec.operation_id, rec.changes), rec.review!.approval_sha256!);
   } finally {
     store.close();
   }

@@ -178,10 +178,20 @@ async function untilGone(pid: number, timeoutMs: number): Promise<boolean> {
   return !alive(pid);
 }
 
+/** The end of the daemon's log: only its last 4 KiB are read (a long-lived daemon's log can be large). */
 function tail(file: string): string {
   try {
-    const text = fs.readFileSync(file, 'utf8').trim();
-    return text.length > 600 ? `…${text.slice(-600)}` : text || '(empty log)';
+    const fd = fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK);
+    try {
+      const size = fs.fstatSync(fd).size;
+      const n = Math.min(size, 4096);
+      const buf = Buffer.alloc(n);
+      const got = fs.readSync(fd, buf, 0, n, size - n);
+      const text = buf.subarray(0, got).toString('utf8').trim();
+      return text.length > 600 || size > n ? `…${text.slice(-600)}` : text || '(empty log)';
+    } finally {
+      fs.closeSync(fd);
+    }
   } catch {
     return '(no log)';
   }

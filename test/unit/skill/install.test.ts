@@ -25,6 +25,15 @@ test('SKILL.md: front matter with name and a description every runtime accepts, 
   assert.ok(!/^# vaultgate for agents$/m.test(content), 'the guide’s own title is replaced');
 });
 
+test('SKILL.md and the MCP prompt carry the rule: never hide a failing exit status from the person (issue 22 §4)', async () => {
+  const { answerPromptText } = await import('../../../src/mcp/agent-text.js');
+  for (const text of [content, answerPromptText('q', '/vault')]) {
+    assert.match(text, /Never hide a failing command's exit status from the person/);
+    assert.ok(text.includes('|| true'), 'names the usual way to hide it');
+    assert.match(text, /swallow a 75 or a 77/);
+  }
+});
+
 test('skill install: written once under the data root, symlinked into every runtime; idempotent', () => {
   const { home, data } = setup();
   const r = installSkill({ home, dataRoot: data, runtimes: RUNTIMES, content, dryRun: false, guard: false });
