@@ -66,6 +66,7 @@ export const initOp = defineOperation({
 
 export const txInspectOp = defineOperation({
   name: 'tx_inspect',
+  reviewed: true,
   command: 'tx inspect',
   group: 'write',
   summary: 'Validate a bundle against the vault and print the approval hash; writes nothing',
@@ -81,6 +82,7 @@ export const txInspectOp = defineOperation({
 
 export const txApplyOp = defineOperation({
   name: 'tx_apply',
+  reviewed: true,
   command: 'tx apply',
   group: 'write',
   summary: 'Apply a bundle all-or-nothing, if the vault is still as inspected',
@@ -123,6 +125,7 @@ export const txRecoverOp = defineOperation({
 
 export const txStatusOp = defineOperation({
   name: 'tx_status',
+  reviewed: true,
   command: 'tx status',
   group: 'admin',
   summary: 'Pending and quarantined operations, and the lock owner (read-only)',
