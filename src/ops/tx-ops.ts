@@ -18,13 +18,13 @@ async function loadBundle(ctx: OpContext, arg: string) {
       bytes = ctx.readStdin(MAX_BUNDLE_BYTES);
       baseDir = ctx.cwd;
     } else {
-      // a regular file, or a pipe the caller writes into (`<(…)`); never a device such
-      // as /dev/zero, which would never end (decided on the opened file)
+      // a regular file only (decided on the opened file): a device such as /dev/zero
+      // would never end, a FIFO nobody writes into would wait forever; stdin is `-`
       const file = path.resolve(ctx.cwd, arg);
-      const r = readInputFile(file, MAX_BUNDLE_BYTES, { allowPipe: true });
-      if (r.kind === 'other') {
-        throw new VaultgateError('BUNDLE_INVALID', `bundle ${arg} is not a regular file or a pipe`, {
-          hint: 'Pass the path of a bundle file, or `-` to read it from stdin.',
+      const r = readInputFile(file, MAX_BUNDLE_BYTES);
+      if (r.kind !== 'file') {
+        throw new VaultgateError('BUNDLE_INVALID', `bundle ${arg} is not a regular file${r.kind === 'pipe' ? ' (a FIFO is never waited on)' : ''}`, {
+          hint: 'Pass the path of a bundle file, or `-` and pipe the bundle into stdin.',
         });
       }
       bytes = r.bytes;
