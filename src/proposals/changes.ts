@@ -209,6 +209,10 @@ export function resolveChanges(root: string, requests: readonly ChangeRequest[],
       headings.push({ path: rel, heading: renamed.index, text: r.to.trim(), before: renamed.before });
     } else resolved.push(resolveChange(root, r));
   }
+  for (const c of resolved) {
+    if (c.action === 'move') checkLinkableName(c.to!);
+    else if (c.action === 'write' && c.base_sha256 === null) checkLinkableName(c.path);
+  }
   const changes = resolved.some((c) => c.action === 'move') || headings.length > 0 ? rewriter(resolved, headings) : resolved;
   if (changes.length > MAX_WRITES) throw tooMany(changes.length);
   const total = changes.reduce((n, c) => n + (c.new_text === null ? 0 : Buffer.byteLength(c.new_text)), 0);
@@ -236,6 +240,28 @@ function checkRequestPaths(r: ChangeRequest): void {
     const parent = from.includes('/') ? from.slice(0, from.lastIndexOf('/') + 1) : '';
     checkWritePath(parent + trimmed(r.name));
   }
+}
+
+/** Characters that end or split an Obsidian link: `#` heading, `^` block, `|` display text, `[` `]` the brackets. */
+const UNLINKABLE = /[#^[\]|]/;
+
+/**
+ * A path a proposal creates (a new file, a move's destination) must be one an
+ * Obsidian link can reach: `[[a#b]]` opens heading `b` of `a`, never `a#b.md`.
+ * Obsidian itself refuses such names; so does a proposal (PATH_INVALID). A file
+ * that already has one is read, edited and moved away as any other (only what
+ * is created is checked), and `tx` bundles — a person's own tool — are not held
+ * to Obsidian's naming.
+ */
+function checkLinkableName(rel: string): void {
+  const bad = rel.split('/').find((part) => UNLINKABLE.test(part));
+  if (bad === undefined) return;
+  const chars = [...new Set([...bad].filter((ch) => UNLINKABLE.test(ch)))].join(' ');
+  throw new VaultgateError('PATH_INVALID', `invalid vault path ${JSON.stringify(rel)}: ${JSON.stringify(bad)} holds ${chars}, which no Obsidian link can reach`, {
+    path: rel,
+    details: { path: rel, characters: chars },
+    hint: 'Obsidian links cannot name a file or folder with # ^ [ ] | in it: choose a name without them (e.g. `-` or a space instead) and propose again.',
+  });
 }
 
 function tooMany(n: number): VaultgateError {
