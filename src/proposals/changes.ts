@@ -5,7 +5,7 @@ import { checkWritePath, MAX_FILE_BYTES, MAX_OPERATION_BYTES, MAX_WRITES } from 
 import { isMarkdownPath, normalizeVaultPath, sha256Hex } from '../vault/index.js';
 import { appendToNote, appendToSection, renameHeading, replaceOnce, replaceSection } from './edits.js';
 import type { HeadingRename, LinkRewriter } from './link-rewrite.js';
-import type { StoredChange } from './types.js';
+import type { FolderMove, StoredChange } from './types.js';
 import { readCurrent, staleBase, type CurrentFile } from './vault-files.js';
 
 /**
@@ -119,7 +119,7 @@ function moveChange(root: string, rel: string, to: string, base: string | null):
 }
 
 /** Whether a vault path names a folder on disk (a symbolic link is never followed). */
-function isFolder(root: string, rel: string): boolean {
+export function isFolder(root: string, rel: string): boolean {
   try {
     return fs.lstatSync(path.join(root, rel)).isDirectory();
   } catch {
@@ -132,7 +132,7 @@ function isFolder(root: string, rel: string): boolean {
  * dot-files and dot-folders are not the vault's (Obsidian ignores them) and
  * stay where they are; a symbolic link inside is refused, never followed.
  */
-function filesUnder(root: string, folder: string): string[] {
+export function filesUnder(root: string, folder: string): string[] {
   const out: string[] = [];
   const walk = (rel: string) => {
     for (const e of fs.readdirSync(path.join(root, rel), { withFileTypes: true })) {
@@ -162,7 +162,7 @@ function renamedName(rel: string, name: string, folder: boolean): string {
 }
 
 /** A move or rename request: one file move, or one per file of a folder. */
-function expandMove(root: string, r: Extract<ChangeRequest, { kind: 'move' | 'rename' }>): StoredChange[] {
+function expandMove(root: string, r: Extract<ChangeRequest, { kind: 'move' | 'rename' }>, folders: FolderMove[]): StoredChange[] {
   const rel = normalizeVaultPath(r.path.replace(/\/+$/, ''));
   const folder = isFolder(root, rel);
   const parent = rel.includes('/') ? rel.slice(0, rel.lastIndexOf('/') + 1) : '';
@@ -183,6 +183,7 @@ function expandMove(root: string, r: Extract<ChangeRequest, { kind: 'move' | 're
   if (to === rel || to.startsWith(rel + '/')) throw new VaultgateError('USAGE', `cannot move the folder ${rel} into itself (${to})`, { hint: 'Give a destination outside the folder.' });
   const files = filesUnder(root, rel);
   if (files.length === 0) throw new VaultgateError('PROPOSAL_NOOP', `${rel} holds no file to move`, { path: rel, details: { path: rel }, hint: 'Nothing was stored. An empty folder is not a vault file; create or remove it by hand.' });
+  folders.push({ from: rel, to });
   return files.map((f) => moveChange(root, f, to + f.slice(rel.length), null));
 }
 
@@ -190,16 +191,17 @@ function expandMove(root: string, r: Extract<ChangeRequest, { kind: 'move' | 're
  * Every request resolved (moves of folders expanded to one move per file, a
  * rename to a move), then the rewriter's changes folded in — the links that
  * keep pointing where they pointed (link-rewrite.ts); the engine's count and
- * size limits checked.
+ * size limits checked. `folders` receives each folder moved whole (review checks
+ * that it still holds exactly the files moved).
  */
-export function resolveChanges(root: string, requests: readonly ChangeRequest[], rewriter: LinkRewriter = plainMove): StoredChange[] {
+export function resolveChanges(root: string, requests: readonly ChangeRequest[], rewriter: LinkRewriter = plainMove, folders: FolderMove[] = []): StoredChange[] {
   if (requests.length === 0) throw new VaultgateError('USAGE', 'a proposal needs at least one change', { hint: 'See `vaultgate propose --help`.' });
   if (requests.length > MAX_WRITES) throw tooMany(requests.length);
   for (const r of requests) checkRequestPaths(r);
   const resolved: StoredChange[] = [];
   const headings: HeadingRename[] = [];
   for (const r of requests) {
-    if (r.kind === 'move' || r.kind === 'rename') resolved.push(...expandMove(root, r));
+    if (r.kind === 'move' || r.kind === 'rename') resolved.push(...expandMove(root, r, folders));
     else if (r.kind === 'rename_heading') {
       const rel = normalizeVaultPath(r.path);
       const cur = readCurrent(root, rel);

@@ -13,7 +13,7 @@ import { rewriteLinks, type LinkRewriter } from './link-rewrite.js';
 import { readLinkFormat } from '../plan/index.js';
 import { runReview } from './review.js';
 import { fileHashes, now, PROPOSAL_STORE, ProposalStore, unknownProposal, type ListFilter, type LogFilter, type ProposalSummary } from './store.js';
-import type { AuditEvent, ProposalRecord, ProposalState, StoredChange, StoredReview } from './types.js';
+import type { AuditEvent, FolderMove, ProposalRecord, ProposalState, StoredChange, StoredReview } from './types.js';
 
 /**
  * The proposal loop (DESIGN §5.2, docs/proposals.md): propose → review →
@@ -151,10 +151,11 @@ export async function propose(session: VaultSession, input: ProposeInput, actor:
   // moves and heading renames bring the link rewrites that keep every link where it pointed;
   // the index (refreshed first) says which links can be affected
   const parsed = new Map<string, NoteModel>();
+  const folderMoves: FolderMove[] = [];
   const changes = session.read((h) => {
     const format = readLinkFormat(session.root).format;
     const rewriter: LinkRewriter = opts.rewriter ?? ((cs, hs) => rewriteLinks({ root: session.root, db: h.db, config: session.config(), format, parsed }, cs, hs));
-    return resolveChanges(session.root, input.changes, rewriter);
+    return resolveChanges(session.root, input.changes, rewriter, folderMoves);
   }).result;
   // The engine's own validation (paths, reserved folders, collisions, limits) before anything is stored.
   proposalBundle('proposal-check', changes);
@@ -174,6 +175,7 @@ export async function propose(session: VaultSession, input: ProposeInput, actor:
         origin: 'propose',
         rollback_of: null,
         changes,
+        folder_moves: folderMoves,
       },
       actor,
       parsed,
@@ -249,6 +251,7 @@ export function show(session: VaultSession, id: string, actor: string): ShowResu
           allow_shrink: p.allow_shrink,
           allow_relink: p.allow_relink,
           allow_broken_links: p.allow_broken_links,
+          folder_moves: p.folder_moves,
           origin: p.origin,
           rollback_of: p.rollback_of,
           rolled_back_by: store.rollbackOf(p.id)?.id ?? null,

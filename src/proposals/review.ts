@@ -9,6 +9,7 @@ import { changeDiff } from './diff.js';
 import { reviewLinks, type FileLinks } from './link-review.js';
 import type { ProposalRecord, ReviewFile, StoredChange, StoredReview } from './types.js';
 import { readCurrent } from './vault-files.js';
+import { filesUnder, isFolder } from './changes.js';
 
 /**
  * Review: every check a proposal must pass, run against the vault as it is now,
@@ -27,7 +28,7 @@ import { readCurrent } from './vault-files.js';
 export const SHRINK_LIMIT = 0.5;
 
 export type ReviewInput = Pick<ProposalRecord, 'operation_id' | 'changes' | 'allow_shrink' | 'allow_relink' | 'allow_broken_links' | 'scenario'> &
-  Partial<Pick<ProposalRecord, 'id' | 'title' | 'summary' | 'agent' | 'session'>>;
+  Partial<Pick<ProposalRecord, 'id' | 'title' | 'summary' | 'agent' | 'session' | 'folder_moves'>>;
 
 const stripBom = (t: string) => (t.charCodeAt(0) === 0xfeff ? t.slice(1) : t);
 const pass = (name: string, message: string, severity: 'block' | 'warn' = 'block'): ReviewCheck => ({ name, ok: true, severity, message });
@@ -84,6 +85,30 @@ export async function runReview(session: VaultSession, p: ReviewInput, parsed: M
   for (const c of p.changes) {
     expect(c.path, c.base_sha256, 'it was based on');
     if (c.action === 'move') expect(c.to!, null, 'the move expects');
+  }
+  // a folder moved whole must still hold exactly the files its moves list: a file added
+  // since would stay behind and split the folder (issue 20)
+  for (const f of p.folder_moves ?? []) {
+    const listed = new Set(p.changes.filter((c) => c.action === 'move' && c.path.startsWith(f.from + '/')).map((c) => c.path));
+    let now: string[];
+    try {
+      now = isFolder(root, f.from) ? filesUnder(root, f.from) : [];
+    } catch (e) {
+      if (!isVaultgateError(e)) throw e;
+      pathProblems.push({ name: 'path', ok: false, severity: 'block', path: e.path ?? f.from, message: e.message, details: { code: e.code } });
+      continue;
+    }
+    const added = now.filter((rel) => !listed.has(rel));
+    if (added.length === 0) continue;
+    const shown = added.slice(0, 10).join(', ') + (added.length > 10 ? ` and ${added.length - 10} more` : '');
+    base.push({
+      name: 'base',
+      ok: false,
+      severity: 'block',
+      path: f.from,
+      message: `${f.from} changed since its move to ${f.to} was proposed: it now also holds ${shown}, which the move would leave behind`,
+      details: { folder: f.from, to: f.to, added },
+    });
   }
 
   // path: the engine's own rules (inspect plans the transaction and writes nothing); it also gives the review hash
