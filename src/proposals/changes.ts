@@ -4,6 +4,7 @@ import { VaultgateError } from '../errors.js';
 import { checkWritePath, MAX_FILE_BYTES, MAX_OPERATION_BYTES, MAX_WRITES } from '../txn/index.js';
 import { isMarkdownPath, normalizeVaultPath, sha256Hex } from '../vault/index.js';
 import { appendToNote, appendToSection, renameHeading, replaceOnce, replaceSection } from './edits.js';
+import { asProposal } from './engine-errors.js';
 import type { HeadingRename, LinkRewriter } from './link-rewrite.js';
 import type { FolderMove, StoredChange } from './types.js';
 import { readCurrent, staleBase, type CurrentFile } from './vault-files.js';
@@ -197,7 +198,7 @@ function expandMove(root: string, r: Extract<ChangeRequest, { kind: 'move' | 're
 export function resolveChanges(root: string, requests: readonly ChangeRequest[], rewriter: LinkRewriter = plainMove, folders: FolderMove[] = []): StoredChange[] {
   if (requests.length === 0) throw new VaultgateError('USAGE', 'a proposal needs at least one change', { hint: 'See `vaultgate propose --help`.' });
   if (requests.length > MAX_WRITES) throw tooMany(requests.length);
-  for (const r of requests) checkRequestPaths(r);
+  for (const r of requests) asProposal({ verb: 'propose' }, () => checkRequestPaths(r));
   const resolved: StoredChange[] = [];
   const headings: HeadingRename[] = [];
   for (const r of requests) {

@@ -9,6 +9,7 @@ import type { NoteModel } from '../markdown/index.js';
 import { sha256Hex } from '../vault/index.js';
 import { proposalBundle } from './bundle.js';
 import { defaultTitle, resolveChanges, type ChangeRequest } from './changes.js';
+import { asProposal, forProposal } from './engine-errors.js';
 import { rewriteLinks, type LinkRewriter } from './link-rewrite.js';
 import { readLinkFormat } from '../plan/index.js';
 import { runReview } from './review.js';
@@ -158,7 +159,7 @@ export async function propose(session: VaultSession, input: ProposeInput, actor:
     return resolveChanges(session.root, input.changes, rewriter, folderMoves);
   }).result;
   // The engine's own validation (paths, reserved folders, collisions, limits) before anything is stored.
-  proposalBundle('proposal-check', changes);
+  asProposal({ verb: 'propose' }, () => proposalBundle('proposal-check', changes));
   return withStoreAsync(session, (store) =>
     storeAndReview(
       session,
@@ -333,7 +334,7 @@ export async function apply(session: VaultSession, id: string, reviewHash: strin
     const p = settleRecovery(session, store, store.require(id), actor);
     if (p.state === 'applied') return { operation_id: p.operation_id, changed_paths: p.changed_paths ?? [], proposal: { id: p.id, state: 'applied' }, replayed: true };
     if (p.state === 'declined') throw declinedError(p);
-    const bundle = proposalBundle(p.operation_id, p.changes);
+    const bundle = asProposal({ verb: 'apply', id }, () => proposalBundle(p.operation_id, p.changes));
     let result;
     try {
       result = await applyBundle(session.root, bundle, reviewHash, {
@@ -364,7 +365,7 @@ export async function apply(session: VaultSession, id: string, reviewHash: strin
       });
     } catch (e) {
       settleRecovery(session, store, store.require(id), actor);
-      throw e;
+      throw forProposal(e, { verb: 'apply', id });
     }
     // a replay (the engine had already applied this operation id): record it if nobody did
     markApplied(store, id, reviewHash, actor, result);

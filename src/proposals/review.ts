@@ -10,6 +10,7 @@ import { reviewLinks, type FileLinks } from './link-review.js';
 import type { ProposalRecord, ReviewFile, StoredChange, StoredReview } from './types.js';
 import { readCurrent } from './vault-files.js';
 import { filesUnder, isFolder } from './changes.js';
+import { forProposal } from './engine-errors.js';
 
 /**
  * Review: every check a proposal must pass, run against the vault as it is now,
@@ -116,7 +117,8 @@ export async function runReview(session: VaultSession, p: ReviewInput, parsed: M
   if (base.length === 0 && pathProblems.length === 0) {
     try {
       reviewHash = inspectBundle(root, proposalBundle(p.operation_id, p.changes)).approval_sha256;
-    } catch (e) {
+    } catch (raw) {
+      const e = p.id === undefined ? raw : forProposal(raw, { verb: 'review', id: p.id });
       if (!isVaultgateError(e)) throw e;
       const name = engineCheck(e.code);
       (name === 'base' ? base : pathProblems).push({ name, ok: false, severity: 'block', ...(e.path ? { path: e.path } : {}), message: e.message, details: { code: e.code, ...(e.hint ? { hint: e.hint } : {}) } });
