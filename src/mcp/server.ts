@@ -30,7 +30,7 @@ export interface McpServerOptions {
   vault: string | undefined;
   env: Record<string, string | undefined>;
   cwd: string;
-  /** Offer `apply` (still needs the review hash). */
+  /** Offer `apply`: the client's approval prompt is then the only person in the loop (the review hash comes from the agent's own `review`). */
   allowApply: boolean;
   /** The most characters a tool result may have (structured JSON, and text rendering, each). */
   maxOutputChars: number;

@@ -8,8 +8,10 @@ import { OPERATIONS, inputZodShape, outputZodSchema, type Operation, type Param 
  *
  * No tool writes into the vault: the table gives a tool name only to reads and
  * to proposals (which write nothing into the vault). `apply` has no tool name;
- * it is offered only when the server was started with `--allow-apply`, and even
- * then it needs the review hash (its own params require it).
+ * it is offered only when the server was started with `--allow-apply`. It needs
+ * a review hash, but the agent gets one from its own `review` call: with
+ * --allow-apply the client's approval prompt is the only person in the loop,
+ * and the tool's description says so.
  */
 
 export interface McpTool {

@@ -255,7 +255,10 @@ export const applyOp = defineOperation({
   command: 'apply',
   group: 'write',
   summary: 'Apply a reviewed proposal: re-reviewed under the vault lock, written only if nothing blocks and the hash is the one you approved',
-  description: 'Stale (the vault changed) exits 75; a protected area exits 77; a declined proposal exits 2 (reopen it first). Not offered to agents over MCP.',
+  description:
+    'Stale (the vault changed) exits 75; a protected area exits 77; a declined proposal exits 2 (reopen it first). ' +
+    'Over MCP a tool only when the server was started with --allow-apply: the MCP client’s approval prompt for this call is then the only person in the loop ' +
+    '(the review hash comes from a `review` call anyone can make, so it proves nothing about a person). Call it only when the person has read the diff and asked for it.',
   examples: ['vaultgate review p-7', 'vaultgate apply p-7 --review-hash <review_hash from vaultgate review p-7>', 'vaultgate apply p-7 --review-hash <review_hash> --json'],
   params: [
     idArg,
