@@ -32,3 +32,30 @@ test('issue 20.7: engine refusals of a proposal hint at a step of propose, not o
     assert.match(hint, c.hint, `${c.args.join(' ')}: ${hint}`);
   }
 });
+
+test('issue 20.7 (sibling): over MCP a hint names tool arguments, not CLI flags or `--help`', async () => {
+  const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
+  const { StdioClientTransport } = await import('@modelcontextprotocol/sdk/client/stdio.js');
+  const { CLI_BIN } = await import('../helpers/run-cli.js');
+  const { root, home } = tempVault({ 'A.md': '# A\n', 'Dir/a.md': '# a\n', 'Dir/A.md': '# A\n' });
+  const transport = new StdioClientTransport({ command: process.execPath, args: [CLI_BIN, 'mcp', '--vault', root], env: { ...(process.env as Record<string, string>), VAULTGATE_HOME: home }, stderr: 'pipe' });
+  const client = new Client({ name: 'vaultgate-test', version: '1.0.0' });
+  await client.connect(transport);
+  try {
+    const call = async (args: Record<string, unknown>) => {
+      const r: any = await client.callTool({ name: 'propose', arguments: args });
+      assert.equal(r.isError, true, JSON.stringify(r));
+      return JSON.parse(r.content[0].text).error as { code: string; hint: string };
+    };
+    const noBase = await call({ path: 'A.md', move: true, to: 'B.md' });
+    assert.equal(noBase.code, 'USAGE');
+    assert.doesNotMatch(noBase.hint, /--base/, noBase.hint);
+    assert.match(noBase.hint, /\bbase\b/);
+    const none = await call({ path: 'A.md', base: sha('# A\n') });
+    assert.doesNotMatch(none.hint, /--help|--content|--stdin/, none.hint);
+    const twins = await call({ path: 'Dir', move: true, to: 'New' });
+    assert.doesNotMatch(twins.hint, BUNDLE_STEP, twins.hint);
+  } finally {
+    await client.close();
+  }
+});
