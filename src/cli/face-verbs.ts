@@ -4,6 +4,7 @@ import { format } from 'node:util';
 import { Command, Option } from 'commander';
 import { VaultgateError } from '../errors.js';
 import { errorReport } from '../ops/index.js';
+import { visibleLines } from '../visible-text.js';
 import type { Reporter } from './command-kit.js';
 
 /**
@@ -31,7 +32,7 @@ function intOption(value: string, name: string, min: number, max: number): numbe
 function failOnStderr(reporter: Reporter, e: unknown): void {
   const { error, exitCode, internal } = errorReport(e);
   if (internal) reporter.io.stderr(((e as Error)?.stack ?? String(e)) + '\n');
-  reporter.io.stderr(`error [${error.code}]: ${error.message}${error.hint ? `\nhint: ${error.hint}` : ''}\n`);
+  reporter.io.stderr(visibleLines(`error [${error.code}]: ${error.message}${error.hint ? `\nhint: ${error.hint}` : ''}`) + '\n');
   reporter.exit(exitCode);
 }
 

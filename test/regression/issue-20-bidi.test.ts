@@ -41,6 +41,10 @@ test('issue 20.4: the CLI text of review/show/proposals/log escapes bidi, format
   assert.ok(review.stdout.includes('+limit: <U+202E>0001'), review.stdout);
   const show = await runCli(['show', id, '--text'], { vault: root, home });
   assert.ok(show.stdout.includes('Lower the limit<U+200F><U+200B> ok'), show.stdout);
+  // an error on a terminal quotes what the agent named: escaped too
+  const err = await runCli(['show', 'p-9\u202e9', '--text'], { vault: root, home });
+  assert.notEqual(err.exitCode, 0);
+  assert.doesNotMatch(err.stderr, LIVE, err.stderr);
   // JSON stays exact: a program gets the bytes
   const json = await runCli(['show', id, '--json'], { vault: root, home });
   assert.equal(json.json.proposal.title, TITLE);
