@@ -4,6 +4,7 @@ import { format } from 'node:util';
 import { Command, Option } from 'commander';
 import { VaultgateError } from '../errors.js';
 import { errorReport } from '../ops/index.js';
+import { visibleLines } from '../visible-text.js';
 import type { Reporter } from './command-kit.js';
 
 /**
@@ -31,7 +32,7 @@ function intOption(value: string, name: string, min: number, max: number): numbe
 function failOnStderr(reporter: Reporter, e: unknown): void {
   const { error, exitCode, internal } = errorReport(e);
   if (internal) reporter.io.stderr(((e as Error)?.stack ?? String(e)) + '\n');
-  reporter.io.stderr(`error [${error.code}]: ${error.message}${error.hint ? `\nhint: ${error.hint}` : ''}\n`);
+  reporter.io.stderr(visibleLines(`error [${error.code}]: ${error.message}${error.hint ? `\nhint: ${error.hint}` : ''}`) + '\n');
   reporter.exit(exitCode);
 }
 
@@ -43,11 +44,11 @@ export function registerFaceVerbs(program: Command, reporter: Reporter): void {
       'Serve this vault to MCP clients over stdio (one vault per server).\n\n' +
         'Tools are the operations with an MCP name (search, context, note, resolve_link, links, backlinks, check_vault, propose, review, list_proposals, …), ' +
         'with the same arguments (snake_case), the same JSON (structuredContent) and the same errors as the CLI. No tool writes into the vault; ' +
-        '`apply` is offered only with --allow-apply and still needs the review hash. Results stay under --max-output-chars and say when they were cut. ' +
+        '`apply` is offered only with --allow-apply: the MCP client’s approval prompt for each call is then the only person in the loop (the review hash it needs comes from a `review` call the agent can make itself). Results stay under --max-output-chars and say when they were cut. ' +
         'Resources: vaultgate://note/{path}, vaultgate://proposal/{id}. Prompt: answer_from_vault. Ends when stdin closes.',
     )
     .helpGroup(HELP_GROUP)
-    .option('--allow-apply', 'also offer the `apply` tool (it still requires the review hash of a review)')
+    .option('--allow-apply', 'also offer the `apply` tool: the client’s approval prompt is then the only person in the loop')
     .addOption(new Option('--max-output-chars <n>', 'most characters a tool result may have').default('20000', '20000'))
     .addOption(new Option('--print-config <client>', 'print the JSON that registers this server with a client, and exit').choices(['claude-desktop', 'cursor', 'vscode']))
     .addHelpText('after', '\nExamples:\n  $ vaultgate mcp --vault ~/Notes\n  $ vaultgate mcp --print-config claude-desktop --vault ~/Notes\n  $ claude mcp add vaultgate -- vaultgate mcp --vault ~/Notes\n')

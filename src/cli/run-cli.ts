@@ -6,6 +6,7 @@ import { registerDaemonCommands } from './daemon-commands.js';
 import { registerFaceVerbs } from './face-verbs.js';
 import { operationVerb, preloadSession, registerOperations } from './register-ops.js';
 import { VERSION } from '../version.js';
+import { visibleLines } from '../visible-text.js';
 import { GLOBAL_FLAGS, verbIndex } from './argv.js';
 
 export { VERSION };
@@ -38,7 +39,8 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
       const body = report.error;
       if (report.internal) io.stderr(((raised as Error)?.stack ?? String(raised)) + '\n');
       if (wantsJson()) writeJson({ ok: false, error: body });
-      else io.stderr(`error [${body.code}]: ${body.message}${body.hint ? `\nhint: ${body.hint}` : ''}\n`);
+      // a message quotes paths and titles agents wrote: shown, like every reviewed text, with hidden characters as <U+XXXX>
+      else io.stderr(visibleLines(`error [${body.code}]: ${body.message}${body.hint ? `\nhint: ${body.hint}` : ''}`) + '\n');
     },
     exit(code: number) {
       exitCode = code;

@@ -5,7 +5,7 @@ import { VaultSession } from '../session/index.js';
 import { VERSION } from '../version.js';
 import { ANSWER_PROMPT, answerPromptText, serverInstructions } from './agent-text.js';
 import { fitOutput, fitText } from './output-limit.js';
-import { lessHint, mcpTools, toolDefinition, windowParams, type McpTool, type ToolDefinition } from './tools.js';
+import { hintForTool, lessHint, mcpTools, toolDefinition, windowParams, type McpTool, type ToolDefinition } from './tools.js';
 
 /**
  * `vaultgate mcp`: the MCP stdio server. A thin face over the operation table
@@ -31,7 +31,7 @@ export interface McpServerOptions {
   vault: string | undefined;
   env: Record<string, string | undefined>;
   cwd: string;
-  /** Offer `apply` (still needs the review hash). */
+  /** Offer `apply`: the client's approval prompt is then the only person in the loop (the review hash comes from the agent's own `review`). */
   allowApply: boolean;
   /** The most characters a tool result may have (structured JSON, and text rendering, each). */
   maxOutputChars: number;
@@ -107,8 +107,8 @@ export class McpFace {
 
   /** `tools/call`: a result, never a thrown error (a bad argument is an `isError` result like any failure). */
   async call(name: string, args: unknown, log: (line: string) => void = () => {}): Promise<CallResult> {
+    const tool = this.#byName.get(name);
     try {
-      const tool = this.#byName.get(name);
       if (!tool) {
         throw new VaultgateError('USAGE', `unknown tool ${JSON.stringify(name)}`, { hint: `Tools: ${this.tools.map((t) => t.name).join(', ')}.` });
       }
@@ -121,6 +121,7 @@ export class McpFace {
     } catch (e) {
       const report = errorReport(e);
       if (report.internal) log(`vaultgate mcp: ${name}: ${(e as Error)?.stack ?? String(e)}`);
+      if (tool && typeof report.error.hint === 'string') report.error.hint = hintForTool(report.error.hint, tool);
       return { content: [{ type: 'text', text: JSON.stringify({ ok: false, error: report.error }) }], isError: true };
     }
   }

@@ -8,8 +8,10 @@ import { OPERATIONS, inputZodShape, outputZodSchema, type Operation, type Param 
  *
  * No tool writes into the vault: the table gives a tool name only to reads and
  * to proposals (which write nothing into the vault). `apply` has no tool name;
- * it is offered only when the server was started with `--allow-apply`, and even
- * then it needs the review hash (its own params require it).
+ * it is offered only when the server was started with `--allow-apply`. It needs
+ * a review hash, but the agent gets one from its own `review` call: with
+ * --allow-apply the client's approval prompt is the only person in the loop,
+ * and the tool's description says so.
  */
 
 export interface McpTool {
@@ -91,4 +93,25 @@ export function lessHint(tool: McpTool, maxChars: number): string {
   if (names.has('budget_chars')) ways.push('lower `budget_chars`');
   const ask = ways.length ? ways.join('; ') : `run \`vaultgate ${tool.op.command} --json\` for the whole result`;
   return `Cut to the server's limit of ${maxChars} characters (vaultgate mcp --max-output-chars). To get the rest: ${ask}.`;
+}
+
+/**
+ * A hint as an MCP client can follow it. Operations word their hints for the
+ * CLI (`--base`, `vaultgate propose --help`); a hint must name a step that
+ * exists where the call came from (issue 20), so over MCP a flag of the tool's
+ * own arguments becomes that argument's name, and `--help` the tool's input
+ * schema. A hint built on a CLI-only input (`--content-file`, `--stdin`) is
+ * replaced by the list of the tool's arguments.
+ */
+export function hintForTool(hint: string, tool: McpTool): string {
+  const params = tool.op.params as readonly Param[];
+  const flag = (p: Param) => `--${p.name.replace(/_/g, '-')}`;
+  const cliOnly = params.filter((p) => p.cliOnly).map(flag);
+  const named = (f: string) => new RegExp(`(?<![\\w-])${f}(?![\\w-])`).test(hint);
+  if (cliOnly.some(named)) {
+    return `See the \`${tool.name}\` tool's input schema; its arguments: ${params.filter((p) => !p.cliOnly).map((p) => p.name).join(', ')}.`;
+  }
+  let out = hint.replace(/`vaultgate [^`]*--help`/g, `the \`${tool.name}\` tool's input schema`);
+  for (const p of params) if (!p.cliOnly) out = out.replace(new RegExp(`(?<![\\w-])${flag(p)}(?![\\w-])`, 'g'), `\`${p.name}\``);
+  return out.replace(/``/g, '`');
 }

@@ -78,6 +78,12 @@ export interface Operation<Ps extends readonly Param[] = readonly Param[], Out e
   readonly aliases?: readonly string[];
   run(input: InputOf<Ps>, ctx: OpContext): Promise<Out> | Out;
   text?(out: Out, input: InputOf<Ps>): string;
+  /**
+   * The rendering shows text an agent wrote that a person decides on (a diff, a
+   * title, paths): every line goes through src/visible-text.ts, so a bidi
+   * override or a zero-width character is shown as `<U+202E>`, never drawn live.
+   */
+  readonly reviewed?: boolean;
   /** A document the user asked for by format: printed as is even when piped; `--json` wraps it. */
   document?(out: Out, input: InputOf<Ps>): string | undefined;
   /** A non-zero exit for a successful-but-not-clean outcome. */

@@ -3,6 +3,7 @@ import { defineOperation } from './operation.js';
 /** `plan`: an accepted recommendation of a catalog becomes a bounded change plan (DESIGN §5.3). Writes nothing. */
 export const planOp = defineOperation({
   name: 'plan',
+  reviewed: true,
   command: 'plan',
   group: 'write',
   summary: 'Turn an accepted link recommendation into an exact, bounded change: one file, one place, one checked link, a diff',

@@ -76,6 +76,7 @@ function reviewText(r: ReviewView & { proposal: { id: string; state: string } })
 
 export const proposeOp = defineOperation({
   name: 'propose',
+  reviewed: true,
   command: 'propose',
   tool: 'propose',
   group: 'write',
@@ -214,6 +215,7 @@ export const proposeOp = defineOperation({
 
 export const reviewOp = defineOperation({
   name: 'review',
+  reviewed: true,
   command: 'review',
   tool: 'review',
   group: 'write',
@@ -232,6 +234,7 @@ export const reviewOp = defineOperation({
 
 export const showOp = defineOperation({
   name: 'show',
+  reviewed: true,
   command: 'show',
   group: 'write',
   summary: 'A proposal and its last review, without checking again',
@@ -248,10 +251,14 @@ export const showOp = defineOperation({
 
 export const applyOp = defineOperation({
   name: 'apply',
+  reviewed: true,
   command: 'apply',
   group: 'write',
   summary: 'Apply a reviewed proposal: re-reviewed under the vault lock, written only if nothing blocks and the hash is the one you approved',
-  description: 'Stale (the vault changed) exits 75; a protected area exits 77; a declined proposal exits 2 (reopen it first). Not offered to agents over MCP.',
+  description:
+    'Stale (the vault changed) exits 75; a protected area exits 77; a declined proposal exits 2 (reopen it first). ' +
+    'Over MCP a tool only when the server was started with --allow-apply: the MCP client’s approval prompt for this call is then the only person in the loop ' +
+    '(the review hash comes from a `review` call anyone can make, so it proves nothing about a person). Call it only when the person has read the diff and asked for it.',
   examples: ['vaultgate review p-7', 'vaultgate apply p-7 --review-hash <review_hash from vaultgate review p-7>', 'vaultgate apply p-7 --review-hash <review_hash> --json'],
   params: [
     idArg,
@@ -276,6 +283,7 @@ export const applyOp = defineOperation({
 
 export const declineOp = defineOperation({
   name: 'decline',
+  reviewed: true,
   command: 'decline',
   group: 'write',
   summary: 'Decline a proposal, saying why (it stays on record; `reopen` brings it back)',
@@ -291,6 +299,7 @@ export const declineOp = defineOperation({
 
 export const reopenOp = defineOperation({
   name: 'reopen',
+  reviewed: true,
   command: 'reopen',
   group: 'write',
   summary: 'Reopen a declined proposal: it is reviewed again and becomes pending or blocked',
@@ -306,6 +315,7 @@ export const reopenOp = defineOperation({
 
 export const rollbackOp = defineOperation({
   name: 'rollback',
+  reviewed: true,
   command: 'rollback',
   group: 'write',
   summary: 'Propose the inverse of an applied proposal (writes nothing: review and apply it like any other)',
@@ -322,6 +332,7 @@ export const rollbackOp = defineOperation({
 
 export const proposalsOp = defineOperation({
   name: 'proposals',
+  reviewed: true,
   command: 'proposals',
   tool: 'list_proposals',
   group: 'write',
@@ -363,6 +374,7 @@ export const proposalsOp = defineOperation({
 
 export const logOp = defineOperation({
   name: 'log',
+  reviewed: true,
   command: 'log',
   group: 'write',
   summary: 'The audit log of proposals, newest first: proposed, reviewed, applied, declined, reopened, rolled back, recovery',

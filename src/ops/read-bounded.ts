@@ -20,9 +20,10 @@ export interface FileArgOptions {
 
 /**
  * Read a file named on the command line (`--content-file F`, `--patch-file F`),
- * or stdin for `-`: bounded, decided on the open descriptor, never hanging on a
- * device (`/dev/zero` is refused, not read forever). A FIFO or pipe is read:
- * the person named it on purpose (`--content-file <(generate-note)`).
+ * or stdin for `-`: bounded, decided on the open descriptor. Only a regular
+ * file is read: a device (`/dev/zero`) would never end and a FIFO nobody writes
+ * into would wait forever (issue 20), so both are refused unread; what a program
+ * generates is piped to `-` (`generate-note | vaultgate propose … --content-file -`).
  */
 export function readFileArg(ctx: OpContext, file: string, opts: FileArgOptions): Buffer {
   let bytes: Buffer;
@@ -31,15 +32,17 @@ export function readFileArg(ctx: OpContext, file: string, opts: FileArgOptions):
     const abs = path.resolve(ctx.cwd, file);
     let read;
     try {
-      read = readInputFile(abs, opts.limit, { allowPipe: true });
+      read = readInputFile(abs, opts.limit);
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code;
       throw new VaultgateError(code === 'ENOENT' ? 'NOT_FOUND' : 'INVALID_INPUT', `cannot read ${opts.what} ${file}: ${code ?? (e as Error).message}`, {
         hint: `Give the path of a readable file (relative to ${ctx.cwd}), or - for stdin.`,
       });
     }
-    if (read.kind === 'other') {
-      throw new VaultgateError('INVALID_INPUT', `${opts.what} ${file} is not a regular file`, { hint: 'Give a regular file (or - for stdin).' });
+    if (read.kind !== 'file') {
+      throw new VaultgateError('INVALID_INPUT', `${opts.what} ${file} is not a regular file${read.kind === 'pipe' ? ' (a FIFO is never waited on)' : ''}`, {
+        hint: 'Give a regular file, or `-` and pipe the text into stdin (`generate | vaultgate … -`).',
+      });
     }
     bytes = read.bytes;
   }

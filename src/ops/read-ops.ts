@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { VaultgateError } from '../errors.js';
 import { CONTEXT_BOUNDS, DEFAULT_BUDGET_CHARS, DEFAULT_CONTEXT_LIMIT, DEFAULT_MAX_LINKED, type ScenarioSlot } from '../context/types.js';
-import { defineOperation, READ_ONLY } from './operation.js';
+import { defineOperation, READ_ONLY, type OpContext } from './operation.js';
 
 /**
  * The read operations: index, search, note, context, and the link verbs. Each
@@ -402,18 +402,17 @@ function writeOutsideVault(root: string, cwd: string, file: string, text: string
 }
 
 /** A snapshot file, read and checked. */
-async function readSnapshotFile(cwd: string, file: string) {
+async function readSnapshotFile(ctx: OpContext, file: string) {
   const { readLinkSnapshot } = await import('../index/index.js');
-  const abs = path.resolve(cwd, file);
-  let text: string;
-  try {
-    const size = fs.statSync(abs).size;
-    if (size > MAX_SNAPSHOT_BYTES) throw new VaultgateError('INVALID_INPUT', `${file} is ${size} bytes, over ${MAX_SNAPSHOT_BYTES}`, { details: { file: abs } });
-    text = fs.readFileSync(abs, 'utf8');
-  } catch (e) {
-    if (e instanceof VaultgateError) throw e;
-    throw new VaultgateError('INVALID_INPUT', `cannot read ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`, { details: { file: abs }, hint: 'Give the file `vaultgate links --snapshot FILE` wrote.' });
-  }
+  const { readFileArg } = await import('./read-bounded.js');
+  const abs = path.resolve(ctx.cwd, file);
+  // a regular file only, bounded (a FIFO is refused, never waited on: issue 20)
+  const bytes = readFileArg(ctx, file, {
+    limit: MAX_SNAPSHOT_BYTES,
+    what: 'links baseline',
+    tooLarge: (limit) => new VaultgateError('INVALID_INPUT', `${file} is over ${limit} bytes`, { details: { file: abs }, hint: 'Give the file `vaultgate links --snapshot FILE` wrote.' }),
+  });
+  const text = bytes.toString('utf8');
   let doc: unknown;
   try {
     doc = JSON.parse(text);
@@ -470,7 +469,7 @@ export const checkOp = defineOperation({
   annotations: READ_ONLY,
   async run(input, ctx) {
     const { checkFromIndex, compareLinkSnapshot } = await import('../index/index.js');
-    const baseline = input.links_baseline === undefined ? null : await readSnapshotFile(ctx.cwd, input.links_baseline);
+    const baseline = input.links_baseline === undefined ? null : await readSnapshotFile(ctx, input.links_baseline);
     const { health, compared } = ctx.session().read((h, fresh) => ({ health: checkFromIndex(h.db, fresh.warnings), compared: baseline === null ? null : compareLinkSnapshot(h.db, baseline) })).result;
     return { ...health, ...(compared === null ? {} : { links_baseline: compared }) };
   },

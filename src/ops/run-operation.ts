@@ -2,6 +2,7 @@ import { typedEnvironmentError } from '../environment-error.js';
 import { exitCodeOf, isVaultgateError } from '../errors.js';
 import type { Operation, OpContext, OpOutput } from './operation.js';
 import { parseInput } from './params.js';
+import { visibleLines } from '../visible-text.js';
 
 export interface OperationResult {
   /** The documented JSON body (without the `ok` envelope). */
@@ -25,7 +26,7 @@ export async function runOperation(op: Operation<any, any>, raw: Record<string, 
   const output = await op.run(input, ctx);
   return {
     output,
-    text: op.text?.(output, input),
+    text: op.text === undefined ? undefined : op.reviewed ? visibleLines(op.text(output, input)) : op.text(output, input),
     document: op.document?.(output, input),
     exitCode: op.exitCode?.(output, input) ?? 0,
   };

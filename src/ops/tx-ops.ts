@@ -18,13 +18,13 @@ async function loadBundle(ctx: OpContext, arg: string) {
       bytes = ctx.readStdin(MAX_BUNDLE_BYTES);
       baseDir = ctx.cwd;
     } else {
-      // a regular file, or a pipe the caller writes into (`<(…)`); never a device such
-      // as /dev/zero, which would never end (decided on the opened file)
+      // a regular file only (decided on the opened file): a device such as /dev/zero
+      // would never end, a FIFO nobody writes into would wait forever; stdin is `-`
       const file = path.resolve(ctx.cwd, arg);
-      const r = readInputFile(file, MAX_BUNDLE_BYTES, { allowPipe: true });
-      if (r.kind === 'other') {
-        throw new VaultgateError('BUNDLE_INVALID', `bundle ${arg} is not a regular file or a pipe`, {
-          hint: 'Pass the path of a bundle file, or `-` to read it from stdin.',
+      const r = readInputFile(file, MAX_BUNDLE_BYTES);
+      if (r.kind !== 'file') {
+        throw new VaultgateError('BUNDLE_INVALID', `bundle ${arg} is not a regular file${r.kind === 'pipe' ? ' (a FIFO is never waited on)' : ''}`, {
+          hint: 'Pass the path of a bundle file, or `-` and pipe the bundle into stdin.',
         });
       }
       bytes = r.bytes;
@@ -66,6 +66,7 @@ export const initOp = defineOperation({
 
 export const txInspectOp = defineOperation({
   name: 'tx_inspect',
+  reviewed: true,
   command: 'tx inspect',
   group: 'write',
   summary: 'Validate a bundle against the vault and print the approval hash; writes nothing',
@@ -81,6 +82,7 @@ export const txInspectOp = defineOperation({
 
 export const txApplyOp = defineOperation({
   name: 'tx_apply',
+  reviewed: true,
   command: 'tx apply',
   group: 'write',
   summary: 'Apply a bundle all-or-nothing, if the vault is still as inspected',
@@ -123,6 +125,7 @@ export const txRecoverOp = defineOperation({
 
 export const txStatusOp = defineOperation({
   name: 'tx_status',
+  reviewed: true,
   command: 'tx status',
   group: 'admin',
   summary: 'Pending and quarantined operations, and the lock owner (read-only)',

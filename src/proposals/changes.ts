@@ -4,8 +4,9 @@ import { VaultgateError } from '../errors.js';
 import { checkWritePath, MAX_FILE_BYTES, MAX_OPERATION_BYTES, MAX_WRITES } from '../txn/index.js';
 import { isMarkdownPath, normalizeVaultPath, sha256Hex } from '../vault/index.js';
 import { appendToNote, appendToSection, renameHeading, replaceOnce, replaceSection } from './edits.js';
+import { asProposal } from './engine-errors.js';
 import type { HeadingRename, LinkRewriter } from './link-rewrite.js';
-import type { StoredChange } from './types.js';
+import type { FolderMove, StoredChange } from './types.js';
 import { readCurrent, staleBase, type CurrentFile } from './vault-files.js';
 
 /**
@@ -119,7 +120,7 @@ function moveChange(root: string, rel: string, to: string, base: string | null):
 }
 
 /** Whether a vault path names a folder on disk (a symbolic link is never followed). */
-function isFolder(root: string, rel: string): boolean {
+export function isFolder(root: string, rel: string): boolean {
   try {
     return fs.lstatSync(path.join(root, rel)).isDirectory();
   } catch {
@@ -132,7 +133,7 @@ function isFolder(root: string, rel: string): boolean {
  * dot-files and dot-folders are not the vault's (Obsidian ignores them) and
  * stay where they are; a symbolic link inside is refused, never followed.
  */
-function filesUnder(root: string, folder: string): string[] {
+export function filesUnder(root: string, folder: string): string[] {
   const out: string[] = [];
   const walk = (rel: string) => {
     for (const e of fs.readdirSync(path.join(root, rel), { withFileTypes: true })) {
@@ -162,7 +163,7 @@ function renamedName(rel: string, name: string, folder: boolean): string {
 }
 
 /** A move or rename request: one file move, or one per file of a folder. */
-function expandMove(root: string, r: Extract<ChangeRequest, { kind: 'move' | 'rename' }>): StoredChange[] {
+function expandMove(root: string, r: Extract<ChangeRequest, { kind: 'move' | 'rename' }>, folders: FolderMove[]): StoredChange[] {
   const rel = normalizeVaultPath(r.path.replace(/\/+$/, ''));
   const folder = isFolder(root, rel);
   const parent = rel.includes('/') ? rel.slice(0, rel.lastIndexOf('/') + 1) : '';
@@ -183,6 +184,7 @@ function expandMove(root: string, r: Extract<ChangeRequest, { kind: 'move' | 're
   if (to === rel || to.startsWith(rel + '/')) throw new VaultgateError('USAGE', `cannot move the folder ${rel} into itself (${to})`, { hint: 'Give a destination outside the folder.' });
   const files = filesUnder(root, rel);
   if (files.length === 0) throw new VaultgateError('PROPOSAL_NOOP', `${rel} holds no file to move`, { path: rel, details: { path: rel }, hint: 'Nothing was stored. An empty folder is not a vault file; create or remove it by hand.' });
+  folders.push({ from: rel, to });
   return files.map((f) => moveChange(root, f, to + f.slice(rel.length), null));
 }
 
@@ -190,16 +192,17 @@ function expandMove(root: string, r: Extract<ChangeRequest, { kind: 'move' | 're
  * Every request resolved (moves of folders expanded to one move per file, a
  * rename to a move), then the rewriter's changes folded in — the links that
  * keep pointing where they pointed (link-rewrite.ts); the engine's count and
- * size limits checked.
+ * size limits checked. `folders` receives each folder moved whole (review checks
+ * that it still holds exactly the files moved).
  */
-export function resolveChanges(root: string, requests: readonly ChangeRequest[], rewriter: LinkRewriter = plainMove): StoredChange[] {
+export function resolveChanges(root: string, requests: readonly ChangeRequest[], rewriter: LinkRewriter = plainMove, folders: FolderMove[] = []): StoredChange[] {
   if (requests.length === 0) throw new VaultgateError('USAGE', 'a proposal needs at least one change', { hint: 'See `vaultgate propose --help`.' });
   if (requests.length > MAX_WRITES) throw tooMany(requests.length);
-  for (const r of requests) checkRequestPaths(r);
+  for (const r of requests) asProposal({ verb: 'propose' }, () => checkRequestPaths(r));
   const resolved: StoredChange[] = [];
   const headings: HeadingRename[] = [];
   for (const r of requests) {
-    if (r.kind === 'move' || r.kind === 'rename') resolved.push(...expandMove(root, r));
+    if (r.kind === 'move' || r.kind === 'rename') resolved.push(...expandMove(root, r, folders));
     else if (r.kind === 'rename_heading') {
       const rel = normalizeVaultPath(r.path);
       const cur = readCurrent(root, rel);
@@ -208,6 +211,10 @@ export function resolveChanges(root: string, requests: readonly ChangeRequest[],
       resolved.push(writeChange(rel, r.base, cur, renamed.text));
       headings.push({ path: rel, heading: renamed.index, text: r.to.trim(), before: renamed.before });
     } else resolved.push(resolveChange(root, r));
+  }
+  for (const c of resolved) {
+    if (c.action === 'move') checkLinkableName(c.to!);
+    else if (c.action === 'write' && c.base_sha256 === null) checkLinkableName(c.path);
   }
   const changes = resolved.some((c) => c.action === 'move') || headings.length > 0 ? rewriter(resolved, headings) : resolved;
   if (changes.length > MAX_WRITES) throw tooMany(changes.length);
@@ -236,6 +243,28 @@ function checkRequestPaths(r: ChangeRequest): void {
     const parent = from.includes('/') ? from.slice(0, from.lastIndexOf('/') + 1) : '';
     checkWritePath(parent + trimmed(r.name));
   }
+}
+
+/** Characters that end or split an Obsidian link: `#` heading, `^` block, `|` display text, `[` `]` the brackets. */
+const UNLINKABLE = /[#^[\]|]/;
+
+/**
+ * A path a proposal creates (a new file, a move's destination) must be one an
+ * Obsidian link can reach: `[[a#b]]` opens heading `b` of `a`, never `a#b.md`.
+ * Obsidian itself refuses such names; so does a proposal (PATH_INVALID). A file
+ * that already has one is read, edited and moved away as any other (only what
+ * is created is checked), and `tx` bundles — a person's own tool — are not held
+ * to Obsidian's naming.
+ */
+function checkLinkableName(rel: string): void {
+  const bad = rel.split('/').find((part) => UNLINKABLE.test(part));
+  if (bad === undefined) return;
+  const chars = [...new Set([...bad].filter((ch) => UNLINKABLE.test(ch)))].join(' ');
+  throw new VaultgateError('PATH_INVALID', `invalid vault path ${JSON.stringify(rel)}: ${JSON.stringify(bad)} holds ${chars}, which no Obsidian link can reach`, {
+    path: rel,
+    details: { path: rel, characters: chars },
+    hint: 'Obsidian links cannot name a file or folder with # ^ [ ] | in it: choose a name without them (e.g. `-` or a space instead) and propose again.',
+  });
 }
 
 function tooMany(n: number): VaultgateError {

@@ -9,13 +9,14 @@ import type { NoteModel } from '../markdown/index.js';
 import { sha256Hex } from '../vault/index.js';
 import { proposalBundle } from './bundle.js';
 import { defaultTitle, resolveChanges, type ChangeRequest } from './changes.js';
+import { asProposal, forProposal } from './engine-errors.js';
 import { rewriteLinks, type LinkRewriter } from './link-rewrite.js';
 import { readLinkFormat } from '../plan/index.js';
 import { linkTargetPins, type ExpectedLinkTarget } from './link-targets.js';
 import { runReview } from './review.js';
 import { diffLinkEffects } from './review-hash.js';
 import { fileHashes, now, PROPOSAL_STORE, ProposalStore, unknownProposal, type ListFilter, type LogFilter, type ProposalSummary } from './store.js';
-import type { AuditEvent, ProposalRecord, ProposalState, StoredChange, StoredReview } from './types.js';
+import type { AuditEvent, FolderMove, ProposalRecord, ProposalState, StoredChange, StoredReview } from './types.js';
 
 /**
  * The proposal loop (DESIGN §5.2, docs/proposals.md): propose → review →
@@ -163,13 +164,14 @@ export async function propose(session: VaultSession, input: ProposeInput, actor:
   // moves and heading renames bring the link rewrites that keep every link where it pointed;
   // the index (refreshed first) says which links can be affected
   const parsed = new Map<string, NoteModel>();
+  const folderMoves: FolderMove[] = [];
   const changes = session.read((h) => {
     const format = readLinkFormat(session.root).format;
     const rewriter: LinkRewriter = opts.rewriter ?? ((cs, hs) => rewriteLinks({ root: session.root, db: h.db, config: session.config(), format, parsed }, cs, hs));
-    return resolveChanges(session.root, input.changes, rewriter);
+    return resolveChanges(session.root, input.changes, rewriter, folderMoves);
   }).result;
   // The engine's own validation (paths, reserved folders, collisions, limits) before anything is stored.
-  proposalBundle('proposal-check', changes);
+  asProposal({ verb: 'propose' }, () => proposalBundle('proposal-check', changes));
   return withStoreAsync(session, (store) =>
     storeAndReview(
       session,
@@ -186,6 +188,7 @@ export async function propose(session: VaultSession, input: ProposeInput, actor:
         origin: 'propose',
         rollback_of: null,
         changes,
+        folder_moves: folderMoves,
       },
       actor,
       parsed,
@@ -262,6 +265,7 @@ export function show(session: VaultSession, id: string, actor: string): ShowResu
           allow_shrink: p.allow_shrink,
           allow_relink: p.allow_relink,
           allow_broken_links: p.allow_broken_links,
+          folder_moves: p.folder_moves,
           origin: p.origin,
           rollback_of: p.rollback_of,
           rolled_back_by: store.rollbackOf(p.id)?.id ?? null,
@@ -351,7 +355,7 @@ export async function apply(session: VaultSession, id: string, reviewHash: strin
     const p = settleRecovery(session, store, store.require(id), actor);
     if (p.state === 'applied') return { operation_id: p.operation_id, changed_paths: p.changed_paths ?? [], proposal: { id: p.id, state: 'applied' }, replayed: true };
     if (p.state === 'declined') throw declinedError(p);
-    const bundle = proposalBundle(p.operation_id, p.changes, linkTargetPins(p.link_targets, p.changes));
+    const bundle = asProposal({ verb: 'apply', id }, () => proposalBundle(p.operation_id, p.changes, linkTargetPins(p.link_targets, p.changes)));
     // The review the person approved, if it is the stored one: its engine approval answers a replay
     // (reviews stored before issue 20 had the engine's approval as their review hash).
     const approvedReview = (r: StoredReview | null) => (r !== null && r.review_hash === reviewHash ? r : null);
@@ -387,7 +391,7 @@ export async function apply(session: VaultSession, id: string, reviewHash: strin
       });
     } catch (e) {
       settleRecovery(session, store, store.require(id), actor);
-      throw e;
+      throw forProposal(e, { verb: 'apply', id });
     }
     // a replay (the engine had already applied this operation id): record it if nobody did
     markApplied(store, id, reviewHash, actor, result);

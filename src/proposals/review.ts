@@ -11,6 +11,8 @@ import { linkTargetChecks, linkTargetPins, recordLinkTargets, targetHasher, type
 import { reviewHashOf } from './review-hash.js';
 import type { LinkTarget, ProposalRecord, ReviewFile, StoredChange, StoredReview } from './types.js';
 import { readCurrent } from './vault-files.js';
+import { filesUnder, isFolder } from './changes.js';
+import { forProposal } from './engine-errors.js';
 
 /**
  * Review: every check a proposal must pass, run against the vault as it is now,
@@ -29,7 +31,7 @@ import { readCurrent } from './vault-files.js';
 export const SHRINK_LIMIT = 0.5;
 
 export type ReviewInput = Pick<ProposalRecord, 'operation_id' | 'changes' | 'allow_shrink' | 'allow_relink' | 'allow_broken_links' | 'scenario'> &
-  Partial<Pick<ProposalRecord, 'id' | 'title' | 'summary' | 'agent' | 'session' | 'link_targets'>>;
+  Partial<Pick<ProposalRecord, 'id' | 'title' | 'summary' | 'agent' | 'session' | 'link_targets' | 'folder_moves'>>;
 
 const stripBom = (t: string) => (t.charCodeAt(0) === 0xfeff ? t.slice(1) : t);
 const pass = (name: string, message: string, severity: 'block' | 'warn' = 'block'): ReviewCheck => ({ name, ok: true, severity, message });
@@ -96,6 +98,30 @@ export async function runReview(session: VaultSession, p: ReviewInput, parsed: M
     expect(c.path, c.base_sha256, 'it was based on');
     if (c.action === 'move') expect(c.to!, null, 'the move expects');
   }
+  // a folder moved whole must still hold exactly the files its moves list: a file added
+  // since would stay behind and split the folder (issue 20)
+  for (const f of p.folder_moves ?? []) {
+    const listed = new Set(p.changes.filter((c) => c.action === 'move' && c.path.startsWith(f.from + '/')).map((c) => c.path));
+    let now: string[];
+    try {
+      now = isFolder(root, f.from) ? filesUnder(root, f.from) : [];
+    } catch (e) {
+      if (!isVaultgateError(e)) throw e;
+      pathProblems.push({ name: 'path', ok: false, severity: 'block', path: e.path ?? f.from, message: e.message, details: { code: e.code } });
+      continue;
+    }
+    const added = now.filter((rel) => !listed.has(rel));
+    if (added.length === 0) continue;
+    const shown = added.slice(0, 10).join(', ') + (added.length > 10 ? ` and ${added.length - 10} more` : '');
+    base.push({
+      name: 'base',
+      ok: false,
+      severity: 'block',
+      path: f.from,
+      message: `${f.from} changed since its move to ${f.to} was proposed: it now also holds ${shown}, which the move would leave behind`,
+      details: { folder: f.from, to: f.to, added },
+    });
+  }
 
   // links first: the targets of the links the change adds are part of the bundle the engine plans
   // every check reads the same few texts: parse each once
@@ -130,7 +156,8 @@ export async function runReview(session: VaultSession, p: ReviewInput, parsed: M
   if (base.length === 0 && pathProblems.length === 0 && linkTargets.every((c) => c.ok)) {
     try {
       approval = inspectBundle(root, proposalBundle(p.operation_id, p.changes, pins)).approval_sha256;
-    } catch (e) {
+    } catch (raw) {
+      const e = p.id === undefined ? raw : forProposal(raw, { verb: 'review', id: p.id });
       if (!isVaultgateError(e)) throw e;
       // a pinned link target that changed in the moment between the two reads
       const name = e.code === 'STALE_HASH' && e.path !== undefined && Object.hasOwn(pins, e.path) ? 'link_target' : engineCheck(e.code);

@@ -3,7 +3,7 @@ import { VaultgateError } from '../errors.js';
 import { sha256Hex } from '../vault/index.js';
 import { MAX_FILE_BYTES } from '../txn/index.js';
 import { openStore, type StoreDb, type StoreSpec } from '../store/index.js';
-import type { AuditEvent, LinkTarget, ProposalOrigin, ProposalRecord, ProposalState, StoredChange, StoredReview } from './types.js';
+import type { AuditEvent, FolderMove, LinkTarget, ProposalOrigin, ProposalRecord, ProposalState, StoredChange, StoredReview } from './types.js';
 
 type Env = Record<string, string | undefined>;
 
@@ -105,10 +105,15 @@ const SCHEMA_V3 = `
 ALTER TABLE proposals ADD COLUMN link_targets TEXT;
 `;
 
+/** v4 (issue 20): the folders a proposal moves whole, as JSON `[{"from","to"}]` (older rows: none). */
+const SCHEMA_V4 = `
+ALTER TABLE proposals ADD COLUMN folder_moves TEXT NOT NULL DEFAULT '[]';
+`;
+
 export const PROPOSAL_STORE: StoreSpec = {
   name: 'proposals',
   applicationId: 0x56475052, // 'VGPR'
-  migrations: [SCHEMA_V1, SCHEMA_V2, SCHEMA_V3],
+  migrations: [SCHEMA_V1, SCHEMA_V2, SCHEMA_V3, SCHEMA_V4],
 };
 
 interface ProposalRow {
@@ -123,6 +128,7 @@ interface ProposalRow {
   allow_shrink: number;
   allow_relink: number;
   allow_broken_links: number;
+  folder_moves: string;
   origin: ProposalOrigin;
   rollback_of: string | null;
   operation_id: string;
@@ -150,7 +156,8 @@ interface ChangeRow {
 export type NewProposal = Pick<
   ProposalRecord,
   'title' | 'summary' | 'agent' | 'session' | 'scenario' | 'allow_shrink' | 'allow_relink' | 'allow_broken_links' | 'origin' | 'rollback_of' | 'changes'
->;
+> &
+  Partial<Pick<ProposalRecord, 'folder_moves'>>;
 
 export interface ListFilter {
   /** Only proposals in one of these states (absent or empty: every state). */
@@ -239,10 +246,10 @@ export class ProposalStore {
       const operationId = `proposal-${id}-${this.nonce()}`;
       this.db
         .prepare(
-          `INSERT INTO proposals (seq, id, state, title, summary, agent, session, scenario, allow_shrink, allow_relink, allow_broken_links, origin, rollback_of, operation_id, created_at, updated_at)
-           VALUES (?, ?, 'pending', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+          `INSERT INTO proposals (seq, id, state, title, summary, agent, session, scenario, allow_shrink, allow_relink, allow_broken_links, folder_moves, origin, rollback_of, operation_id, created_at, updated_at)
+           VALUES (?, ?, 'pending', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
         )
-        .run(seq, id, p.title, p.summary, p.agent, p.session, p.scenario, p.allow_shrink ? 1 : 0, p.allow_relink ? 1 : 0, p.allow_broken_links ? 1 : 0, p.origin, p.rollback_of, operationId, at, at);
+        .run(seq, id, p.title, p.summary, p.agent, p.session, p.scenario, p.allow_shrink ? 1 : 0, p.allow_relink ? 1 : 0, p.allow_broken_links ? 1 : 0, JSON.stringify(p.folder_moves ?? []), p.origin, p.rollback_of, operationId, at, at);
       const ins = this.db.prepare('INSERT INTO changes (proposal_seq, ord, path, action, to_path, base_sha256, new_sha256) VALUES (?, ?, ?, ?, ?, ?, ?)');
       p.changes.forEach((c, ord) => {
         if (c.old_text !== null) this.putText(c.base_sha256!, c.old_text);
@@ -329,6 +336,7 @@ export class ProposalStore {
       created_at: row.created_at,
       updated_at: row.updated_at,
       changes,
+      folder_moves: JSON.parse(row.folder_moves) as FolderMove[],
       review: row.review === null ? null : (JSON.parse(row.review) as StoredReview),
       applied_at: row.applied_at,
       changed_paths: row.changed_paths === null ? null : (JSON.parse(row.changed_paths) as string[]),

@@ -41,6 +41,17 @@ export interface StoredChange {
   new_sha256: string | null;
 }
 
+/**
+ * A folder a proposal moves whole (`propose --move Dir New`, `--rename Dir New`):
+ * its changes list one move per file found when it was proposed, and review
+ * blocks when the folder holds other files by then (issue 20): applying would
+ * leave the newcomers behind and split the folder.
+ */
+export interface FolderMove {
+  from: string;
+  to: string;
+}
+
 /** Where a proposal came from. */
 export type ProposalOrigin = 'propose' | 'rollback';
 
@@ -66,6 +77,8 @@ export interface ProposalRecord {
   created_at: string;
   updated_at: string;
   changes: StoredChange[];
+  /** The folders moved whole (empty for anything else). */
+  folder_moves: FolderMove[];
   /** The last review, or null before the first one finished. */
   review: StoredReview | null;
   applied_at: string | null;

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { VaultgateError } from '../errors.js';
 import { parseStrictJson } from '../txn/index.js';
-import { lstatOrNull, mkdirs, removeEmptyDirs, sha256, writeFileAtomic } from './files.js';
+import { linkedFile, lstatOrNull, mkdirs, removeEmptyDirs, sha256, writeFileAtomic } from './files.js';
 import { addDenyRules, CLAUDE_DENY_RULES, removeDenyRules } from './guard.js';
 import { SKILL_NAME } from './render-skill.js';
 
@@ -23,7 +23,10 @@ import { SKILL_NAME } from './render-skill.js';
  *
  * Never overwrites what it did not write: a file or folder of the same name is
  * FOREIGN_FILE (exit 75) and nothing at all is changed (every runtime is
- * checked before the first write).
+ * checked before the first write). Never replaces a symbolic link (issue 20):
+ * a settings file that is one (a dotfiles repo) is written through it when it
+ * leads to a regular file of this user inside the home folder, else refused
+ * like a foreign file; the backup stays beside the link, not in the linked repo.
  */
 
 export const RUNTIMES = ['claude', 'codex', 'pi'] as const;
@@ -130,6 +133,8 @@ export interface GuardReport {
   /** The copy of the settings file taken before it was changed, or null. */
   backup: string | null;
   action: string;
+  /** Why the settings were left as they are (uninstall: a link that leads where vaultgate does not write). */
+  reason?: string;
 }
 
 interface InstallOptions {
@@ -181,7 +186,10 @@ export function installSkill(opts: InstallOptions): { skill: { path: string; sha
 
   const settingsFile = path.join(opts.home, CLAUDE_SETTINGS);
   let guardPlan: { original: string | null; text: string; added: string[]; created: string[] } | null = null;
+  let settingsWrite = settingsFile;
   if (opts.guard && opts.runtimes.includes('claude')) {
+    // a link is followed only to a sane place (else FOREIGN_FILE, before any write)
+    settingsWrite = linkedFile(settingsFile, opts.home).file;
     const original = readIfExists(settingsFile);
     guardPlan = { original, ...addDenyRules(settingsFile, original, CLAUDE_DENY_RULES) };
   }
@@ -244,7 +252,7 @@ export function installSkill(opts: InstallOptions): { skill: { path: string; sha
         fs.copyFileSync(settingsFile, backup, fs.constants.COPYFILE_EXCL);
       }
       const mode = guardPlan.original === null ? 0o600 : fs.statSync(settingsFile).mode & 0o777;
-      writeFileAtomic(settingsFile, guardPlan.text, mode);
+      writeFileAtomic(settingsWrite, guardPlan.text, mode);
       const prev = manifest.guards.find((g) => samePath(g.settings, settingsFile));
       if (prev) {
         prev.rules = [...new Set([...prev.rules, ...guardPlan.added])];
@@ -297,6 +305,16 @@ export function uninstallSkill(opts: { home: string; dataRoot: string; runtimes:
       guards.push(g);
       continue;
     }
+    let target: { file: string; link: boolean };
+    try {
+      target = linkedFile(g.settings, opts.home);
+    } catch (e) {
+      if (!(e instanceof VaultgateError)) throw e;
+      // a link that now leads somewhere it may not: left as it is, and said so
+      guardReport = { settings: g.settings, rules: [], backup: null, action: 'left', reason: e.message };
+      guards.push(g);
+      continue;
+    }
     const original = readIfExists(g.settings);
     if (original === null) {
       guardReport = { settings: g.settings, rules: [], backup: null, action: 'absent' };
@@ -305,16 +323,16 @@ export function uninstallSkill(opts: { home: string; dataRoot: string; runtimes:
     const { text, removed, empty } = removeDenyRules(g.settings, original, g.rules, g.created_keys ?? []);
     let backup: string | null = null;
     if (!opts.dryRun && removed.length) {
-      if (g.created_file && empty) {
+      if (g.created_file && empty && !target.link) {
         fs.rmSync(g.settings);
         removeEmptyDirs(g.created_dirs);
       } else {
         backup = backupName(g.settings, (opts.now ?? (() => new Date()))());
         fs.copyFileSync(g.settings, backup, fs.constants.COPYFILE_EXCL);
-        writeFileAtomic(g.settings, text, fs.statSync(g.settings).mode & 0o777);
+        writeFileAtomic(target.file, text, fs.statSync(target.file).mode & 0o777);
       }
     }
-    guardReport = { settings: g.settings, rules: removed, backup, action: removed.length ? (g.created_file && empty ? 'deleted' : 'removed') : 'unchanged' };
+    guardReport = { settings: g.settings, rules: removed, backup, action: removed.length ? (g.created_file && empty && !target.link ? 'deleted' : 'removed') : 'unchanged' };
   }
 
   let skillRemoved = false;

@@ -312,7 +312,7 @@ export function parseBundle(bytes: Uint8Array, opts: ParseOptions): Bundle {
 function readContentFile(abs: string, rel: string): Buffer {
   let r: ReturnType<typeof readInputFile>;
   try {
-    r = readInputFile(abs, MAX_FILE_BYTES, { allowPipe: false });
+    r = readInputFile(abs, MAX_FILE_BYTES);
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     if (code === 'EMFILE' || code === 'ENFILE') throw e;

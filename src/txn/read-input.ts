@@ -20,23 +20,20 @@ export interface InputRead {
 const { O_RDONLY, O_NONBLOCK } = fs.constants;
 
 /**
- * Read at most `limit + 1` bytes of `file`. Regular files always; a FIFO or pipe
- * only with `allowPipe` (then it is reopened blocking: the person who named it
- * means to write to it). Anything else returns `kind: 'other'` unread.
- * Errors of the open (ENOENT, EACCES, EMFILE) are thrown as they are.
+ * Read at most `limit + 1` bytes of `file`, a regular file. A FIFO, a device or
+ * a socket returns its kind unread: a FIFO nobody writes into would block the
+ * read forever (issue 20), and stdin has its own spelling, `-`, which every
+ * caller reads from descriptor 0. Errors of the open (ENOENT, EACCES, EMFILE)
+ * are thrown as they are.
  */
-export function readInputFile(file: string, limit: number, opts: { allowPipe: boolean }): InputRead {
-  let fd = fs.openSync(file, O_RDONLY | O_NONBLOCK);
+export function readInputFile(file: string, limit: number): InputRead {
+  const fd = fs.openSync(file, O_RDONLY | O_NONBLOCK);
   try {
     const st = fs.fstatSync(fd);
     if (st.isFile()) return { bytes: readBounded(fd, limit), kind: 'file' };
-    if (!st.isFIFO() || !opts.allowPipe) return { bytes: Buffer.alloc(0), kind: st.isFIFO() ? 'pipe' : 'other' };
-    fs.closeSync(fd);
-    fd = -1;
-    fd = fs.openSync(file, O_RDONLY);
-    return { bytes: readBounded(fd, limit), kind: 'pipe' };
+    return { bytes: Buffer.alloc(0), kind: st.isFIFO() ? 'pipe' : 'other' };
   } finally {
-    if (fd >= 0) fs.closeSync(fd);
+    fs.closeSync(fd);
   }
 }
 

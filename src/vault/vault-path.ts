@@ -56,7 +56,12 @@ export function normalizeVaultPath(input: string, opts: NormalizeOptions = {}): 
     }
     if (Buffer.byteLength(part) > MAX_COMPONENT_BYTES) throw fail(`component longer than ${MAX_COMPONENT_BYTES} bytes`);
     if (opts.portable) {
-      if (WINDOWS_FORBIDDEN.test(part)) throw fail(`component ${JSON.stringify(part)} has a character Windows cannot store`);
+      if (WINDOWS_FORBIDDEN.test(part)) {
+        throw fail(
+          `component ${JSON.stringify(part)} has a character Windows cannot store`,
+          'Choose a name without < > : " | ? * or control characters: Windows (and a vault synced to it) cannot store them, and Obsidian links cannot reach a name with |.',
+        );
+      }
       if (WINDOWS_RESERVED.test(part)) throw fail(`component ${JSON.stringify(part)} is a reserved Windows device name`);
       if (/[. ]$/.test(part)) throw fail(`component ${JSON.stringify(part)} ends with a dot or space`);
     }

@@ -1,4 +1,5 @@
 import stringWidth from 'string-width';
+import { visibleText } from '../../visible-text.js';
 
 /**
  * Text as a terminal cell grid shows it. Everything the inbox draws comes from
@@ -13,12 +14,13 @@ import stringWidth from 'string-width';
 /** Spaces a tab becomes (no tab stops: a diff line's first column is its marker). */
 const TAB = '    ';
 
-// C0 controls but tab, DEL, C1 controls; bidi embeddings, overrides and isolates.
-const UNSAFE = /[\u0000-\u0008\u000a-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
-
-/** `s` with every control character and bidi control shown as its code (`<U+001B>`), tabs as spaces. */
+/**
+ * `s` with every control, format (bidi controls, marks, zero-width characters)
+ * and line-separator character shown as its code (`<U+001B>`), by the one
+ * function every face uses (src/visible-text.ts); tabs as spaces.
+ */
 export function printable(s: string): string {
-  return s.replace(UNSAFE, (c) => `<U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}>`).replace(/\t/g, TAB);
+  return visibleText(s).replace(/\t/g, TAB);
 }
 
 const ASCII_PRINTABLE = /^[\u0020-\u007e]*$/;

@@ -10,6 +10,8 @@
  * `${` so they can live in template strings.
  */
 
+import { visibleText } from '../../visible-text.js';
+
 const INDEX_HTML = String.raw`<!doctype html>
 <html lang="en">
 <head>
@@ -160,6 +162,14 @@ const APP_JS = String.raw`'use strict';
   var S = { csrf: null, ops: [], list: [], selected: null, detail: null, diffMode: 'split', tab: 'queue', confirm: null, agents: {} };
 
   function $(id) { return document.getElementById(id); }
+  /*
+   * Every string the page shows goes through vis() (text nodes are made only by
+   * txt(), el()'s text and cell()): src/visible-text.ts's own function, so a
+   * bidi override in a diff reads <U+202E>, exactly as in the terminal.
+   */
+  var visibleText = /*VISIBLE_TEXT*/ null;
+  function vis(s) { return visibleText(String(s), { keepLineBreaks: true }); }
+  function txt(s) { return document.createTextNode(vis(s)); }
   function el(tag, props, children) {
     var e = document.createElement(tag);
     if (props) {
@@ -167,14 +177,14 @@ const APP_JS = String.raw`'use strict';
         var v = props[k];
         if (v === undefined || v === null) return;
         if (k === 'class') e.className = v;
-        else if (k === 'text') e.textContent = v;
+        else if (k === 'text') e.textContent = vis(v);
         else if (k.indexOf('on') === 0) e.addEventListener(k.slice(2), v);
         else e.setAttribute(k, String(v));
       });
     }
     (children || []).forEach(function (c) {
       if (c === null || c === undefined || c === false) return;
-      e.appendChild(typeof c === 'string' ? document.createTextNode(c) : c);
+      e.appendChild(typeof c === 'string' ? txt(c) : c);
     });
     return e;
   }
@@ -183,7 +193,7 @@ const APP_JS = String.raw`'use strict';
 
   function notice(text, kind) {
     var n = $('notice');
-    n.textContent = text || '';
+    n.textContent = vis(text || '');
     n.className = 'notice' + (kind ? ' ' + kind : '');
     n.hidden = !text;
   }
@@ -216,7 +226,7 @@ const APP_JS = String.raw`'use strict';
     return first.then(function () { return api('GET', '/api/session'); }).then(function (j) {
       S.csrf = j.csrf_token;
       S.ops = j.operations || [];
-      $('vault').textContent = j.vault.root;
+      $('vault').textContent = vis(j.vault.root);
       $('vault').title = 'vault id ' + j.vault.vault_id;
     });
   }
@@ -235,12 +245,12 @@ const APP_JS = String.raw`'use strict';
       var group = 1;
       while (group < m.length && m[group] === undefined) group++;
       if (group === 6 && /^\s/.test(tok)) { start += 1; tok = tok.slice(1); }
-      if (start > last) parent.appendChild(document.createTextNode(text.slice(last, start)));
+      if (start > last) parent.appendChild(txt(text.slice(last, start)));
       parent.appendChild(span(INLINE_CLASS[group - 1], tok));
       last = start + tok.length;
       if (m[0].length === 0) INLINE.lastIndex++;
     }
-    if (last < text.length) parent.appendChild(document.createTextNode(text.slice(last)));
+    if (last < text.length) parent.appendChild(txt(text.slice(last)));
   }
   function markdownLine(text, ctx) {
     var f = document.createDocumentFragment();
@@ -253,9 +263,9 @@ const APP_JS = String.raw`'use strict';
     if (q) { var s = span('md-quote', ''); inline(s, text); f.appendChild(s); return f; }
     var l = /^(\s*)([-*+]|\d+[.)])(\s+(?:\[[ xX]\]\s)?)/.exec(text);
     if (l) {
-      f.appendChild(document.createTextNode(l[1]));
+      f.appendChild(txt(l[1]));
       f.appendChild(span('md-list', l[2]));
-      f.appendChild(document.createTextNode(l[3]));
+      f.appendChild(txt(l[3]));
       inline(f, text.slice(l[0].length));
       return f;
     }
@@ -284,7 +294,7 @@ const APP_JS = String.raw`'use strict';
   function cell(cls, content) {
     var td = el('td', { 'class': cls });
     if (content === undefined || content === null) return td;
-    if (typeof content === 'string' || typeof content === 'number') td.textContent = String(content);
+    if (typeof content === 'string' || typeof content === 'number') td.textContent = vis(String(content));
     else td.appendChild(content);
     return td;
   }
@@ -552,6 +562,9 @@ const APP_JS = String.raw`'use strict';
 })();
 `;
 
+/** The page's script with {@link visibleText}'s own source in place (one function for every face). */
+const APP_JS_WITH_VISIBLE = APP_JS.replace('/*VISIBLE_TEXT*/ null', '(' + visibleText.toString() + ')');
+
 export interface Asset {
   body: string;
   type: string;
@@ -560,7 +573,7 @@ export interface Asset {
 /** The static files by URL path. */
 export const ASSETS: Readonly<Record<string, Asset>> = {
   '/': { body: INDEX_HTML, type: 'text/html; charset=utf-8' },
-  '/app.js': { body: APP_JS, type: 'text/javascript; charset=utf-8' },
+  '/app.js': { body: APP_JS_WITH_VISIBLE, type: 'text/javascript; charset=utf-8' },
   '/app.css': { body: APP_CSS, type: 'text/css; charset=utf-8' },
   '/favicon.svg': { body: FAVICON_SVG, type: 'image/svg+xml' },
 };
