@@ -256,5 +256,5 @@ function hasNonNfcName(tree: ScanTree): boolean {
 /** The vault config's stamp: an edit (exclusions) changes what every path is, so it walks. */
 function configKey(root: string): string {
   const st = fs.statSync(vaultConfigPath(root), { throwIfNoEntry: false });
-  return st ? `${st.ino}:${st.size}:${st.mtimeMs}` : 'absent';
+  return st ? `${st.dev}:${st.ino}:${st.size}:${st.mtimeMs}:${st.ctimeMs}` : 'absent';
 }
