@@ -293,7 +293,7 @@ export const reopenOp = defineOperation({
   name: 'reopen',
   command: 'reopen',
   group: 'write',
-  summary: 'Reopen a declined proposal: it is reviewed again and becomes pending or blocked',
+  summary: 'Reopen a declined or undone proposal: it is reviewed again and becomes pending or blocked',
   examples: ['vaultgate reopen p-7', 'vaultgate reopen p-7 --json'],
   params: [idArg] as const,
   annotations: { readOnly: false, destructive: false, idempotent: false, openWorld: false },
@@ -331,7 +331,7 @@ export const proposalsOp = defineOperation({
     {
       name: 'state',
       type: 'enum',
-      values: ['open', 'pending', 'blocked', 'applied', 'declined', 'recovery'] as const,
+      values: ['open', 'pending', 'blocked', 'applied', 'declined', 'recovery', 'undone'] as const,
       placeholder: 'state',
       description: 'only proposals in this state; open: pending or blocked (what waits for a person)',
     },
