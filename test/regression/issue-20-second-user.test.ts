@@ -13,12 +13,12 @@
  * the build in a readable place (issue #20 §7), or is skipped with the reason.
  */
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, test } from 'node:test';
-import { CLI_BIN, REPO_ROOT, runCliProcess } from '../helpers/run-cli.js';
-import { serve } from '../helpers/serve.js';
+import { CLI_BIN, REPO_ROOT, type CliRun } from '../helpers/run-cli.js';
 import { tempDir } from '../helpers/temp-vault.js';
 
 const NOBODY = 65534;
@@ -71,7 +71,81 @@ function asNobody(args: string[], env: Record<string, string> = {}): { status: n
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
-test('issue 20.9: another local user cannot read the index, proposals or state, reach the daemon, or drive the web inbox', { skip, timeout: 180_000 }, async () => {
+/** Who runs vaultgate: root, or an unprivileged user the test creates (and removes). */
+interface Owner {
+  label: string;
+  uid: number;
+  gid: number;
+}
+
+/** The compiled CLI run as `owner` (spawn's uid/gid: no setpriv needed for the owner). */
+function ownerCli(owner: Owner, env: Record<string, string>, cwd: string) {
+  return (args: string[], input?: string): Promise<CliRun> =>
+    new Promise((resolve, reject) => {
+      const child = spawn(process.execPath, [CLI_BIN, ...args], { env: { PATH: process.env.PATH ?? '/usr/bin:/bin', ...env }, cwd, uid: owner.uid, gid: owner.gid, stdio: ['pipe', 'pipe', 'pipe'], timeout: 120_000 });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.setEncoding('utf8').on('data', (d) => (stdout += d));
+      child.stderr.setEncoding('utf8').on('data', (d) => (stderr += d));
+      child.on('error', reject);
+      child.on('close', (code) => {
+        let json: any;
+        try {
+          json = JSON.parse(stdout);
+        } catch {
+          json = undefined;
+        }
+        resolve({ exitCode: code ?? 1, stdout, stderr, json });
+      });
+      child.stdin.end(input ?? '');
+    });
+}
+
+/** `vaultgate serve` run as `owner`: its one JSON line, and a stop. */
+function ownerServe(owner: Owner, env: Record<string, string>, vault: string): Promise<{ port: number; token: string; stop: () => Promise<void> }> {
+  const child = spawn(process.execPath, [CLI_BIN, 'serve', '--vault', vault, '--port', '0'], { env: { PATH: process.env.PATH ?? '/usr/bin:/bin', ...env }, uid: owner.uid, gid: owner.gid, stdio: ['ignore', 'pipe', 'pipe'] });
+  const exited = new Promise<void>((r) => child.on('exit', () => r()));
+  let stdout = '';
+  let stderr = '';
+  child.stderr.setEncoding('utf8').on('data', (d) => (stderr += d));
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`serve printed nothing: ${stderr}`)), 30_000);
+    child.on('exit', (code) => reject(new Error(`serve exited ${code}: ${stderr}`)));
+    child.stdout.setEncoding('utf8').on('data', (d) => {
+      stdout += d;
+      if (!stdout.includes('\n')) return;
+      clearTimeout(timer);
+      const line = JSON.parse(stdout.slice(0, stdout.indexOf('\n'))) as { port: number; token: string };
+      resolve({ ...line, stop: () => (child.kill('SIGTERM'), exited) });
+    });
+  });
+}
+
+/** A user for the test, or the reason there is none. */
+function createUser(): Owner | string {
+  if (spawnSync('useradd', ['--help']).status !== 0) return 'useradd is not installed';
+  const name = `vgt${crypto.randomBytes(4).toString('hex')}`;
+  const r = spawnSync('useradd', ['--no-create-home', '--shell', '/usr/sbin/nologin', '--user-group', name], { encoding: 'utf8' });
+  if (r.status !== 0) return `useradd failed: ${r.stderr.trim()}`;
+  const id = (flag: string) => Number(spawnSync('id', [flag, name], { encoding: 'utf8' }).stdout.trim());
+  return { label: name, uid: id('-u'), gid: id('-g') };
+}
+
+function removeUser(owner: Owner): void {
+  spawnSync('userdel', [owner.label]);
+  spawnSync('groupdel', [owner.label]);
+}
+
+for (const kind of ['root', 'an unprivileged user'] as const) {
+test(`issue 20.9: run by ${kind}, vaultgate's data is closed to another local user: index, proposals, state, the daemon's socket, the web inbox without its token`, { skip, timeout: 180_000 }, async (t) => {
+  let owner: Owner;
+  if (kind === 'root') owner = { label: 'root', uid: 0, gid: 0 };
+  else {
+    const made = createUser();
+    if (typeof made === 'string') return void t.skip(made);
+    owner = made;
+    t.after(() => removeUser(owner));
+  }
   // The owner's world: a home others may traverse, as on many systems.
   const base = tempDir('vaultgate-second-user-');
   fs.chmodSync(base, 0o755);
@@ -85,8 +159,11 @@ test('issue 20.9: another local user cannot read the index, proposals or state, 
     fs.mkdirSync(d, { recursive: true });
     fs.chmodSync(d, 0o755);
   }
-  const ownerEnv: Record<string, string> = { HOME: home, VAULTGATE_HOME: '', XDG_CACHE_HOME: '', XDG_DATA_HOME: '', XDG_CONFIG_HOME: '' };
-  const cli = (args: string[], input?: string) => runCliProcess(['--vault', vault, ...args], { env: ownerEnv, cwd: base, ...(input === undefined ? {} : { input }) });
+  // The owner's files are the owner's (the tree is handed over, as a real home would be).
+  for (const d of [home, vault]) spawnSync('chown', ['-R', `${owner.uid}:${owner.gid}`, d]);
+  const ownerEnv: Record<string, string> = { HOME: home };
+  const run = ownerCli(owner, ownerEnv, base);
+  const cli = (args: string[], input?: string) => run(['--vault', vault, ...args], input);
   assert.equal((await cli(['search', 'launch'])).json?.total, 1, 'the owner indexed the vault');
   const sha = (await cli(['note', 'Secret.md'])).json.sha256 as string;
   const p = await cli(['propose', 'Secret.md', '--replace', 'zebra-42', '--with', 'okapi-7', '--base', sha, '--title', 'Rotate the code']);
@@ -96,7 +173,7 @@ test('issue 20.9: another local user cannot read the index, proposals or state, 
   const d = await cli(['daemon', 'start']);
   assert.equal(d.exitCode, 0, d.stdout + d.stderr);
   started.add(d.json.pid);
-  const served = await serve(vault, home, [], ownerEnv);
+  const served = await ownerServe(owner, ownerEnv, vault);
 
   // Where everything landed (the XDG defaults under $HOME).
   const cache = path.join(home, '.cache', 'vaultgate');
@@ -119,40 +196,40 @@ test('issue 20.9: another local user cannot read the index, proposals or state, 
   fs.chmodSync(probeDir, 0o755);
   const probe = path.join(probeDir, 'probe.cjs');
   fs.writeFileSync(probe, PROBE, { mode: 0o644 });
-  const run = (...args: string[]) => {
+  const probeRun = (...args: string[]) => {
     const r = asNobody([process.execPath, probe, ...args]);
     assert.equal(r.status, 0, r.stderr);
     return JSON.parse(r.stdout) as { result: string; names?: string[]; body?: string };
   };
   try {
     // The vault itself is the owner's to share (0755 here): the probe can read it, so a refusal below is vaultgate's doing.
-    assert.equal(run('read', path.join(vault, 'Secret.md')).result, 'ok', 'the probe really runs as a user who can read what others may');
+    assert.equal(probeRun('read', path.join(vault, 'Secret.md')).result, 'ok', 'the probe really runs as a user who can read what others may');
     const leaks: string[] = [];
     for (const [what, file] of Object.entries(targets)) {
-      const r = run('read', file);
+      const r = probeRun('read', file);
       if (r.result === 'ok') leaks.push(`${what} (${file}) is readable`);
-      for (const side of ['-wal', '-shm']) if (fs.existsSync(file + side) && run('read', file + side).result === 'ok') leaks.push(`${what}${side} is readable`);
+      for (const side of ['-wal', '-shm']) if (fs.existsSync(file + side) && probeRun('read', file + side).result === 'ok') leaks.push(`${what}${side} is readable`);
     }
     for (const dir of [cache, data, path.dirname(targets.index), path.dirname(targets.proposals), path.dirname(status.socket)]) {
-      const r = run('list', dir);
+      const r = probeRun('list', dir);
       if (r.result === 'ok') leaks.push(`${dir} can be listed: ${r.names?.join(', ')}`);
     }
     assert.deepEqual(leaks, [], 'another user reads vaultgate data');
 
-    const sock = run('connect', status.socket);
+    const sock = probeRun('connect', status.socket);
     assert.notEqual(sock.result, 'ok', 'another user connected to the daemon socket');
     assert.match(sock.result, /EACCES|ENOENT/);
 
     const port = String(served.port);
     for (const call of ['GET /api/proposals', 'GET /api/proposals/p-1', 'GET /api/log', 'GET /api/session', 'POST /api/session', 'POST /api/proposals/p-1/decline']) {
-      const r = run('http', port, call);
+      const r = probeRun('http', port, call);
       assert.ok(r.result === '401' || r.result === '403', `${call} without the token answered ${r.result}: ${r.body}`);
       assert.ok(!r.body?.includes('zebra'), `${call} leaked note text`);
     }
 
     // vaultgate itself run by the other user against the owner's data: refused, never the text.
     // It must run a build that user can read (issue #20 §7): the repository's, when readable, else skipped.
-    const readable = run('read', CLI_BIN).result === 'ok' && run('stat', path.join(REPO_ROOT, 'node_modules', 'better-sqlite3', 'package.json')).result === 'ok';
+    const readable = probeRun('read', CLI_BIN).result === 'ok' && probeRun('stat', path.join(REPO_ROOT, 'node_modules', 'better-sqlite3', 'package.json')).result === 'ok';
     if (readable) {
       const r = asNobody([process.execPath, CLI_BIN, '--vault', vault, 'search', 'launch', '--json'], { HOME: home });
       assert.ok(!r.stdout.includes('zebra') && !r.stdout.includes('launch code'), `vaultgate as another user printed the owner's index: ${r.stdout}`);
@@ -168,3 +245,4 @@ test('issue 20.9: another local user cannot read the index, proposals or state, 
     await cli(['daemon', 'stop']);
   }
 });
+}
