@@ -365,7 +365,7 @@ export const logOp = defineOperation({
   name: 'log',
   command: 'log',
   group: 'write',
-  summary: 'The audit log of proposals, newest first: proposed, reviewed, applied, declined, reopened, rolled back, recovery',
+  summary: 'The audit log of proposals, newest first: proposed, reviewed, applied, declined, reopened, rolled back, recovery, undone',
   examples: ['vaultgate log --limit 20', 'vaultgate log --proposal p-7', 'vaultgate log --limit 50 --offset 50'],
   params: [
     { name: 'limit', type: 'int', min: 1, max: 100_000, default: 50, placeholder: 'n', description: 'most events to show' },
