@@ -140,12 +140,15 @@ export class IndexSession implements IndexReader {
  * walk's digest one no walk produces (so the fast path, which skips comparing
  * rows when the walk hashes as before, does not skip them).
  */
+/** The start of the `scan_digest` a {@link forgetStats} leaves (a watched session names it as the reason it walked). */
+export const FORGOTTEN_PREFIX = 'forgotten:';
+
 function forgetStats(db: Db, paths: readonly string[]): void {
   db.transaction(() => {
     const forget = db.prepare('UPDATE files SET mtime_ms = -1 WHERE path = ?');
     let forgotten = 0;
     for (const p of paths) forgotten += forget.run(p).changes;
-    if (forgotten > 0) putMeta(db, 'scan_digest', `forgotten:${crypto.randomUUID()}`);
+    if (forgotten > 0) putMeta(db, 'scan_digest', `${FORGOTTEN_PREFIX}${crypto.randomUUID()}`);
   }).immediate();
 }
 
