@@ -27,7 +27,6 @@ export const EXIT_CODES = {
   BUNDLE_LIMIT: 2,
   OPERATION_ID_REUSED: 2,
   OPERATION_UNKNOWN: 2,
-  OPERATION_UNDONE: 2,
   PROPOSAL_UNKNOWN: 2,
   PROPOSAL_NOOP: 2,
   PROPOSAL_DECLINED: 2,
@@ -64,6 +63,8 @@ export const EXIT_CODES = {
   DAEMON_FAILED: 69,
   // 75: conflict, retry after re-reading
   STALE_HASH: 75,
+  // the vault no longer holds the operation's change: reopen / re-inspect, approve anew
+  OPERATION_UNDONE: 75,
   APPROVAL_MISMATCH: 75,
   LOCK_BUSY: 75,
   QUARANTINED: 75,

@@ -4,7 +4,7 @@ import path from 'node:path';
 import type Database from 'better-sqlite3';
 import { VaultgateError } from '../errors.js';
 import { once } from '../lazy-require.js';
-import { dataRoots, vaultCacheKey } from '../vault/index.js';
+import { dataRoots, privateDir, privateFile, vaultCacheKey } from '../vault/index.js';
 import { APPLICATION_ID, FTS_TABLES, INDEXES_SQL, SCHEMA_VERSION, TABLES_SQL } from './schema.js';
 
 export type Db = Database.Database;
@@ -138,13 +138,15 @@ function initialise(db: Db, root: string): void {
  */
 export function openIndex(root: string, env: Env = process.env, opts: { rebuild?: boolean; busyTimeoutMs?: number } = {}): IndexHandle {
   const file = indexFile(root, env);
-  fs.mkdirSync(path.dirname(file), { recursive: true });
+  // The index holds the text of every note: its folder is this user's only (privateDir).
+  privateDir(path.dirname(file), dataRoots(env).cache);
   let created: IndexHandle['created'] = null;
   if (opts.rebuild) discardIndexFile(file);
   for (let attempt = 0; attempt < 3; attempt++) {
     let db: Db | undefined;
     try {
       db = connect(file, opts.busyTimeoutMs);
+      privateFile(file);
       const verdict = inspect(db);
       if (verdict === 'ok') {
         db.pragma('journal_mode = WAL');

@@ -1,4 +1,5 @@
-import { BUSY_TIMEOUT_MS, checkIntegrity, isBusyError, isCorruptionError, discardIndexFile, lockBusy, openIndex, type IndexHandle } from './db.js';
+import crypto from 'node:crypto';
+import { BUSY_TIMEOUT_MS, checkIntegrity, isBusyError, isCorruptionError, discardIndexFile, lockBusy, openIndex, putMeta, type Db, type IndexHandle } from './db.js';
 import { offerReadPool, ReadPool, type ReadPoolStatus } from './read-pool.js';
 import { refreshIndex, type RefreshOptions, type RefreshResult } from './refresh.js';
 
@@ -17,9 +18,12 @@ export interface FreshIndexOptions extends RefreshOptions {
   /** How long to wait for another process's write lock (default {@link BUSY_TIMEOUT_MS}). */
   busyTimeoutMs?: number;
   /**
-   * Vault paths the caller found changed since the last refresh (context's hash
-   * check of its evidence). A walk finds them anyway; a watched refresh re-stats
-   * them even if the watcher's events for them have not arrived yet.
+   * Vault paths whose bytes the caller found differ from what the index holds
+   * (context's hash check of its evidence). Their stored stats are forgotten
+   * before the refresh, so it re-reads and re-hashes them even where the stat
+   * cannot tell the change apart (an mtime put back on a filesystem without a
+   * trustworthy ctime or inode): the note is re-indexed, and the caller goes on.
+   * A watched refresh also re-stats them before the watcher's events arrive.
    */
   changedPaths?: readonly string[];
 }
@@ -86,6 +90,7 @@ export class IndexSession implements IndexReader {
         }
       }
       try {
+        if (opts.changedPaths?.length) forgetStats(handle.db, opts.changedPaths);
         const refresh = this.refresher(handle, withWorkerSetting(this.env, opts));
         const result = read(handle, refresh);
         const { db: _db, ...info } = handle;
@@ -126,6 +131,25 @@ export class IndexSession implements IndexReader {
     }
     return this.#handle;
   }
+}
+
+/**
+ * Make the next refresh re-read `paths`: their stored mtime becomes one no file
+ * has (so the unchanged-file test fails and the bytes are hashed again: a real
+ * change is re-indexed, the same bytes only get their stat back), and the
+ * walk's digest one no walk produces (so the fast path, which skips comparing
+ * rows when the walk hashes as before, does not skip them).
+ */
+/** The start of the `scan_digest` a {@link forgetStats} leaves (a watched session names it as the reason it walked). */
+export const FORGOTTEN_PREFIX = 'forgotten:';
+
+function forgetStats(db: Db, paths: readonly string[]): void {
+  db.transaction(() => {
+    const forget = db.prepare('UPDATE files SET mtime_ms = -1 WHERE path = ?');
+    let forgotten = 0;
+    for (const p of paths) forgotten += forget.run(p).changes;
+    if (forgotten > 0) putMeta(db, 'scan_digest', `${FORGOTTEN_PREFIX}${crypto.randomUUID()}`);
+  }).immediate();
 }
 
 /** A thread count from the environment (VAULTGATE_PARSE_WORKERS, VAULTGATE_READ_WORKERS); undefined unless a whole number. */

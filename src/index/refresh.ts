@@ -26,8 +26,8 @@ import { updateTermModel } from './term-store.js';
 /**
  * Incremental refresh: make the index describe the vault as it is now.
  *
- * 1. Stat walk (scanVault) and compare size + mtime with the `files` table, in a
- *    read snapshot. Nothing differs → done, nothing written (the common case).
+ * 1. Stat walk (scanVault) and compare size, mtime, ctime, inode and device
+ *    with the `files` table, in a read snapshot. Nothing differs → done, nothing written (the common case).
  * 2. Otherwise take the write lock (BEGIN IMMEDIATE: one refresher at a time,
  *    readers keep reading the last committed state under WAL), compare again —
  *    another process may have done the work while we waited — and apply:
@@ -92,7 +92,7 @@ export interface RefreshResult {
   deleted: number;
   /** A deleted and an added note with the same bytes (counted here, not in added/deleted). */
   renamed: number;
-  /** Size or mtime changed but the bytes did not: only the stat was updated. */
+  /** The stat (size, mtime, ctime, inode, device) changed but the bytes did not: only the stat was updated. */
   touched: number;
   /** Links whose resolution was recomputed. */
   relinked: number;
@@ -117,6 +117,9 @@ interface FileRow {
   path: string;
   size: number;
   mtime_ms: number;
+  ctime_ms: number;
+  ino: number;
+  dev: number;
   kind: string;
   sha256: string | null;
   name_key: string;
@@ -132,20 +135,33 @@ function sameKind(stored: string, wanted: Kind): boolean {
   return stored === wanted || (stored === 'unreadable' && wanted === 'note');
 }
 
-/** What the diff compares, as raw arrays: [id, path, size, mtime_ms, kind]. */
-type StatRow = [number, string, number, number, string];
+/** What the diff compares, as raw arrays: [id, path, size, mtime_ms, ctime_ms, ino, dev, kind]. */
+type StatRow = [number, string, number, number, number, number, number, string];
+
+const FULL_ROW = 'SELECT id, path, size, mtime_ms, ctime_ms, ino, dev, kind, sha256, name_key FROM files';
 
 /**
- * Compare the scan with the stored stats. Only [id, path, size, mtime, kind] of
+ * The unchanged-file test: a file whose size, mtime, ctime, inode and device are
+ * those stored is not read again. mtime alone can be put back (touch -r, cp -p,
+ * rsync -t); ctime cannot from user space, and a file renamed or copied into
+ * place has another inode. Where even these cannot tell (docs/architecture.md,
+ * "Freshness"), context's hash check re-indexes the note (IndexSession.read).
+ */
+function sameStat(size: number, mtime: number, ctime: number, ino: number, dev: number, file: VaultFile): boolean {
+  return size === file.size && mtime === file.mtimeMs && ctime === file.ctimeMs && ino === file.ino && dev === file.dev;
+}
+
+/**
+ * Compare the scan with the stored stats. Only the stat columns and kind of
  * every file is loaded, as arrays (100k objects of seven fields cost ~0.3 s of
  * time and garbage after a one-note change); the full rows of the few files that
  * changed or went away are read by id afterwards.
  */
 function diff(db: Db, files: VaultFile[], kindOf: (f: VaultFile) => Kind): Plan & { storedFiles: number } {
-  const stats = db.prepare('SELECT id, path, size, mtime_ms, kind FROM files').raw().all() as StatRow[];
+  const stats = db.prepare('SELECT id, path, size, mtime_ms, ctime_ms, ino, dev, kind FROM files').raw().all() as StatRow[];
   const byPath = new Map<string, StatRow>();
   for (const r of stats) byPath.set(r[1], r);
-  const fullRow = db.prepare('SELECT id, path, size, mtime_ms, kind, sha256, name_key FROM files WHERE id = ?');
+  const fullRow = db.prepare(`${FULL_ROW} WHERE id = ?`);
   const plan: Plan = { add: [], stale: [], remove: [] };
   for (const file of files) {
     const kind = kindOf(file);
@@ -155,7 +171,7 @@ function diff(db: Db, files: VaultFile[], kindOf: (f: VaultFile) => Kind): Plan 
       continue;
     }
     byPath.delete(file.path); // what is left at the end was removed
-    if (row[2] !== file.size || row[3] !== file.mtimeMs || !sameKind(row[4], kind)) plan.stale.push({ file, kind, row: fullRow.get(row[0]) as FileRow });
+    if (!sameStat(row[2], row[3], row[4], row[5], row[6], file) || !sameKind(row[7], kind)) plan.stale.push({ file, kind, row: fullRow.get(row[0]) as FileRow });
   }
   for (const row of byPath.values()) plan.remove.push(fullRow.get(row[0]) as FileRow);
   return { ...plan, storedFiles: stats.length };
@@ -167,7 +183,7 @@ function diff(db: Db, files: VaultFile[], kindOf: (f: VaultFile) => Kind): Plan 
  * full diff writes them (the same ids either way).
  */
 function diffPaths(db: Db, changed: ReadonlyMap<string, VaultFile | null>, kindOf: (f: VaultFile) => Kind, storedFiles: number): Plan & { storedFiles: number } {
-  const byPath = db.prepare('SELECT id, path, size, mtime_ms, kind, sha256, name_key FROM files WHERE path = ?');
+  const byPath = db.prepare(`${FULL_ROW} WHERE path = ?`);
   const plan: Plan = { add: [], stale: [], remove: [] };
   for (const p of [...changed.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))) {
     const file = changed.get(p)!;
@@ -178,7 +194,7 @@ function diffPaths(db: Db, changed: ReadonlyMap<string, VaultFile | null>, kindO
     }
     const kind = kindOf(file);
     if (!row) plan.add.push({ file, kind });
-    else if (row.size !== file.size || row.mtime_ms !== file.mtimeMs || !sameKind(row.kind, kind)) plan.stale.push({ file, kind, row });
+    else if (!sameStat(row.size, row.mtime_ms, row.ctime_ms, row.ino, row.dev, file) || !sameKind(row.kind, kind)) plan.stale.push({ file, kind, row });
   }
   return { ...plan, storedFiles };
 }
@@ -427,7 +443,7 @@ function apply(
   const insert = (w: Parameters<typeof insertNote>[1]) => {
     sections += insertNote(db, w);
   };
-  const touch = db.prepare('UPDATE files SET size = ?, mtime_ms = ? WHERE id = ?');
+  const touch = db.prepare('UPDATE files SET size = ?, mtime_ms = ?, ctime_ms = ?, ino = ?, dev = ? WHERE id = ?');
   const removedHashes = new Map<string, number>();
   const addedHashes: string[] = [];
 
@@ -454,7 +470,7 @@ function apply(
     if (kind === 'note' && row.kind === 'note') {
       const read = readNoteText(root, file.path);
       if ('sha256' in read && read.sha256 === row.sha256) {
-        touch.run(file.size, file.mtimeMs, row.id);
+        touch.run(file.size, file.mtimeMs, file.ctimeMs, file.ino, file.dev, row.id);
         result.touched++;
         progress();
         continue;

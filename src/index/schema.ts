@@ -30,7 +30,7 @@
  */
 
 /** Bump on any change to tables, columns or the text pipeline's output. */
-export const SCHEMA_VERSION = 12;
+export const SCHEMA_VERSION = 13;
 
 /** `PRAGMA application_id`: 'VGIX'. A SQLite file without it is not ours and is never trusted. */
 export const APPLICATION_ID = 0x56474958;
@@ -85,6 +85,13 @@ CREATE TABLE files (
   name_key  TEXT NOT NULL,                -- folded basename without .md: which links may point here
   size      INTEGER NOT NULL,             -- bytes
   mtime_ms  REAL NOT NULL,
+  -- With size and mtime, the unchanged-file test (refresh.ts): an mtime put back
+  -- (touch -r, cp -p, rsync -t) still changes ctime, a file put in its place has
+  -- another inode. REAL, not INTEGER: a 64-bit inode or device number comes
+  -- from fs.Stats as a double, and is compared as one.
+  ctime_ms  REAL NOT NULL,
+  ino       REAL NOT NULL,
+  dev       REAL NOT NULL,
   kind      TEXT NOT NULL,                -- 'note' | 'attachment' | 'excluded' | 'unreadable'
   sha256    TEXT,                         -- notes only: hash of the bytes indexed
   title     TEXT,                         -- notes: basename without .md

@@ -12,8 +12,8 @@ import {
   type WatchStatus,
 } from '../vault/index.js';
 import type { IndexHandle } from './db.js';
-import type { FreshIndexOptions } from './fresh-index.js';
 import { refreshIndex, unchangedResult, type RefreshOptions, type RefreshResult } from './refresh.js';
+import { FORGOTTEN_PREFIX, type FreshIndexOptions } from './fresh-index.js';
 
 /** How a long-lived session learns what changed before a read. */
 export type Freshness = 'walk' | 'watch';
@@ -113,10 +113,11 @@ export class WatchRefresh {
       refreshIndex(handle, {
         ...opts,
         paths: { since: this.#since!, files, warnings: this.#warnings },
-        // Another process refreshed the index in between: refreshIndex walked instead.
+        // Another process refreshed the index in between, or a read found a note's
+        // bytes differ from the index (IndexSession forgot its stat): refreshIndex walked instead.
         onWalk: (walk) => {
           walked = true;
-          this.#sawWalk(walk, 'another process refreshed the index');
+          this.#sawWalk(walk, typeof stored === 'string' && stored.startsWith(FORGOTTEN_PREFIX) ? "a note's bytes differed from the index" : 'another process refreshed the index');
         },
       }),
     );
@@ -256,5 +257,5 @@ function hasNonNfcName(tree: ScanTree): boolean {
 /** The vault config's stamp: an edit (exclusions) changes what every path is, so it walks. */
 function configKey(root: string): string {
   const st = fs.statSync(vaultConfigPath(root), { throwIfNoEntry: false });
-  return st ? `${st.ino}:${st.size}:${st.mtimeMs}` : 'absent';
+  return st ? `${st.dev}:${st.ino}:${st.size}:${st.mtimeMs}:${st.ctimeMs}` : 'absent';
 }

@@ -26,8 +26,8 @@ const cache = new WeakMap<Db, ReturnType<typeof prepare>>();
 function prepare(db: Db) {
   return {
     file: db.prepare(
-      `INSERT INTO files(path, disk_path, name_key, size, mtime_ms, kind, sha256, title, title_key, anchors, description, frontmatter_error, warning)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO files(path, disk_path, name_key, size, mtime_ms, ctime_ms, ino, dev, kind, sha256, title, title_key, anchors, description, frontmatter_error, warning)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ),
     section: db.prepare(
       `INSERT INTO sections(id, file_id, idx, heading_path, level, start_line, end_line, start_offset, end_offset, text, part, parts, body_capped, empty, fts)
@@ -65,6 +65,9 @@ export function insertNote(db: Db, w: NoteWrite): number {
       nameKey(file.path),
       file.size,
       file.mtimeMs,
+      file.ctimeMs,
+      file.ino,
+      file.dev,
       kind,
       note?.sha256 ?? null,
       isNote ? noteTitle(file.path) : null,

@@ -302,7 +302,7 @@ export const reopenOp = defineOperation({
   reviewed: true,
   command: 'reopen',
   group: 'write',
-  summary: 'Reopen a declined proposal: it is reviewed again and becomes pending or blocked',
+  summary: 'Reopen a declined or undone proposal: it is reviewed again and becomes pending or blocked',
   examples: ['vaultgate reopen p-7', 'vaultgate reopen p-7 --json'],
   params: [idArg] as const,
   annotations: { readOnly: false, destructive: false, idempotent: false, openWorld: false },
@@ -342,7 +342,7 @@ export const proposalsOp = defineOperation({
     {
       name: 'state',
       type: 'enum',
-      values: ['open', 'pending', 'blocked', 'applied', 'declined', 'recovery'] as const,
+      values: ['open', 'pending', 'blocked', 'applied', 'declined', 'recovery', 'undone'] as const,
       placeholder: 'state',
       description: 'only proposals in this state; open: pending or blocked (what waits for a person)',
     },
@@ -377,7 +377,7 @@ export const logOp = defineOperation({
   reviewed: true,
   command: 'log',
   group: 'write',
-  summary: 'The audit log of proposals, newest first: proposed, reviewed, applied, declined, reopened, rolled back, recovery',
+  summary: 'The audit log of proposals, newest first: proposed, reviewed, applied, declined, reopened, rolled back, recovery, undone',
   examples: ['vaultgate log --limit 20', 'vaultgate log --proposal p-7', 'vaultgate log --limit 50 --offset 50'],
   params: [
     { name: 'limit', type: 'int', min: 1, max: 100_000, default: 50, placeholder: 'n', description: 'most events to show' },

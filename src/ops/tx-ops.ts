@@ -1,6 +1,7 @@
 import path from 'node:path';
-import { isResourceLimit, VaultgateError } from '../errors.js';
+import { isResourceLimit, isVaultgateError, VaultgateError } from '../errors.js';
 import { defineOperation, type OpContext } from './operation.js';
+import { actorOf } from './settings.js';
 
 /**
  * Transaction verbs: `init`, `tx inspect|apply|recover|status|resolve`, `undo`,
@@ -175,7 +176,16 @@ export const undoOp = defineOperation({
   annotations: WRITES,
   async run(input, ctx) {
     const { undoOperation } = await import('../txn/index.js');
-    return { ...(await undoOperation(ctx.session().root, input.op, await lockTimeout(ctx))) };
+    const result = await undoOperation(ctx.session().root, input.op, await lockTimeout(ctx));
+    // A proposal whose transaction this was is `undone` from now on (its log says when and by whom);
+    // proposals look at the engine's record anyway, so a failure here loses nothing but the moment.
+    try {
+      const { settleOperation } = await import('../proposals/index.js');
+      settleOperation(ctx.session(), result.undone, actorOf(ctx.env));
+    } catch (e) {
+      if (!isVaultgateError(e)) throw e;
+    }
+    return { ...result };
   },
   text: (r) => `undid ${r.undone} as ${r.operation_id}`,
 });

@@ -37,8 +37,9 @@ export function storeSpec(cacheRoot: string, folderName: string, bytes: Buffer, 
   const file = entryFile(cacheRoot, folderName, bytes);
   const temp = `${file}.${process.pid}.tmp`;
   try {
-    fs.mkdirSync(path.dirname(file), { recursive: true });
-    fs.writeFileSync(temp, JSON.stringify(spec));
+    // under the cache root, private like the rest of it (vault/dirs.ts privateDir)
+    fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+    fs.writeFileSync(temp, JSON.stringify(spec), { mode: 0o600 });
     fs.renameSync(temp, file);
   } catch {
     fs.rmSync(temp, { force: true });

@@ -19,7 +19,7 @@
  * Stored in `proposals.sqlite` under the data root ({@link ProposalStore}):
  * proposals, their exact texts and reviews, and the append-only audit log.
  */
-export { propose, review, show, apply, decline, reopen, rollback, list, auditLog, LIMITS } from './lifecycle.js';
+export { propose, review, show, apply, decline, reopen, rollback, list, auditLog, settleOperation, LIMITS } from './lifecycle.js';
 export type { ProposeInput, ProposeResult, ReviewResult, ReviewView, ShowResult, ApplyResultView, ProposalFileView } from './lifecycle.js';
 export { plainMove, type ChangeRequest } from './changes.js';
 export { rewriteLinks, type LinkRewriter, type HeadingRename } from './link-rewrite.js';

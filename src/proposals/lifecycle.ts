@@ -4,7 +4,7 @@ import { VaultgateError } from '../errors.js';
 import { loadScenario, type ReviewCheck } from '../policy/index.js';
 import type { VaultSession } from '../session/index.js';
 import { storeFile } from '../store/index.js';
-import { applyBundle, readDone, readLockOwner, realFsOps, txnLayout } from '../txn/index.js';
+import { applyBundle, currentUndo, readDone, readLockOwner, realFsOps, txnLayout, UNDO_PREFIX } from '../txn/index.js';
 import type { NoteModel } from '../markdown/index.js';
 import { sha256Hex } from '../vault/index.js';
 import { proposalBundle } from './bundle.js';
@@ -224,11 +224,66 @@ function settleRecovery(session: VaultSession, store: ProposalStore, p: Proposal
   return store.require(p.id);
 }
 
+/**
+ * An applied proposal's transaction can be undone behind its back (`vaultgate
+ * undo OP`, from any face): whoever looks next moves it to `undone`, from the
+ * engine's record (`_undo-OP` applied, and not itself undone), so no apply
+ * answers "already applied" while the vault no longer holds the change. When
+ * that undo is itself undone, the vault holds the change again: back to
+ * `applied`. `vaultgate undo` settles at once (settleOperation), so the log
+ * has the event when it happened.
+ */
+function settleUndo(session: VaultSession, store: ProposalStore, p: ProposalRecord, actor: string): ProposalRecord {
+  if (p.state !== 'applied' && p.state !== 'undone') return p;
+  const undo = currentUndo(session.root, p.operation_id, realFsOps);
+  const base = { actor, proposal: p.id, operation_id: p.operation_id, review_hash: p.review?.review_hash ?? null };
+  if (p.state === 'applied' && undo) {
+    store.transition(
+      p.id,
+      ['applied'],
+      'undone',
+      { ...base, event: 'undone', details: { undone_by: undo.operation_id, undone_at: undo.completed_at, changed_paths: undo.changed_paths } },
+      { undone: { at: undo.completed_at, by: undo.operation_id } },
+    );
+    return store.require(p.id);
+  }
+  if (p.state === 'undone' && !undo && readDone(session.root, p.operation_id, realFsOps)?.outcome === 'applied') {
+    store.transition(p.id, ['undone'], 'applied', { ...base, event: 'applied', details: { redone: true, undo_undone: p.undone_by } }, { undone: null });
+    return store.require(p.id);
+  }
+  return p;
+}
+
+/** Bring a proposal's state in line with the engine's record: an interrupted apply, or an undo. */
+function settle(session: VaultSession, store: ProposalStore, p: ProposalRecord, actor: string): ProposalRecord {
+  return settleUndo(session, store, settleRecovery(session, store, p, actor), actor);
+}
+
+/**
+ * After `vaultgate undo OP`: the proposal whose transaction OP is (or, for an
+ * undo of an undo, `_undo-…-OP`) learns of it now. Nothing to do in a vault
+ * without proposals.
+ */
+export function settleOperation(session: VaultSession, operationId: string, actor: string): void {
+  withExistingStore(
+    session,
+    () => undefined,
+    (store) => {
+      for (let op = operationId; ; op = op.slice(UNDO_PREFIX.length)) {
+        const id = store.byOperation(op);
+        if (id) settle(session, store, store.require(id), actor);
+        if (!op.startsWith(UNDO_PREFIX)) break;
+      }
+    },
+  );
+}
+
 /** `review ID`: run every check again; pending/blocked follow the vault. An applied proposal shows its stored review. */
 export async function review(session: VaultSession, id: string, actor: string): Promise<ReviewResult> {
   return withStoreAsync(session, async (store) => {
-    const p = settleRecovery(session, store, store.require(id), actor);
-    if (p.state === 'applied' || p.state === 'recovery') return { proposal: { id: p.id, state: p.state }, ...view(p.review) };
+    const p = settle(session, store, store.require(id), actor);
+    // an undone proposal's review is its stored one too: `reopen` reviews it again under a new transaction id
+    if (p.state === 'applied' || p.state === 'recovery' || p.state === 'undone') return { proposal: { id: p.id, state: p.state }, ...view(p.review) };
     const r = await runReview(session, p);
     const next: ProposalState = p.state === 'declined' ? 'declined' : r.verdict;
     store.saveReview(p.id, r, next, [p.state], reviewedEvent(p, r, actor, 'reviewed'));
@@ -252,7 +307,7 @@ export function show(session: VaultSession, id: string, actor: string): ShowResu
       throw unknownProposal(id);
     },
     (store) => {
-      const p = settleRecovery(session, store, store.require(id), actor);
+      const p = settle(session, store, store.require(id), actor);
       return {
         proposal: {
           id: p.id,
@@ -277,6 +332,8 @@ export function show(session: VaultSession, id: string, actor: string): ShowResu
           changed_paths: p.changed_paths,
           declined_reason: p.declined_reason,
           link_targets: p.link_targets,
+          undone_at: p.undone_at,
+          undone_by: p.undone_by,
         },
         ...view(p.review),
       };
@@ -352,9 +409,10 @@ export interface ApplyOptions {
 export async function apply(session: VaultSession, id: string, reviewHash: string, actor: string, opts: ApplyOptions = {}): Promise<ApplyResultView> {
   const store = ProposalStore.open(session.root, session.env);
   try {
-    const p = settleRecovery(session, store, store.require(id), actor);
+    const p = settle(session, store, store.require(id), actor);
     if (p.state === 'applied') return { operation_id: p.operation_id, changed_paths: p.changed_paths ?? [], proposal: { id: p.id, state: 'applied' }, replayed: true };
     if (p.state === 'declined') throw declinedError(p);
+    if (p.state === 'undone') throw undoneError(p);
     const bundle = asProposal({ verb: 'apply', id }, () => proposalBundle(p.operation_id, p.changes, linkTargetPins(p.link_targets, p.changes)));
     // The review the person approved, if it is the stored one: its engine approval answers a replay
     // (reviews stored before issue 20 had the engine's approval as their review hash).
@@ -368,6 +426,7 @@ export async function apply(session: VaultSession, id: string, reviewHash: strin
         beforePlan: async () => {
           const cur = store.require(id);
           if (cur.state === 'declined') throw declinedError(cur);
+          if (cur.state === 'undone') throw undoneError(cur);
           const seen = approvedReview(cur.review) ?? approved;
           const r = await runReview(session, cur);
           const from: ProposalState[] = ['pending', 'blocked', 'recovery'];
@@ -380,7 +439,10 @@ export async function apply(session: VaultSession, id: string, reviewHash: strin
             throw mismatchError(id, reviewHash, seen, r);
           }
           // From here a crash leaves `recovery`, and whoever looks next settles it from the engine's record.
-          if (!store.saveReview(id, r, 'recovery', from)) throw declinedError(store.require(id));
+          if (!store.saveReview(id, r, 'recovery', from)) {
+            const now = store.require(id);
+            throw now.state === 'undone' ? undoneError(now) : declinedError(now);
+          }
           // the engine plans again under this lock and must find the very bundle this review approved
           return r.approval_sha256 ?? undefined;
         },
@@ -390,7 +452,7 @@ export async function apply(session: VaultSession, id: string, reviewHash: strin
         },
       });
     } catch (e) {
-      settleRecovery(session, store, store.require(id), actor);
+      settle(session, store, store.require(id), actor);
       throw forProposal(e, { verb: 'apply', id });
     }
     // a replay (the engine had already applied this operation id): record it if nobody did
@@ -431,6 +493,14 @@ function declinedError(p: ProposalRecord): VaultgateError {
   });
 }
 
+/** Applying a proposal whose transaction was undone: the vault no longer holds its change, and that is said, never "ok". */
+function undoneError(p: ProposalRecord): VaultgateError {
+  return new VaultgateError('OPERATION_UNDONE', `${p.id} was applied as ${p.operation_id} and undone by ${p.undone_by ?? 'an undo'}${p.undone_at ? ` at ${p.undone_at}` : ''}: the vault no longer holds its change`, {
+    details: { id: p.id, operation_id: p.operation_id, undone: true, undone_by: p.undone_by, undone_at: p.undone_at },
+    hint: `Nothing was written. To make the change again, reopen it (\`vaultgate reopen ${p.id}\`), review it and apply with the new review_hash.`,
+  });
+}
+
 function stateError(p: ProposalRecord, action: string, allowed: string, hint: string): VaultgateError {
   return new VaultgateError('PROPOSAL_STATE', `${p.id} is ${p.state}; ${action} needs a proposal that is ${allowed}`, { details: { id: p.id, state: p.state }, hint });
 }
@@ -440,7 +510,7 @@ export function decline(session: VaultSession, id: string, reason: string, actor
   const why = checkText('the reason', reason, LIMITS.reason)!.trim();
   if (why === '') throw new VaultgateError('USAGE', 'a decline needs a reason', { hint: 'Say why, so the agent can do better: `--reason "…"`.' });
   return withStore(session, (store) => {
-    const p = settleRecovery(session, store, store.require(id), actor);
+    const p = settle(session, store, store.require(id), actor);
     const ok = store.transition(
       id,
       ['pending', 'blocked'],
@@ -450,22 +520,50 @@ export function decline(session: VaultSession, id: string, reason: string, actor
     );
     if (!ok) {
       const cur = store.require(id);
-      throw stateError(cur, 'decline', 'pending or blocked', cur.state === 'applied' ? `Undo it with \`vaultgate rollback ${id}\`.` : '`vaultgate show ID` shows its state.');
+      throw stateError(
+        cur,
+        'decline',
+        'pending or blocked',
+        cur.state === 'applied' ? `Undo it with \`vaultgate rollback ${id}\`.` : cur.state === 'undone' ? `It is already undone; \`vaultgate reopen ${id}\` makes it reviewable again, then it can be declined.` : '`vaultgate show ID` shows its state.',
+      );
     }
     return { proposal: { id, state: 'declined', reason: why } };
   });
 }
 
-/** `reopen ID`: declined → reviewed again → pending or blocked. */
+/**
+ * The next transaction id of a proposal whose current one is spent: the id with
+ * `-r2`, `-r3`, … (still unique: the store's ids end in its nonce).
+ */
+function nextOperationId(op: string): string {
+  const m = /^(.*)-r(\d+)$/.exec(op);
+  return m ? `${m[1]}-r${Number(m[2]) + 1}` : `${op}-r2`;
+}
+
+/**
+ * `reopen ID`: declined or undone → reviewed again → pending or blocked. A
+ * proposal whose transaction id the engine already has a record of (undone, or
+ * an interrupted apply settled by `tx resolve`) gets a new one first: the engine
+ * refuses a spent id, and the new review hash says this is a new approval.
+ */
 export async function reopen(session: VaultSession, id: string, actor: string): Promise<ReviewResult> {
   return withStoreAsync(session, async (store) => {
-    const p = store.require(id);
-    if (p.state !== 'declined') throw stateError(p, 'reopen', 'declined', `\`vaultgate review ${id}\` re-checks a proposal in any other state.`);
-    const r = await runReview(session, p);
-    if (!store.saveReview(id, r, r.verdict, ['declined'], reviewedEvent(p, r, actor, 'reopened'))) {
-      throw stateError(store.require(id), 'reopen', 'declined', 'It changed meanwhile; `vaultgate show ID` shows its state.');
+    let p = settle(session, store, store.require(id), actor);
+    const from = p.state;
+    if (from !== 'declined' && from !== 'undone') throw stateError(p, 'reopen', 'declined or undone', `\`vaultgate review ${id}\` re-checks a proposal in any other state.`);
+    const spent = readDone(session.root, p.operation_id, realFsOps) !== null ? p.operation_id : null;
+    if (spent !== null) {
+      if (!store.transition(id, [from], from, undefined, { operation_id: nextOperationId(spent) })) {
+        throw stateError(store.require(id), 'reopen', 'declined or undone', 'It changed meanwhile; `vaultgate show ID` shows its state.');
+      }
+      p = store.require(id);
     }
-    store.transition(id, [r.verdict], r.verdict, undefined, { declined_reason: null });
+    const r = await runReview(session, p);
+    if (!store.saveReview(id, r, r.verdict, [from], reviewedEvent(p, r, actor, 'reopened', { from, ...(spent ? { previous_operation_id: spent } : {}) }))) {
+      throw stateError(store.require(id), 'reopen', 'declined or undone', 'It changed meanwhile; `vaultgate show ID` shows its state.');
+    }
+    // what it was is in the log; what it is now is a change not in the vault
+    store.transition(id, [r.verdict], r.verdict, undefined, { declined_reason: null, undone: null, ...(from === 'undone' ? { applied_at: null, changed_paths: null } : {}) });
     const saved = store.require(id);
     return { proposal: { id, state: saved.state }, ...view(saved.review) };
   });
@@ -478,8 +576,19 @@ export async function reopen(session: VaultSession, id: string, actor: string): 
  */
 export async function rollback(session: VaultSession, id: string, actor: string): Promise<ProposeResult> {
   return withStoreAsync(session, async (store) => {
-    const p = settleRecovery(session, store, store.require(id), actor);
-    if (p.state !== 'applied') throw stateError(p, 'rollback', 'applied', p.state === 'recovery' ? 'Finish the interrupted apply first: `vaultgate apply ID` again, or `vaultgate tx recover`.' : 'Only an applied proposal can be rolled back.');
+    const p = settle(session, store, store.require(id), actor);
+    if (p.state !== 'applied') {
+      throw stateError(
+        p,
+        'rollback',
+        'applied',
+        p.state === 'recovery'
+          ? 'Finish the interrupted apply first: `vaultgate apply ID` again, or `vaultgate tx recover`.'
+          : p.state === 'undone'
+            ? `Its transaction was already undone (${p.undone_by ?? 'vaultgate undo'}): the vault no longer holds its change. \`vaultgate reopen ${id}\` makes it reviewable again.`
+            : 'Only an applied proposal can be rolled back.',
+      );
+    }
     const existing = store.rollbackOf(id);
     if (existing) {
       throw new VaultgateError('PROPOSAL_STATE', `${id} already has rollback proposal ${existing.id} (${existing.state})`, {
@@ -542,9 +651,25 @@ export function list(session: VaultSession, filter: ListFilter, actor: string): 
     () => ({ total: 0, proposals: [] }),
     (store) => {
       for (const id of store.idsInState('recovery')) settleRecovery(session, store, store.require(id), actor);
+      // an applied proposal is looked at only when the engine has an undo record named after its transaction (one folder listing)
+      const undos = undoRecords(session.root);
+      for (const [id, op, state] of store.operationsInStates(['applied', 'undone'])) {
+        if (state === 'undone' || undos.has(UNDO_PREFIX + op) || undos.has(`undo-${op}`)) settleUndo(session, store, store.require(id), actor);
+      }
       return store.list(filter);
     },
   );
+}
+
+/** Operation ids of the engine's result records that are undos (`_undo-…`, or the legacy `undo-…`). */
+function undoRecords(root: string): Set<string> {
+  let names: string[];
+  try {
+    names = fs.readdirSync(txnLayout(root).done);
+  } catch {
+    return new Set();
+  }
+  return new Set(names.filter((n) => n.endsWith('.json') && (n.startsWith(UNDO_PREFIX) || n.startsWith('undo-'))).map((n) => n.slice(0, -'.json'.length)));
 }
 
 /** `log [--limit N] [--offset N] [--proposal ID]`: the audit log, newest first. */

@@ -98,22 +98,87 @@ ALTER TABLE proposals ADD COLUMN allow_broken_links INTEGER NOT NULL DEFAULT 0;
 `;
 
 /**
- * v3 (issue 22 §1): the targets of the links a proposal adds, recorded once when
- * it is proposed (JSON LinkTarget[]); NULL in older rows (nothing recorded, nothing checked).
+ * v3 (issue #20 class 3): the state `undone` (a proposal whose transaction was
+ * undone), with when and by which engine operation. SQLite cannot change a
+ * CHECK constraint in place, so `proposals` is rebuilt; `changes` references it,
+ * and dropping a parent that still has children fails the foreign key even when
+ * deferred, so `changes` is rebuilt with it (children first). The copies are
+ * column for column; indexes and the never-delete/never-update triggers are made
+ * again. It runs in the migration's one transaction: all or nothing.
  */
 const SCHEMA_V3 = `
+CREATE TABLE proposals_v3 (
+  seq             INTEGER PRIMARY KEY,
+  id              TEXT NOT NULL UNIQUE,
+  state           TEXT NOT NULL CHECK (state IN ('pending', 'blocked', 'applied', 'declined', 'recovery', 'undone')),
+  title           TEXT NOT NULL,
+  summary         TEXT,
+  agent           TEXT,
+  session         TEXT,
+  scenario        TEXT,
+  allow_shrink    INTEGER NOT NULL,
+  origin          TEXT NOT NULL,
+  rollback_of     TEXT,
+  operation_id    TEXT NOT NULL UNIQUE,       -- the current one: reopening an undone proposal gives it a new one
+  created_at      TEXT NOT NULL,
+  updated_at      TEXT NOT NULL,
+  review          TEXT,
+  review_hash     TEXT,
+  blocking        TEXT NOT NULL DEFAULT '[]',
+  warnings        INTEGER NOT NULL DEFAULT 0,
+  applied_at      TEXT,
+  changed_paths   TEXT,
+  declined_reason TEXT,
+  allow_relink    INTEGER NOT NULL DEFAULT 0,
+  allow_broken_links INTEGER NOT NULL DEFAULT 0,
+  undone_at       TEXT,                       -- while undone: when the undo was seen
+  undone_by       TEXT                        -- while undone: the engine operation that undid it
+) STRICT;
+INSERT INTO proposals_v3 (seq, id, state, title, summary, agent, session, scenario, allow_shrink, origin, rollback_of, operation_id, created_at, updated_at,
+                          review, review_hash, blocking, warnings, applied_at, changed_paths, declined_reason, allow_relink, allow_broken_links)
+  SELECT seq, id, state, title, summary, agent, session, scenario, allow_shrink, origin, rollback_of, operation_id, created_at, updated_at,
+         review, review_hash, blocking, warnings, applied_at, changed_paths, declined_reason, allow_relink, allow_broken_links FROM proposals;
+CREATE TABLE changes_v3 (
+  proposal_seq INTEGER NOT NULL REFERENCES proposals_v3(seq),
+  ord          INTEGER NOT NULL,
+  path         TEXT NOT NULL,
+  action       TEXT NOT NULL CHECK (action IN ('write', 'delete', 'move')),
+  to_path      TEXT,
+  base_sha256  TEXT,
+  new_sha256   TEXT,
+  PRIMARY KEY (proposal_seq, ord)
+) STRICT;
+INSERT INTO changes_v3 (proposal_seq, ord, path, action, to_path, base_sha256, new_sha256)
+  SELECT proposal_seq, ord, path, action, to_path, base_sha256, new_sha256 FROM changes;
+DROP TABLE changes;
+DROP TABLE proposals;
+ALTER TABLE proposals_v3 RENAME TO proposals;
+ALTER TABLE changes_v3 RENAME TO changes;
+CREATE INDEX proposals_by_state ON proposals(state, seq);
+CREATE INDEX proposals_by_agent ON proposals(agent, seq);
+CREATE INDEX proposals_by_rollback ON proposals(rollback_of);
+CREATE TRIGGER proposals_never_deleted BEFORE DELETE ON proposals BEGIN SELECT RAISE(ABORT, 'proposals are never deleted'); END;
+CREATE TRIGGER changes_never_deleted BEFORE DELETE ON changes BEGIN SELECT RAISE(ABORT, 'proposal changes are never deleted'); END;
+CREATE TRIGGER changes_never_updated BEFORE UPDATE ON changes BEGIN SELECT RAISE(ABORT, 'proposal changes are never changed'); END;
+`;
+
+/**
+ * v4 (issue 22 §1): the targets of the links a proposal adds, recorded once when
+ * it is proposed (JSON LinkTarget[]); NULL in older rows (nothing recorded, nothing checked).
+ */
+const SCHEMA_V4 = `
 ALTER TABLE proposals ADD COLUMN link_targets TEXT;
 `;
 
-/** v4 (issue 20): the folders a proposal moves whole, as JSON `[{"from","to"}]` (older rows: none). */
-const SCHEMA_V4 = `
+/** v5 (issue 20): the folders a proposal moves whole, as JSON `[{"from","to"}]` (older rows: none). */
+const SCHEMA_V5 = `
 ALTER TABLE proposals ADD COLUMN folder_moves TEXT NOT NULL DEFAULT '[]';
 `;
 
 export const PROPOSAL_STORE: StoreSpec = {
   name: 'proposals',
   applicationId: 0x56475052, // 'VGPR'
-  migrations: [SCHEMA_V1, SCHEMA_V2, SCHEMA_V3, SCHEMA_V4],
+  migrations: [SCHEMA_V1, SCHEMA_V2, SCHEMA_V3, SCHEMA_V4, SCHEMA_V5],
 };
 
 interface ProposalRow {
@@ -142,6 +207,8 @@ interface ProposalRow {
   changed_paths: string | null;
   declined_reason: string | null;
   link_targets: string | null;
+  undone_at: string | null;
+  undone_by: string | null;
 }
 
 interface ChangeRow {
@@ -342,6 +409,8 @@ export class ProposalStore {
       changed_paths: row.changed_paths === null ? null : (JSON.parse(row.changed_paths) as string[]),
       declined_reason: row.declined_reason,
       link_targets: row.link_targets === null ? null : (JSON.parse(row.link_targets) as LinkTarget[]),
+      undone_at: row.undone_at,
+      undone_by: row.undone_by,
     };
   }
 
@@ -395,7 +464,7 @@ export class ProposalStore {
     from: readonly ProposalState[],
     to: ProposalState,
     event?: Omit<AuditEvent, 'seq' | 'at'>,
-    set: { applied_at?: string; changed_paths?: string[]; declined_reason?: string | null } = {},
+    set: { applied_at?: string | null; changed_paths?: string[] | null; declined_reason?: string | null; undone?: { at: string; by: string } | null; operation_id?: string } = {},
   ): boolean {
     return this.db
       .transaction(() => {
@@ -404,17 +473,26 @@ export class ProposalStore {
         this.db
           .prepare(
             `UPDATE proposals SET state = ?, updated_at = ?,
-               applied_at = COALESCE(?, applied_at), changed_paths = COALESCE(?, changed_paths),
-               declined_reason = CASE WHEN ? THEN ? ELSE declined_reason END
+               applied_at = CASE WHEN ? THEN ? ELSE applied_at END, changed_paths = CASE WHEN ? THEN ? ELSE changed_paths END,
+               declined_reason = CASE WHEN ? THEN ? ELSE declined_reason END,
+               undone_at = CASE WHEN ? THEN ? ELSE undone_at END, undone_by = CASE WHEN ? THEN ? ELSE undone_by END,
+               operation_id = COALESCE(?, operation_id)
              WHERE id = ?`,
           )
           .run(
             to,
             now(),
+            'applied_at' in set ? 1 : 0,
             set.applied_at ?? null,
+            'changed_paths' in set ? 1 : 0,
             set.changed_paths ? JSON.stringify(set.changed_paths) : null,
             'declined_reason' in set ? 1 : 0,
             set.declined_reason ?? null,
+            'undone' in set ? 1 : 0,
+            set.undone?.at ?? null,
+            'undone' in set ? 1 : 0,
+            set.undone?.by ?? null,
+            set.operation_id ?? null,
             id,
           );
         if (event) this.appendEvent(event);
@@ -480,9 +558,22 @@ export class ProposalStore {
     return { total, proposals };
   }
 
-  /** Ids of proposals in a state (small: used to reconcile `recovery` ones). */
+  /** Ids of proposals in a state (used to reconcile `recovery`, `applied` and `undone` ones with the engine's record). */
   idsInState(state: ProposalState): string[] {
     return this.db.prepare('SELECT id FROM proposals WHERE state = ? ORDER BY seq').pluck().all(state) as string[];
+  }
+
+  /** `[id, operation_id, state]` of every proposal in one of these states, oldest first. */
+  operationsInStates(states: readonly ProposalState[]): Array<[string, string, ProposalState]> {
+    return this.db
+      .prepare(`SELECT id, operation_id, state FROM proposals WHERE state IN (${states.map(() => '?').join(', ')}) ORDER BY seq`)
+      .raw()
+      .all(...states) as Array<[string, string, ProposalState]>;
+  }
+
+  /** The proposal whose current transaction is `operationId`, if any. */
+  byOperation(operationId: string): string | null {
+    return (this.db.prepare('SELECT id FROM proposals WHERE operation_id = ?').pluck().get(operationId) as string | undefined) ?? null;
   }
 
   /** The audit log, newest first; `offset` skips that many events first (paging). */

@@ -8,9 +8,11 @@ import type { ReviewCheck } from '../policy/index.js';
  *
  * States (docs/proposals.md): `pending` (review found nothing blocking),
  * `blocked` (a check blocks), `applied`, `declined`, `recovery` (an apply
- * started and has not been seen to finish: a crash, or one in flight).
+ * started and has not been seen to finish: a crash, or one in flight),
+ * `undone` (applied, then its transaction was undone with `vaultgate undo`:
+ * the vault no longer holds its change; `reopen` makes it reviewable again).
  */
-export const PROPOSAL_STATES = ['pending', 'blocked', 'applied', 'declined', 'recovery'] as const;
+export const PROPOSAL_STATES = ['pending', 'blocked', 'applied', 'declined', 'recovery', 'undone'] as const;
 export type ProposalState = (typeof PROPOSAL_STATES)[number];
 /** The open proposals: what waits for a person's decision (the inbox's queue, `proposals --state open`). */
 export const OPEN_STATES: readonly ProposalState[] = ['pending', 'blocked'];
@@ -90,6 +92,9 @@ export interface ProposalRecord {
    * vaultgate recorded them (nothing to check).
    */
   link_targets: LinkTarget[] | null;
+  /** While undone: when, and the engine operation that undid it (`_undo-<operation_id>`); else null. */
+  undone_at: string | null;
+  undone_by: string | null;
 }
 
 /**
@@ -224,7 +229,7 @@ export interface StoredReview {
 export interface AuditEvent {
   seq: number;
   at: string;
-  event: 'proposed' | 'reviewed' | 'applied' | 'declined' | 'reopened' | 'rolled_back' | 'recovery';
+  event: 'proposed' | 'reviewed' | 'applied' | 'declined' | 'reopened' | 'rolled_back' | 'recovery' | 'undone';
   /** The agent's name, or `operator`. */
   actor: string;
   proposal: string | null;

@@ -72,8 +72,8 @@ export class VaultSession implements IndexReader {
   }
 
   /**
-   * `<vault>/.vaultgate/config.yaml`, parsed strictly. Cached by the file's size,
-   * mtime and inode, so a long-lived session sees an edit at its next call.
+   * `<vault>/.vaultgate/config.yaml`, parsed strictly. Cached by the file's stat (size,
+   * mtime, ctime, inode: an mtime put back still changes ctime), so a long-lived session sees an edit at its next call.
    */
   config(): VaultConfig {
     const key = statKey(vaultConfigPath(this.root));
@@ -118,7 +118,7 @@ export class VaultSession implements IndexReader {
 function statKey(file: string): string {
   try {
     const st = fs.statSync(file);
-    return `${st.ino}:${st.size}:${st.mtimeMs}`;
+    return `${st.dev}:${st.ino}:${st.size}:${st.mtimeMs}:${st.ctimeMs}`;
   } catch {
     return 'absent';
   }

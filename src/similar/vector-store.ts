@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { indexFile, isCorruptionError } from '../index/index.js';
+import { dataRoots, privateDir, privateFile } from '../vault/index.js';
 
 type Env = Record<string, string | undefined>;
 export type VectorDb = Database.Database;
@@ -64,11 +65,12 @@ export function vectorStoreFile(root: string, env: Env): string {
 
 export function openVectorStore(root: string, env: Env): VectorDb {
   const file = vectorStoreFile(root, env);
-  fs.mkdirSync(path.dirname(file), { recursive: true });
+  privateDir(path.dirname(file), dataRoots(env).cache);
   for (let attempt = 0; attempt < 2; attempt++) {
     let db: VectorDb | undefined;
     try {
       db = new Database(file, { timeout: 60_000 });
+      privateFile(file);
       const app = db.pragma('application_id', { simple: true }) as number;
       const ver = db.pragma('user_version', { simple: true }) as number;
       const objects = db.prepare('SELECT count(*) FROM sqlite_schema').pluck().get() as number;

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { VaultgateError } from '../errors.js';
-import { dataRoots, vaultCacheKey } from '../vault/index.js';
+import { dataRoots, privateDir, privateFile, vaultCacheKey } from '../vault/index.js';
 
 type Env = Record<string, string | undefined>;
 export type StoreDb = Database.Database;
@@ -57,7 +57,8 @@ export function openStore(root: string, env: Env, spec: StoreSpec, opts: { reado
   const exists = fs.existsSync(file);
   if (!exists && opts.readonly) return null;
   if (exists && !fs.statSync(file).isFile()) throw corrupt(file, 'is not a file');
-  fs.mkdirSync(path.dirname(file), { recursive: true });
+  // Proposals (old and new texts), working state, consents: this user's only (privateDir).
+  if (!opts.readonly) privateDir(path.dirname(file), dataRoots(env).data);
   let db: StoreDb;
   try {
     db = new Database(file, { timeout: STORE_BUSY_TIMEOUT_MS, readonly: opts.readonly === true });
@@ -77,6 +78,7 @@ export function openStore(root: string, env: Env, spec: StoreSpec, opts: { reado
     if (!fresh && appId !== spec.applicationId) throw corrupt(file, 'is not a vaultgate ' + spec.name + ' store');
     if (version > target) throw corrupt(file, `has schema version ${version}, newer than this vaultgate knows (${target})`);
     if (!opts.readonly) {
+      privateFile(file);
       db.pragma('journal_mode = WAL');
       db.pragma('synchronous = FULL');
       db.pragma('foreign_keys = ON');

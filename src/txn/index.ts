@@ -33,6 +33,7 @@ export {
   MAX_NAME_BYTES,
   OPERATION_ID,
   INTERNAL_OPERATION_ID,
+  UNDO_PREFIX,
   DEFAULT_LOCK_TIMEOUT_MS,
   HEARTBEAT_TTL_MS,
   engineSettingsFromEnv,
@@ -52,5 +53,5 @@ export { txStatus, type StatusResult, type PendingInfo } from './status.js';
 export { resolveOperation, type ResolveChoice, type ResolveResult } from './resolve.js';
 export { undoOperation, type UndoResult } from './undo.js';
 export { checkpointOperation, type CheckpointResult } from './checkpoint.js';
-export { readDone, pruneBackups, type DoneRecord } from './history.js';
+export { readDone, currentUndo, pruneBackups, type DoneRecord } from './history.js';
 export { txnLayout, isOperationId, type TxnLayout } from './layout.js';

@@ -10,6 +10,16 @@ export interface VaultFile {
   size: number;
   /** Modification time in milliseconds (fractional: sub-millisecond changes still differ). */
   mtimeMs: number;
+  /**
+   * Status-change time (ms), inode and device: with size and mtime, the
+   * unchanged-file test. mtime can be put back (`touch -r`, `cp -p`, `rsync -t`,
+   * sync clients); ctime cannot from user space (every write and every utimes
+   * sets it to now), and a file copied or renamed over the note has another
+   * inode. See docs/architecture.md, "Freshness", for where they still cannot tell.
+   */
+  ctimeMs: number;
+  ino: number;
+  dev: number;
   /** Lower-cased extension without the dot (`md`, `png`, `canvas`), or `''`. */
   ext: string;
 }
@@ -52,7 +62,7 @@ export interface ScanTree {
 }
 
 export interface StatWalk {
-  /** Hash of every folder's entries and every file's size and mtime, in walk order. Equal digests: nothing changed. */
+  /** Hash of every folder's entries and every file's size, mtime, ctime, inode and device, in walk order. Equal digests: nothing changed. */
   digest: string;
   /** The tree as seen now (to store for the next walk); `previous` itself when no folder was read again. */
   tree: ScanTree;
@@ -135,7 +145,7 @@ function walkOnce(root: string, previous: ScanTree | null): StatWalk {
     mix(wordsU32[1]!);
   };
   // Per file, in walk order: its folder (an index into `rels`), its name (the
-  // folder record's own string), size and mtime. Records are built only on
+  // folder record's own string), size, mtime, ctime, inode and device. Records are built only on
   // demand, and no path is kept: at 100k notes the absolute paths were 11 MB held
   // through the whole refresh.
   const rels: string[] = [];
@@ -143,6 +153,9 @@ function walkOnce(root: string, previous: ScanTree | null): StatWalk {
   const fileName: string[] = [];
   const sizes: number[] = [];
   const mtimes: number[] = [];
+  const ctimes: number[] = [];
+  const inos: number[] = [];
+  const devs: number[] = [];
   const rootPrefix = root.endsWith('/') ? root : `${root}/`;
 
   const walk = (rel: string) => {
@@ -189,8 +202,14 @@ function walkOnce(root: string, previous: ScanTree | null): StatWalk {
       fileName.push(name);
       sizes.push(st.size);
       mtimes.push(st.mtimeMs);
+      ctimes.push(st.ctimeMs);
+      inos.push(st.ino);
+      devs.push(st.dev);
       mixNumber(st.size);
       mixNumber(st.mtimeMs);
+      mixNumber(st.ctimeMs);
+      mixNumber(st.ino);
+      mixNumber(st.dev);
     }
     for (const [name, code, message] of rec.o) warnings.push({ path: nfc(rel === '' ? name : `${rel}/${name}`), code, message });
     for (const name of rec.d) walk(rel === '' ? name : `${rel}/${name}`);
@@ -214,7 +233,7 @@ function walkOnce(root: string, previous: ScanTree | null): StatWalk {
         const dot = diskPath.lastIndexOf('.');
         const ext = dot > slash + 1 ? diskPath.slice(dot + 1).toLowerCase() : '';
         // One 'md' for every note rather than a 2-character string each (~2 MB at 100k notes).
-        out[k] = { path: nfc(diskPath), diskPath, size: sizes[k]!, mtimeMs: mtimes[k]!, ext: ext === 'md' ? 'md' : ext };
+        out[k] = { path: nfc(diskPath), diskPath, size: sizes[k]!, mtimeMs: mtimes[k]!, ctimeMs: ctimes[k]!, ino: inos[k]!, dev: devs[k]!, ext: ext === 'md' ? 'md' : ext };
       }
       return out.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
     },

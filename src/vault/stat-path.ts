@@ -39,6 +39,6 @@ export function statVaultPath(root: string, diskRel: string): PathState {
   const dot = name.lastIndexOf('.');
   return {
     kind: 'file',
-    file: { path: nfc, diskPath: diskRel, size: st.size, mtimeMs: st.mtimeMs, ext: dot > 0 ? name.slice(dot + 1).toLowerCase() : '' },
+    file: { path: nfc, diskPath: diskRel, size: st.size, mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs, ino: st.ino, dev: st.dev, ext: dot > 0 ? name.slice(dot + 1).toLowerCase() : '' },
   };
 }

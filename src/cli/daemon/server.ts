@@ -287,6 +287,6 @@ function readOr(file: string): string {
 
 function fileStamp(file: string): string | null {
   const st = fs.statSync(file, { throwIfNoEntry: false });
-  return st ? `${st.ino}:${st.size}:${st.mtimeMs}` : null;
+  return st ? `${st.dev}:${st.ino}:${st.size}:${st.mtimeMs}:${st.ctimeMs}` : null;
 }
 

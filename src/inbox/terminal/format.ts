@@ -52,6 +52,7 @@ export function stateTone(state: ProposalState): Tone {
     case 'declined':
       return 'dim';
     case 'recovery':
+    case 'undone':
       return 'warn';
   }
 }
@@ -97,6 +98,8 @@ export function eventDetail(e: AuditEvent): string {
       return typeof d.rollback_proposal === 'string' ? `by ${d.rollback_proposal} (${String(d.state ?? '')})` : '';
     case 'recovery':
       return typeof d.outcome === 'string' ? d.outcome : '';
+    case 'undone':
+      return typeof d.undone_by === 'string' ? `by ${d.undone_by}` : '';
   }
 }
 

@@ -190,6 +190,8 @@ export function actionsFor(state: ProposalState | null): Array<'a' | 'x' | 'r' |
       return ['a', 'x', 'r'];
     case 'declined':
       return ['o', 'r'];
+    case 'undone':
+      return ['o'];
     case 'applied':
       return ['u'];
     case 'recovery':
@@ -213,6 +215,7 @@ export function detailBody(d: ShowResult, now: number): BodyLine[] {
   if (p.summary) for (const l of p.summary.split('\n')) add(l);
   if (p.declined_reason) add(`declined: ${p.declined_reason}`, 'warn');
   if (p.applied_at) add(`applied ${ago(p.applied_at, now)} as ${p.operation_id}${p.changed_paths?.length ? `: ${p.changed_paths.join(', ')}` : ''}`, 'info');
+  if (p.undone_by) add(`undone ${p.undone_at ? ago(p.undone_at, now) : ''} by ${p.undone_by}: the vault no longer holds this change (o reopens it)`, 'warn');
   add(`review ${shortHash(d.review_hash)}${p.reviewed_at ? ` · checked ${ago(p.reviewed_at, now)}` : ' · not reviewed yet'}`, 'dim');
   for (const c of checkLines(d.checks)) add(c.text, c.tone);
   add('');

@@ -70,7 +70,7 @@ function queueRow(p: ProposalSummary, cols: ReturnType<typeof queueColumns>, wid
 
 function historyRow(e: AuditEvent, width: number, selected: boolean, now: number): Line {
   const inv = { inverse: selected };
-  const tone: Tone = e.event === 'applied' ? 'info' : e.event === 'declined' ? 'warn' : e.event === 'recovery' ? 'bad' : 'plain';
+  const tone: Tone = e.event === 'applied' ? 'info' : e.event === 'declined' ? 'warn' : e.event === 'recovery' ? 'bad' : e.event === 'undone' ? 'warn' : 'plain';
   return line(width, [
     seg(selected ? '> ' : '  ', 'accent', inv),
     seg(fit(age(e.at, now), 4) + ' ', 'dim', inv),
@@ -156,7 +156,7 @@ const HELP_TEXT: ReadonlyArray<[string, string]> = [
   ['x', 'decline, with a reason'],
   ['r', 'review again (after the vault changed, or a stale apply)'],
   ['u', 'roll back an applied proposal: propose the inverse change'],
-  ['o', 'reopen a declined proposal'],
+  ['o', 'reopen a declined or undone proposal'],
   ['s', 'list: open (pending, blocked), applied, declined, all'],
   ['/', 'filter by id, title, agent or path'],
   ['tab', 'queue / history (the audit log)'],

@@ -44,6 +44,7 @@ const INDEX_HTML = String.raw`<!doctype html>
           <option value="applied">applied</option>
           <option value="declined">declined</option>
           <option value="recovery">recovery</option>
+          <option value="undone">undone</option>
         </select>
       </label>
       <label>Agent
@@ -101,7 +102,7 @@ main { display: flex; gap: 12px; padding: 12px 16px; align-items: flex-start; }
 .badge.pending { border-color: #0969da; color: #0969da; }
 .badge.blocked { border-color: var(--block); color: var(--block); }
 .badge.applied { border-color: var(--ok); color: var(--ok); }
-.badge.declined, .badge.recovery { border-color: var(--mute); color: var(--mute); }
+.badge.declined, .badge.recovery, .badge.undone { border-color: var(--mute); color: var(--mute); }
 .detail { flex: 1; min-width: 0; background: var(--panel); border: 1px solid var(--line); border-radius: 6px; padding: 12px 16px; }
 .detail h2 { margin: 0 0 4px; font-size: 18px; overflow-wrap: anywhere; }
 .detail .meta { color: var(--mute); font-size: 12px; margin-bottom: 8px; }
@@ -433,7 +434,8 @@ const APP_JS = String.raw`'use strict';
     d.appendChild(el('div', { 'class': 'meta' }, [
       el('span', { 'class': 'badge ' + p.state, text: p.state }),
       p.id + ' · by ' + (p.agent || 'no agent') + ' · ' + p.created_at + (p.scenario ? ' · scenario ' + p.scenario : '') + (p.rollback_of ? ' · rollback of ' + p.rollback_of : '') +
-        (p.applied_at ? ' · applied ' + p.applied_at + ' as ' + p.operation_id : '') + (p.declined_reason ? ' · declined: ' + p.declined_reason : ''),
+        (p.applied_at ? ' · applied ' + p.applied_at + ' as ' + p.operation_id : '') + (p.declined_reason ? ' · declined: ' + p.declined_reason : '') +
+        (p.undone_by ? ' · undone ' + (p.undone_at || '') + ' by ' + p.undone_by + ': the vault no longer holds this change' : ''),
     ]));
     if (p.summary) d.appendChild(el('p', { 'class': 'summary', text: p.summary }));
     d.appendChild(actions(p));
@@ -454,7 +456,7 @@ const APP_JS = String.raw`'use strict';
         act('decline', { reason: reason.value });
       })]));
     }
-    if (p.state === 'declined' && has('reopen')) box.appendChild(button('Reopen', '', function () { act('reopen'); }));
+    if ((p.state === 'declined' || p.state === 'undone') && has('reopen')) box.appendChild(button('Reopen', '', function () { act('reopen'); }));
     if (p.state === 'applied' && has('rollback') && !p.rolled_back_by) box.appendChild(button('Roll back…', 'danger', function () { act('rollback'); }));
     if (p.rolled_back_by) box.appendChild(el('span', { 'class': 'meta', text: 'rolled back by ' + p.rolled_back_by }));
     return box;

@@ -98,6 +98,22 @@ test('refresh: a touched file with the same bytes only updates its stat (no re-p
   assert.equal(refresh(root, home).r.refreshed, false);
 });
 
+test('refresh: a change of ctime alone (chmod) re-hashes the file and only updates its stat; a same-size edit with the mtime put back is re-indexed', () => {
+  const { root, home } = tempVault({ 'a.md': 'alpha one', 'b.md': 'beta' });
+  refresh(root, home);
+  const a = path.join(root, 'a.md');
+  fs.chmodSync(a, 0o640);
+  const chmod = refresh(root, home).r;
+  assert.deepEqual([chmod.refreshed, chmod.touched, chmod.changed], [true, 1, 0]);
+  assert.equal(refresh(root, home).r.refreshed, false, 'the new stat was stored');
+  const before = fs.statSync(a);
+  fs.writeFileSync(a, 'gamma one');
+  fs.utimesSync(a, before.atime, before.mtime);
+  const edit = refresh(root, home).r;
+  assert.deepEqual([edit.touched, edit.changed], [0, 1]);
+  assert.equal(withIndex(root, home, (h) => searchIndex(h.db, 'gamma').hits[0]?.path), 'a.md');
+});
+
 test('refresh: a new file with a duplicate name turns a bare link ambiguous, then resolved with candidates', () => {
   const { root, home } = tempVault({ 'src/From.md': 'see [[Note]]', 'b/Note.md': 'one' });
   refresh(root, home);
