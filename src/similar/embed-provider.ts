@@ -1,6 +1,6 @@
 import { VaultgateError } from '../errors.js';
 import type { IndexReader } from '../index/index.js';
-import { checkConsent, endpointOf, headersOf, postToProvider, type PlanSummary, type ProviderSpec } from '../providers/index.js';
+import { checkConsent, endpointOf, headersOf, postToProvider, type ConsentGate, type ConsentGrant, type PlanSummary, type ProviderSpec } from '../providers/index.js';
 import { embedText, indexedNotes, inputHash, readNoteInputs, type NoteInputs } from './inputs.js';
 import { aggregateDense } from './note-aggregate.js';
 import { decodeDense, encodeDense, encodeSectionVectors } from './sparse.js';
@@ -25,7 +25,8 @@ export const MAX_EMBED_CHARS = 8000;
 export interface ProviderRefresh extends RefreshOutcome {
   /** What was sent where (null when nothing needed embedding). */
   sent: PlanSummary | null;
-  consent: string | null;
+  /** The consent used (null: loopback, or nothing sent). */
+  consent: ConsentGrant | null;
 }
 
 export async function refreshProviderVectors(
@@ -35,7 +36,7 @@ export async function refreshProviderVectors(
   root: string,
   spec: ProviderSpec,
   model: string,
-  opts: { consent?: string; onProgress?: (p: { phase: string; done: number; total: number }) => void },
+  opts: { gate: ConsentGate; onProgress?: (p: { phase: string; done: number; total: number }) => void },
 ): Promise<ProviderRefresh> {
   const t0 = performance.now();
   const stored = new Map<string, string>();
@@ -66,14 +67,14 @@ export async function refreshProviderVectors(
   }
   const destination = endpointOf(spec, 'embed');
   let sent: PlanSummary | null = null;
-  let consent: string | null = null;
+  let consent: ConsentGrant | null = null;
   if (batches.length > 0) {
     const bytesByPath = new Map<string, number>();
     for (const [, { text, path }] of items) bytesByPath.set(path, (bytesByPath.get(path) ?? 0) + Buffer.byteLength(text));
     const headers = headersOf(spec, env);
-    const plan = checkConsent(root, env, { purpose: 'embed', provider: spec.name, kind: spec.kind, destination, model, files: [...bytesByPath].map(([path, bytes]) => ({ path, bytes })), requests: batches.map((b) => b.body) }, opts.consent);
+    const plan = checkConsent(root, env, { purpose: 'embed', provider: spec.name, kind: spec.kind, destination, model, files: [...bytesByPath].map(([path, bytes]) => ({ path, bytes })), requests: batches.map((b) => b.body), texts: items.length }, opts.gate);
     sent = plan.summary;
-    consent = plan.token;
+    consent = plan.grant;
     const put = store.prepare('INSERT OR IGNORE INTO vectors(provider, model, hash, dense, sparse) VALUES (?, ?, ?, ?, NULL)');
     let dims = (store.prepare('SELECT dims FROM models WHERE provider = ? AND model = ?').pluck().get(spec.name, model) as number | undefined) ?? null;
     let done = 0;
