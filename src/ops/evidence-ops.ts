@@ -153,7 +153,7 @@ export const consentApproveOp = defineOperation({
   command: 'consent approve',
   group: 'admin',
   summary: 'Approve a pending consent request (the web inbox, or a terminal that asks you): the next identical run sends, once',
-  examples: ['vaultgate consent approve cr-0123456789ab'],
+  examples: ['vaultgate consent approve cr-0123456789ab', 'vaultgate consent pending && vaultgate consent approve cr-0123456789ab'],
   params: [REQUEST_ID] as const,
   annotations: { readOnly: false, destructive: false, idempotent: false, openWorld: false },
   async run(input, ctx) {
@@ -180,7 +180,7 @@ export const consentDenyOp = defineOperation({
   command: 'consent deny',
   group: 'admin',
   summary: 'Decline a pending consent request: identical runs are refused until it expires',
-  examples: ['vaultgate consent deny cr-0123456789ab'],
+  examples: ['vaultgate consent deny cr-0123456789ab', 'vaultgate consent deny cr-0123456789ab --json'],
   params: [REQUEST_ID] as const,
   annotations: { readOnly: false, destructive: false, idempotent: false, openWorld: false },
   async run(input, ctx) {

@@ -18,7 +18,7 @@ import { after, test } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { CLI_BIN, runCliProcess } from '../helpers/run-cli.js';
-import { startFakeProvider, type FakeProvider, type ReceivedRequest } from '../helpers/fake-provider.js';
+import { offMachineUrl, startFakeProvider, type FakeProvider, type ReceivedRequest } from '../helpers/fake-provider.js';
 import { rawRequest, serve } from '../helpers/serve.js';
 import { tempDir, tempVault } from '../helpers/temp-vault.js';
 
@@ -49,7 +49,7 @@ async function farProvider(): Promise<{ p: FakeProvider; url: string }> {
   const p = await startFakeProvider('127.0.0.1');
   providers.push(p);
   p.reply((req) => (req.path.endsWith('/embeddings') ? openaiEmbed(req) : openaiChat('{"schema":"vaultgate.relation.v1","recommendations":[]}')));
-  return { p, url: p.url.replace('127.0.0.1', '0.0.0.0') };
+  return { p, url: offMachineUrl(p) };
 }
 
 function setup(farUrl: string, loopUrl?: string) {
