@@ -211,6 +211,8 @@ export async function startWebInbox(opts: WebInboxOptions): Promise<WebInbox> {
       });
     }
     if (url.pathname === '/api/events' && method === 'GET') {
+      // The mark is taken before the stream opens: a change made after the page saw `open` is always announced.
+      if (!poll) lastMark = await queueMark();
       res.writeHead(200, { ...SECURITY_HEADERS, 'Content-Type': 'text/event-stream; charset=utf-8', Connection: 'keep-alive' });
       res.write(': vaultgate queue events\n\n');
       events.add(res);
