@@ -21,6 +21,7 @@ import { CLI_BIN, runCliProcess } from '../helpers/run-cli.js';
 import { offMachineUrl, startFakeProvider, type FakeProvider, type ReceivedRequest } from '../helpers/fake-provider.js';
 import { rawRequest, serve } from '../helpers/serve.js';
 import { tempDir, tempVault } from '../helpers/temp-vault.js';
+import { TMUX_SKIP, TmuxPane } from '../helpers/tmux.js';
 
 const NOTES: Record<string, string> = {
   'ops/Cache lifetime.md': '# Cache lifetime\n\nThe edge cache keeps pages for ten minutes. SECRET-OPS-TEXT.\n',
@@ -279,4 +280,71 @@ test('issue 20.1: the person approves a pending consent in the web inbox; the ag
     await client.close();
     await s.stop();
   }
+});
+
+test('issue 20.1: the person on a terminal: --consent shows what goes where and sends only after yes; `consent approve` on a terminal approves an agent’s request', { skip: TMUX_SKIP }, async () => {
+  const { p, url } = await farProvider();
+  const { root, home } = setup(url);
+  const dir = tempDir('vaultgate-tmux-');
+  const env = { ...process.env, VAULTGATE_HOME: home, VAULTGATE_DAEMON: 'off' };
+  /** The command in a real terminal, its stdout piped into a file (as `| jq` would): the prompt is on /dev/tty. */
+  const inTerminal = (args: string[], out: string) =>
+    TmuxPane.start(['sh', '-c', `exec "$0" "$@" > ${JSON.stringify(path.join(dir, out))}`, process.execPath, CLI_BIN, '--vault', root, ...args], { cols: 120, rows: 40, env, dir });
+  const read = (out: string) => JSON.parse(fs.readFileSync(path.join(dir, out), 'utf8'));
+
+  const no = inTerminal(['similar', 'ops/Cache lifetime.md', '--provider', 'far', '--consent'], 'no.json');
+  try {
+    await no.waitFor(/Type yes to send/, 'the consent question');
+    const screen = no.capture();
+    assert.ok(screen.includes(`destination: ${url}/v1/embeddings`), screen);
+    assert.match(screen, /purpose: +embedding/);
+    assert.match(screen, /sends: +4 notes, 4 texts, 1 requests, \d+ bytes/);
+    assert.match(screen, /garden\/Tomatoes\.md \(\d+ bytes\)/);
+    no.type('no');
+    no.keys('Enter');
+    assert.equal(await no.waitEnded('the refusal'), 'exit=77');
+  } finally {
+    no.kill();
+  }
+  assert.equal(read('no.json').error.code, 'CONSENT_DECLINED');
+  assert.equal(p.requests.length, 0);
+
+  const yes = inTerminal(['similar', 'ops/Cache lifetime.md', '--provider', 'far', '--consent'], 'yes.json');
+  try {
+    await yes.waitFor(/Type yes to send/, 'the consent question');
+    yes.type('yes');
+    yes.keys('Enter');
+    assert.equal(await yes.waitEnded('the send'), 'exit=0');
+  } finally {
+    yes.kill();
+  }
+  const sent = read('yes.json');
+  assert.equal(sent.ok, true);
+  assert.equal(sent.vectors.embedded, 4);
+  assert.ok(p.requests.length > 0 && SECRETS.every((x) => p.requests.some((r) => r.body.includes(x))));
+  assert.equal((await runCliProcess(['consent', 'list'], { vault: root, home })).json.consents[0].via, 'terminal');
+
+  // An agent's request (a piped run: no terminal), approved by the person with `consent approve` in a terminal.
+  const before = p.requests.length;
+  fs.appendFileSync(path.join(root, 'chess/Openings.md'), '\nCastle early.\n');
+  const ask = await runCliProcess(['similar', 'ops/Cache lifetime.md', '--provider', 'far'], { vault: root, home, env: { VAULTGATE_DAEMON: 'off' } });
+  const id = ask.json.error.details.consent_request as string;
+  const piped = await runCliProcess(['consent', 'approve', id], { vault: root, home });
+  assert.equal(piped.exitCode, 77, 'no terminal: no approval');
+  assert.doesNotMatch(piped.stdout, HEX64);
+  const approve = inTerminal(['consent', 'approve', id], 'approve.json');
+  try {
+    await approve.waitFor(/Type yes to approve/, 'the approval question');
+    assert.match(approve.capture(), /chess\/Openings\.md/);
+    approve.type('yes');
+    approve.keys('Enter');
+    assert.equal(await approve.waitEnded('the approval'), 'exit=0');
+  } finally {
+    approve.kill();
+  }
+  assert.equal(read('approve.json').request.state, 'approved');
+  assert.equal(p.requests.length, before);
+  const now = await runCliProcess(['similar', 'ops/Cache lifetime.md', '--provider', 'far'], { vault: root, home, env: { VAULTGATE_DAEMON: 'off' } });
+  assert.equal(now.exitCode, 0, now.stdout);
+  assert.equal(p.requests.length, before + 1);
 });
