@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import os from 'node:os';
 import canonicalizeModule from 'canonicalize';
 import { VaultgateError } from '../errors.js';
-import { openStore, type StoreSpec } from '../store/index.js';
+import { openStore, type StoreDb, type StoreSpec } from '../store/index.js';
 import { isLoopbackUrl } from './loopback.js';
 
 type Env = Record<string, string | undefined>;
@@ -283,8 +283,6 @@ function addRequest(db: StoreDb, key: string, s: PlanSummary, plan: SendPlan, ga
   })();
   return id;
 }
-
-type StoreDb = NonNullable<ReturnType<typeof openStore>>['db'];
 
 const CONSENT_STORE: StoreSpec = {
   name: 'consent',

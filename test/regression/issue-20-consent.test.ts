@@ -184,7 +184,8 @@ test('issue 20.1: a piped CLI run (an agent’s shell) gets no token, and --cons
   assert.doesNotMatch(bare.stdout + bare.stderr, HEX64);
 
   const old = await run(['similar', 'ops/Cache lifetime.md', '--provider', 'far', '--consent', 'a'.repeat(64)]);
-  assert.notEqual(old.exitCode, 0);
+  assert.equal(old.exitCode, 2, old.stdout);
+  assert.match(old.json.error.message, /takes no token/);
   const search = await run(['search', 'edge cache', '--json']);
   assert.equal(search.exitCode, 0, search.stdout);
   assert.doesNotMatch(JSON.stringify({ d: search.json.dense, w: search.json.warnings }), HEX64);
