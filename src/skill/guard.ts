@@ -25,8 +25,10 @@ import { parseStrictJson } from '../txn/index.js';
  * The commands that write the vault without a person's review in the inbox,
  * and those that give the person's consent to send note text off this machine
  * (issue 20.1): `--consent` anywhere on a vaultgate command line (it asks on a
- * terminal, which an agent can fake) and every `consent` verb. Asking without
- * `--consent` stays allowed: it is refused with a pending request for the person.
+ * terminal, which an agent can fake), every `consent` verb, and `serve` — the
+ * web inbox prints its token to whoever starts it, and with the token a script
+ * approves consents (and applies proposals). Asking without `--consent` stays
+ * allowed: it is refused with a pending request for the person.
  */
 export const CLAUDE_DENY_RULES = [
   'Bash(vaultgate apply *)',
@@ -36,6 +38,9 @@ export const CLAUDE_DENY_RULES = [
   'Bash(vaultgate * --consent)',
   'Bash(vaultgate * --consent *)',
   'Bash(vaultgate consent *)',
+  'Bash(vaultgate * consent approve *)',
+  'Bash(vaultgate serve)',
+  'Bash(vaultgate serve *)',
 ] as const;
 
 function refuse(file: string, why: string, rules: readonly string[]): never {

@@ -228,6 +228,9 @@ test('issue 20.1: skill install --guard denies agents the CLI’s consent paths 
     'vaultgate relate send cat-1 --provider far --consent',
     'vaultgate consent approve cr-1',
     'vaultgate consent list',
+    'vaultgate --vault /v consent approve cr-1',
+    'vaultgate serve',
+    'vaultgate serve --port 8080',
   ]) {
     assert.ok(denied(rules, cmd), `not denied: ${cmd}`);
   }
