@@ -1,8 +1,9 @@
 import crypto from 'node:crypto';
+import fs from 'node:fs';
 import os from 'node:os';
 import canonicalizeModule from 'canonicalize';
 import { VaultgateError } from '../errors.js';
-import { openStore, type StoreDb, type StoreSpec } from '../store/index.js';
+import { openStore, storeFile, type StoreDb, type StoreSpec } from '../store/index.js';
 import { isLoopbackUrl } from './loopback.js';
 
 type Env = Record<string, string | undefined>;
@@ -196,14 +197,14 @@ export function checkConsent(root: string, env: Env, plan: SendPlan, gate: Conse
     if (answer === false) {
       throw new VaultgateError('CONSENT_DECLINED', `not sent: you did not consent to sending ${summary.request_bytes} bytes to ${hostOf(summary.destination)}`, {
         details: refusalDetails(summary, null),
-        hint: 'Nothing was sent. Run the command without --provider (offline), or with a provider on this machine.',
+        hint: 'Nothing was sent. Use the offline default or a provider on this machine (docs/similar.md); to send, run the same command again and answer yes.',
       });
     }
     const declined = live.find((r) => r.state === 'declined');
     if (declined) {
       throw new VaultgateError('CONSENT_DECLINED', `the person declined sending this to ${hostOf(summary.destination)} (consent request ${declined.id}); nothing was sent`, {
         details: refusalDetails(summary, declined.id),
-        hint: 'Nothing was sent. Do without this provider: run the command without --provider (offline), or with a provider on this machine.',
+        hint: 'Nothing was sent, and identical runs are refused until the request expires (24 h). Use the offline default or a provider on this machine (docs/similar.md).',
       });
     }
     const request = live.find((r) => r.state === 'pending')?.id ?? addRequest(db, key, summary, plan, gate, now);
@@ -368,9 +369,18 @@ function insertRecord(db: StoreDb, key: string, s: PlanSummary, via: ConsentGran
   return Number(r.lastInsertRowid);
 }
 
+/**
+ * The store for a read, or null when there is none yet (a read never creates
+ * it). Opened for writing, not read-only: a store from before issue 20.1 (schema
+ * 1) is upgraded on this first read instead of refusing `consent list`.
+ */
+function openExisting(root: string, env: Env) {
+  return fs.existsSync(storeFile(root, env, CONSENT_STORE.name)) ? openStore(root, env, CONSENT_STORE) : null;
+}
+
 /** Every consent given for this vault, newest first (`vaultgate consent list`). */
 export function listConsents(root: string, env: Env, limit = 100): ConsentRecord[] {
-  const store = openStore(root, env, CONSENT_STORE, { readonly: true });
+  const store = openExisting(root, env);
   if (!store) return [];
   try {
     const rows = store.db.prepare('SELECT * FROM consents ORDER BY granted_at DESC, id DESC LIMIT ?').all(limit) as Array<Record<string, unknown>>;
@@ -445,7 +455,7 @@ function toRequest(r: Record<string, unknown>): ConsentRequest {
 
 /** Requests not yet expired, newest first: pending ones, or all (`all`). */
 export function listConsentRequests(root: string, env: Env, opts: { all?: boolean; limit?: number } = {}): ConsentRequest[] {
-  const store = openStore(root, env, CONSENT_STORE, { readonly: true });
+  const store = openExisting(root, env);
   if (!store) return [];
   try {
     const rows = store.db
@@ -486,7 +496,7 @@ export function decideConsentRequest(root: string, env: Env, id: string, decisio
 
 /** A request by id (any state), for a face to show before asking the person. */
 export function getConsentRequest(root: string, env: Env, id: string): ConsentRequest | null {
-  const store = openStore(root, env, CONSENT_STORE, { readonly: true });
+  const store = openExisting(root, env);
   if (!store) return null;
   try {
     const row = store.db.prepare('SELECT * FROM requests WHERE id = ?').get(id) as Record<string, unknown> | undefined;

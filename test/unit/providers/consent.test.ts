@@ -1,4 +1,6 @@
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
 import { test } from 'node:test';
 import Database from 'better-sqlite3';
 import { isVaultgateError, type VaultgateError } from '../../../src/errors.js';
@@ -126,4 +128,23 @@ test('consent: pending requests are bounded, expired ones neither listed nor hon
   assert.equal(e.code, 'CONSENT_REQUIRED', 'an expired approval sends nothing');
   assert.notEqual(e.details!.consent_request, id);
   assert.equal(refusal(() => decideConsentRequest(root, env, id, 'approved')).code, 'NOT_FOUND');
+});
+
+test('consent: a store from before issue 20.1 (schema 1) is upgraded by a read; its records say via token', () => {
+  const { root, home } = tempVault();
+  const env = { VAULTGATE_HOME: home };
+  const file = storeFile(root, env, 'consent');
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  const db = new Database(file);
+  db.exec(`CREATE TABLE consents (id INTEGER PRIMARY KEY, token TEXT NOT NULL, granted_at TEXT NOT NULL, who TEXT NOT NULL, purpose TEXT NOT NULL, provider TEXT NOT NULL,
+    destination TEXT NOT NULL, model TEXT NOT NULL, files TEXT NOT NULL, requests INTEGER NOT NULL, request_bytes INTEGER NOT NULL, request_sha256 TEXT NOT NULL) STRICT;
+    CREATE INDEX consents_by_time ON consents(granted_at);`);
+  db.prepare('INSERT INTO consents VALUES (1, ?, ?, ?, ?, ?, ?, ?, ?, 1, 10, ?)').run('f'.repeat(64), '2026-01-01T00:00:00.000Z', 'me@host', 'embed', 'far', 'https://x/v1/embeddings', 'toy', '[]', '[]');
+  db.pragma('application_id = 1447510862'); // 'VGCN'
+  db.pragma('user_version = 1');
+  db.close();
+  const [rec] = listConsents(root, env);
+  assert.equal(rec!.via, 'token');
+  assert.equal((rec as unknown as Record<string, unknown>).token, undefined, 'the old token is not shown either');
+  assert.deepEqual(listConsentRequests(root, env), []);
 });
