@@ -29,7 +29,7 @@ export async function embedQueryTexts(root: string, env: Env, cfg: DenseConfig, 
   try {
     const headers = headersOf(spec, env);
     const outcome = checkConsent(root, env, { purpose: 'embed', provider: spec.name, kind: spec.kind, destination, model, files: [], requests: [body], texts: texts.length }, gate);
-    const res = await postToProvider(spec, destination, body, headers);
+    const res = await postToProvider(spec, destination, body, headers, outcome);
     const vectors = parseVectors(spec.kind, res.json, texts.length);
     if (vectors === null) return { status: 'failed', message: `provider ${spec.name} answered without ${texts.length} usable embedding${texts.length === 1 ? '' : 's'} at ${destination}` };
     return { status: 'ok', vectors: vectors.map((v) => normalize(Float32Array.from(v))), destination, loopback: outcome.summary.loopback };

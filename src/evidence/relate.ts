@@ -91,8 +91,9 @@ export async function relateSend(root: string, env: Env, catalogId: string, opts
   const destination = endpointOf(spec, 'chat');
   const files = (['A', 'B'] as const).map((s) => ({ path: catalog.sides[s].path, bytes: Buffer.byteLength(catalog.sides[s].text) }));
   const headers = headersOf(spec, env);
-  const { grant, summary } = checkConsent(root, env, { purpose: 'relate', provider: spec.name, kind: spec.kind, destination, model, files, requests: [body], texts: files.length }, opts.gate);
-  const response = await postToProvider(spec, destination, body, headers);
+  const consent = checkConsent(root, env, { purpose: 'relate', provider: spec.name, kind: spec.kind, destination, model, files, requests: [body], texts: files.length }, opts.gate);
+  const { grant, summary } = consent;
+  const response = await postToProvider(spec, destination, body, headers, consent);
   const content = chatAnswerContent(spec, response.json);
   if (content === null) {
     saveAnswer(root, env, {

@@ -169,12 +169,26 @@ export function requestQuestion(r: ConsentRequest): string {
 }
 
 /**
+ * The outcomes checkConsent handed out, in this process: postToProvider sends
+ * only bytes one of them covers, so no code path can reach the network without
+ * passing the consent rule first (a plain object with the same fields is not one).
+ */
+const ISSUED = new WeakSet<ConsentOutcome>();
+function issue(outcome: ConsentOutcome): ConsentOutcome {
+  ISSUED.add(outcome);
+  return outcome;
+}
+export function isIssuedConsent(outcome: ConsentOutcome): boolean {
+  return ISSUED.has(outcome);
+}
+
+/**
  * Decide whether a plan may be sent: returns the outcome (a consent used is
  * recorded first), or throws CONSENT_REQUIRED / CONSENT_DECLINED with nothing sent.
  */
 export function checkConsent(root: string, env: Env, plan: SendPlan, gate: ConsentGate): ConsentOutcome {
   const summary = summarizePlan(plan);
-  if (summary.loopback) return { grant: null, summary };
+  if (summary.loopback) return issue({ grant: null, summary });
   const key = planKey(summary);
   const store = openStore(root, env, CONSENT_STORE)!;
   try {
@@ -190,10 +204,10 @@ export function checkConsent(root: string, env: Env, plan: SendPlan, gate: Conse
         db.prepare(`UPDATE requests SET state = 'used', used_at = ? WHERE id = ? AND state = 'approved'`).run(now.toISOString(), approved.id);
         return insertRecord(db, key, summary, 'web', approved.id, approved.decided_by ?? who());
       })();
-      return { grant: { id, via: 'web' }, summary };
+      return issue({ grant: { id, via: 'web' }, summary });
     }
     const answer = gate.ask ? gate.ask(consentQuestion(summary)) : gate.ask;
-    if (answer === true) return { grant: { id: insertRecord(db, key, summary, 'terminal', null, who()), via: 'terminal' }, summary };
+    if (answer === true) return issue({ grant: { id: insertRecord(db, key, summary, 'terminal', null, who()), via: 'terminal' }, summary });
     if (answer === false) {
       throw new VaultgateError('CONSENT_DECLINED', `not sent: you did not consent to sending ${summary.request_bytes} bytes to ${hostOf(summary.destination)}`, {
         details: refusalDetails(summary, null),

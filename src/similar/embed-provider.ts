@@ -79,7 +79,7 @@ export async function refreshProviderVectors(
     let dims = (store.prepare('SELECT dims FROM models WHERE provider = ? AND model = ?').pluck().get(spec.name, model) as number | undefined) ?? null;
     let done = 0;
     for (const b of batches) {
-      const res = await postToProvider(spec, destination, b.body, headers);
+      const res = await postToProvider(spec, destination, b.body, headers, plan);
       const vectors = parseEmbeddings(spec, res.json, b.hashes.length, destination);
       dims ??= vectors[0]!.length;
       if (vectors.some((v) => v.length !== dims)) {

@@ -11,11 +11,13 @@ import {
   listConsents,
   MAX_PENDING_REQUESTS,
   planKey,
+  postToProvider,
   summarizePlan,
   type ConsentGate,
   type SendPlan,
 } from '../../../src/providers/index.js';
 import { storeFile } from '../../../src/store/index.js';
+import { offMachineUrl, startFakeProvider } from '../../helpers/fake-provider.js';
 import { tempVault } from '../../helpers/temp-vault.js';
 
 /**
@@ -147,4 +149,30 @@ test('consent: a store from before issue 20.1 (schema 1) is upgraded by a read; 
   assert.equal(rec!.via, 'token');
   assert.equal((rec as unknown as Record<string, unknown>).token, undefined, 'the old token is not shown either');
   assert.deepEqual(listConsentRequests(root, env), []);
+});
+
+test('consent: postToProvider sends only bytes a consent outcome covers — a forged outcome, another body or another URL sends nothing', async () => {
+  const { root, home } = tempVault();
+  const env = { VAULTGATE_HOME: home };
+  const p = await startFakeProvider();
+  try {
+    p.reply({ body: { ok: true } });
+    const spec = { name: 'far', timeoutMs: 2000, attempts: 1, backoffMs: 0 };
+    const far = offMachineUrl(p) + '/v1/embeddings';
+    const body = plan('x', far).requests[0]!;
+    const forged = { grant: { id: 1, via: 'web' as const }, summary: summarizePlan(plan('x', far)) };
+    const internal = async (f: () => Promise<unknown>) => {
+      await assert.rejects(f, (e: unknown) => isVaultgateError(e) && e.code === 'INTERNAL');
+    };
+    await internal(() => postToProvider(spec, far, body, {}, forged));
+    const yes = checkConsent(root, env, plan('x', far), { face: 'cli', ask: () => true });
+    await internal(() => postToProvider(spec, far, Buffer.from('{"input":["other text"]}'), {}, yes));
+    await internal(() => postToProvider(spec, `${p.url}/v1/embeddings`, body, {}, yes));
+    assert.equal(p.requests.length, 0);
+    const r = await postToProvider(spec, far, body, {}, yes);
+    assert.equal(r.status, 200);
+    assert.equal(p.requests.length, 1);
+  } finally {
+    await p.close();
+  }
 });
