@@ -1,9 +1,9 @@
 import crypto from 'node:crypto';
-import fs from 'node:fs';
-import os from 'node:os';
 import canonicalizeModule from 'canonicalize';
 import { VaultgateError } from '../errors.js';
-import { openStore, storeFile, type StoreDb, type StoreSpec } from '../store/index.js';
+import { openStore } from '../store/index.js';
+import { addRequest, type RequestRow } from './consent-requests.js';
+import { CONSENT_STORE, hostOf, insertRecord, PURPOSE_TEXT, who } from './consent-store.js';
 import { isLoopbackUrl } from './loopback.js';
 
 type Env = Record<string, string | undefined>;
@@ -92,12 +92,6 @@ export interface ConsentGate {
 }
 
 export const CONSENT_SCHEMA = 'vaultgate.consent.v1';
-/** How long a pending request (and an approval not yet used) stays valid. */
-export const CONSENT_REQUEST_TTL_MS = 24 * 3600_000;
-/** Pending requests kept at most per vault: an agent retrying new queries must not grow the store without bound. */
-export const MAX_PENDING_REQUESTS = 100;
-/** How much of the first request body a pending request keeps for the person to read. */
-const SHOWN_BODY_CHARS = 16 * 1024;
 /** How many file names a refusal lists (the counts are always complete). */
 const SHOWN_FILES = 50;
 
@@ -122,19 +116,6 @@ export function planKey(summary: PlanSummary): string {
   return crypto.createHash('sha256').update(canonicalize({ schema: CONSENT_SCHEMA, ...summary })!).digest('hex');
 }
 
-function hostOf(destination: string): string {
-  try {
-    return new URL(destination).host;
-  } catch {
-    return destination;
-  }
-}
-
-const PURPOSE_TEXT: Record<SendPlan['purpose'], string> = {
-  embed: 'embedding (the text is turned into vectors)',
-  relate: 'relate (a chat model reads two notes)',
-};
-
 /** What the person is asked: every fact they need, in a few lines. */
 export function consentQuestion(s: PlanSummary): string {
   const files = s.files.slice(0, 20).map((f) => `  ${f.path} (${f.bytes} bytes)`);
@@ -148,23 +129,6 @@ export function consentQuestion(s: PlanSummary): string {
     `  sends:       ${s.files.length} notes, ${s.texts} texts, ${s.requests} requests, ${s.request_bytes} bytes`,
     ...(files.length ? ['  notes:', ...files] : ['  notes:       none (only the query)']),
     `Send exactly this? Type yes to send, anything else to cancel: `,
-  ].join('\n');
-}
-
-/** The question `consent approve ID` asks on a terminal: the stored request, as the web inbox shows it. */
-export function requestQuestion(r: ConsentRequest): string {
-  const files = r.files.slice(0, 20).map((f) => `  ${f.path} (${f.bytes} bytes)`);
-  if (r.files.length > 20) files.push(`  … and ${r.files.length - 20} more notes`);
-  return [
-    `Consent request ${r.id}${r.agent ? `, asked by ${r.agent}` : ''} (through ${r.face}, ${r.created_at}):`,
-    `send text of your vault to a provider that is NOT on this machine.`,
-    `  destination: ${r.destination}`,
-    `  host:        ${r.host}`,
-    `  purpose:     ${PURPOSE_TEXT[r.purpose as SendPlan['purpose']] ?? r.purpose}`,
-    `  provider:    ${r.provider} (model ${r.model})`,
-    `  sends:       ${r.notes} notes, ${r.sections} texts, ${r.requests} requests, ${r.request_bytes} bytes`,
-    ...(files.length ? ['  notes:', ...files] : ['  notes:       none (only the query)']),
-    `Approve it (the next identical run sends exactly this, once)? Type yes to approve, anything else to cancel: `,
   ].join('\n');
 }
 
@@ -261,261 +225,3 @@ function consentHint(gate: ConsentGate, request: string): string {
   return `Nothing was sent. The person consents in a terminal: run the same command with --consent there, which shows what would be sent and asks; or ${web}, then run the same command again.`;
 }
 
-interface RequestRow {
-  id: string;
-  plan: string;
-  state: 'pending' | 'approved' | 'declined' | 'used';
-  decided_by: string | null;
-}
-
-function addRequest(db: StoreDb, key: string, s: PlanSummary, plan: SendPlan, gate: ConsentGate, now: Date): string {
-  const id = `cr-${crypto.randomBytes(6).toString('hex')}`;
-  const first = plan.requests[0] ? Buffer.from(plan.requests[0]).toString('utf8') : '';
-  db.transaction(() => {
-    db.prepare(
-      `INSERT INTO requests(id, plan, created_at, expires_at, face, agent, purpose, provider, kind, destination, model, files, texts, requests, request_bytes, first_request, state)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending')`,
-    ).run(
-      id,
-      key,
-      now.toISOString(),
-      new Date(now.getTime() + CONSENT_REQUEST_TTL_MS).toISOString(),
-      gate.face,
-      gate.agent ?? null,
-      s.purpose,
-      s.provider,
-      s.kind,
-      s.destination,
-      s.model,
-      JSON.stringify(s.files),
-      s.texts,
-      s.requests,
-      s.request_bytes,
-      first.length > SHOWN_BODY_CHARS ? first.slice(0, SHOWN_BODY_CHARS) : first,
-    );
-    // Bounded: the oldest pending requests beyond the cap go.
-    db.prepare(`DELETE FROM requests WHERE state = 'pending' AND id NOT IN (SELECT id FROM requests WHERE state = 'pending' ORDER BY created_at DESC, rowid DESC LIMIT ?)`).run(MAX_PENDING_REQUESTS);
-  })();
-  return id;
-}
-
-const CONSENT_STORE: StoreSpec = {
-  name: 'consent',
-  applicationId: 0x5647434e, // 'VGCN'
-  migrations: [
-    `CREATE TABLE consents (
-       id          INTEGER PRIMARY KEY,
-       token       TEXT NOT NULL,             -- the plan's key (planKey); never shown
-       granted_at  TEXT NOT NULL,             -- ISO time the consent was given and the plan sent
-       who         TEXT NOT NULL,             -- user@host of the process
-       purpose     TEXT NOT NULL,
-       provider    TEXT NOT NULL,
-       destination TEXT NOT NULL,
-       model       TEXT NOT NULL,
-       files       TEXT NOT NULL,             -- JSON [{path, bytes}]
-       requests    INTEGER NOT NULL,
-       request_bytes INTEGER NOT NULL,
-       request_sha256 TEXT NOT NULL           -- JSON [sha256…]
-     ) STRICT;
-     CREATE INDEX consents_by_time ON consents(granted_at);`,
-    // Issue 20.1: consent only through a face an agent does not drive; requests wait for the person.
-    `ALTER TABLE consents ADD COLUMN via TEXT NOT NULL DEFAULT 'token';   -- terminal | web ('token': before 20.1)
-     ALTER TABLE consents ADD COLUMN request_id TEXT;                   -- the approved request, for via = web
-     CREATE TABLE requests (
-       id            TEXT PRIMARY KEY,        -- cr-…: what the person approves; not a capability
-       plan          TEXT NOT NULL,           -- the plan's key; never shown
-       created_at    TEXT NOT NULL,
-       expires_at    TEXT NOT NULL,
-       face          TEXT NOT NULL,           -- the face that asked (mcp, cli, …)
-       agent         TEXT,                    -- VAULTGATE_AGENT of the asking process
-       purpose       TEXT NOT NULL,
-       provider      TEXT NOT NULL,
-       kind          TEXT NOT NULL,
-       destination   TEXT NOT NULL,
-       model         TEXT NOT NULL,
-       files         TEXT NOT NULL,           -- JSON [{path, bytes}]
-       texts         INTEGER NOT NULL,
-       requests      INTEGER NOT NULL,
-       request_bytes INTEGER NOT NULL,
-       first_request TEXT NOT NULL,           -- the start of the first request body, for the person to read
-       state         TEXT NOT NULL CHECK (state IN ('pending', 'approved', 'declined', 'used')),
-       decided_at    TEXT,
-       decided_by    TEXT,
-       used_at       TEXT
-     ) STRICT;
-     CREATE INDEX requests_by_plan ON requests(plan, state);`,
-  ],
-};
-
-export interface ConsentRecord {
-  id: number;
-  granted_at: string;
-  who: string;
-  /** How the person consented: `terminal` (--consent on a TTY), `web` (the web inbox), `token` (before issue 20.1). */
-  via: string;
-  request_id: string | null;
-  purpose: string;
-  provider: string;
-  destination: string;
-  model: string;
-  files: { path: string; bytes: number }[];
-  requests: number;
-  request_bytes: number;
-}
-
-function who(): string {
-  let user = 'unknown';
-  try {
-    user = os.userInfo().username;
-  } catch {
-    // no passwd entry (containers): keep 'unknown'
-  }
-  return `${user}@${os.hostname()}`;
-}
-
-function insertRecord(db: StoreDb, key: string, s: PlanSummary, via: ConsentGrant['via'], requestId: string | null, by: string): number {
-  const r = db
-    .prepare(
-      `INSERT INTO consents(token, granted_at, who, purpose, provider, destination, model, files, requests, request_bytes, request_sha256, via, request_id)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    )
-    .run(key, new Date().toISOString(), by, s.purpose, s.provider, s.destination, s.model, JSON.stringify(s.files), s.requests, s.request_bytes, JSON.stringify(s.request_sha256), via, requestId);
-  return Number(r.lastInsertRowid);
-}
-
-/**
- * The store for a read, or null when there is none yet (a read never creates
- * it). Opened for writing, not read-only: a store from before issue 20.1 (schema
- * 1) is upgraded on this first read instead of refusing `consent list`.
- */
-function openExisting(root: string, env: Env) {
-  return fs.existsSync(storeFile(root, env, CONSENT_STORE.name)) ? openStore(root, env, CONSENT_STORE) : null;
-}
-
-/** Every consent given for this vault, newest first (`vaultgate consent list`). */
-export function listConsents(root: string, env: Env, limit = 100): ConsentRecord[] {
-  const store = openExisting(root, env);
-  if (!store) return [];
-  try {
-    const rows = store.db.prepare('SELECT * FROM consents ORDER BY granted_at DESC, id DESC LIMIT ?').all(limit) as Array<Record<string, unknown>>;
-    return rows.map((r) => ({
-      id: r.id as number,
-      granted_at: r.granted_at as string,
-      who: r.who as string,
-      via: r.via as string,
-      request_id: (r.request_id as string | null) ?? null,
-      purpose: r.purpose as string,
-      provider: r.provider as string,
-      destination: r.destination as string,
-      model: r.model as string,
-      files: JSON.parse(r.files as string) as { path: string; bytes: number }[],
-      requests: r.requests as number,
-      request_bytes: r.request_bytes as number,
-    }));
-  } finally {
-    store.db.close();
-  }
-}
-
-/** A request waiting for (or decided by) the person, as the inboxes show it. */
-export interface ConsentRequest {
-  id: string;
-  state: RequestRow['state'];
-  created_at: string;
-  expires_at: string;
-  face: string;
-  agent: string | null;
-  purpose: string;
-  provider: string;
-  kind: string;
-  destination: string;
-  host: string;
-  model: string;
-  notes: number;
-  files: { path: string; bytes: number }[];
-  sections: number;
-  requests: number;
-  request_bytes: number;
-  first_request: string;
-  decided_at: string | null;
-  decided_by: string | null;
-}
-
-function toRequest(r: Record<string, unknown>): ConsentRequest {
-  const files = JSON.parse(r.files as string) as { path: string; bytes: number }[];
-  return {
-    id: r.id as string,
-    state: r.state as RequestRow['state'],
-    created_at: r.created_at as string,
-    expires_at: r.expires_at as string,
-    face: r.face as string,
-    agent: (r.agent as string | null) ?? null,
-    purpose: r.purpose as string,
-    provider: r.provider as string,
-    kind: r.kind as string,
-    destination: r.destination as string,
-    host: hostOf(r.destination as string),
-    model: r.model as string,
-    notes: files.length,
-    files,
-    sections: r.texts as number,
-    requests: r.requests as number,
-    request_bytes: r.request_bytes as number,
-    first_request: r.first_request as string,
-    decided_at: (r.decided_at as string | null) ?? null,
-    decided_by: (r.decided_by as string | null) ?? null,
-  };
-}
-
-/** Requests not yet expired, newest first: pending ones, or all (`all`). */
-export function listConsentRequests(root: string, env: Env, opts: { all?: boolean; limit?: number } = {}): ConsentRequest[] {
-  const store = openExisting(root, env);
-  if (!store) return [];
-  try {
-    const rows = store.db
-      .prepare(`SELECT * FROM requests WHERE expires_at > ? ${opts.all ? '' : "AND state = 'pending'"} ORDER BY created_at DESC, rowid DESC LIMIT ?`)
-      .all(new Date().toISOString(), opts.limit ?? 100) as Array<Record<string, unknown>>;
-    return rows.map(toRequest);
-  } finally {
-    store.db.close();
-  }
-}
-
-/**
- * The person's decision on a pending request (the web inbox, or `consent
- * approve` confirmed on a terminal): approved, the next identical run sends
- * once; declined, identical runs are refused until it expires.
- */
-export function decideConsentRequest(root: string, env: Env, id: string, decision: 'approved' | 'declined', by: string = who()): ConsentRequest {
-  const store = openStore(root, env, CONSENT_STORE)!;
-  try {
-    const db = store.db;
-    return db.transaction(() => {
-      const row = db.prepare('SELECT * FROM requests WHERE id = ?').get(id) as Record<string, unknown> | undefined;
-      if (!row || (row.expires_at as string) <= new Date().toISOString()) {
-        throw new VaultgateError('NOT_FOUND', `no consent request ${id}${row ? ' (it expired)' : ''}`, {
-          hint: 'Run the command again to make a new request, then look at the pending ones (`vaultgate consent pending`, or the web inbox).',
-        });
-      }
-      if (row.state !== 'pending') {
-        throw new VaultgateError('INVALID_INPUT', `consent request ${id} is already ${row.state as string}`, { hint: 'Run the command again to make a new request.' });
-      }
-      db.prepare('UPDATE requests SET state = ?, decided_at = ?, decided_by = ? WHERE id = ?').run(decision, new Date().toISOString(), by, id);
-      return toRequest(db.prepare('SELECT * FROM requests WHERE id = ?').get(id) as Record<string, unknown>);
-    })();
-  } finally {
-    store.db.close();
-  }
-}
-
-/** A request by id (any state), for a face to show before asking the person. */
-export function getConsentRequest(root: string, env: Env, id: string): ConsentRequest | null {
-  const store = openExisting(root, env);
-  if (!store) return null;
-  try {
-    const row = store.db.prepare('SELECT * FROM requests WHERE id = ?').get(id) as Record<string, unknown> | undefined;
-    return row ? toRequest(row) : null;
-  } finally {
-    store.db.close();
-  }
-}

@@ -6,8 +6,8 @@
  * - {@link postToProvider}: exact bytes out, timeout, retries with backoff; PROVIDER_UNAVAILABLE (69) names the URL.
  * - {@link isLoopbackUrl}: whether a destination provably stays on this machine (parsed URL, never DNS).
  * - {@link checkConsent}: a {@link SendPlan} (destination, model, files, exact request bodies) is sent to a
- *   non-loopback destination only with the token that hashes it; given consents are recorded
- *   ({@link listConsents}).
+ *   non-loopback destination only with the person's consent (a terminal prompt, or a request approved
+ *   in the web inbox: consent-requests.ts); given consents are recorded ({@link listConsents}, consent-store.ts).
  *
  * Used by `similar` (embeddings) and `relate send` (chat); neither module talks HTTP itself.
  */
@@ -15,3 +15,5 @@ export * from './loopback.js';
 export * from './provider-config.js';
 export * from './http.js';
 export * from './consent.js';
+export { listConsents, type ConsentRecord } from './consent-store.js';
+export { CONSENT_REQUEST_TTL_MS, MAX_PENDING_REQUESTS, listConsentRequests, decideConsentRequest, getConsentRequest, requestQuestion, type ConsentRequest } from './consent-requests.js';
