@@ -27,6 +27,11 @@ export interface RequestRow {
   decided_by: string | null;
 }
 
+/**
+ * A new pending request for a refused plan (checkConsent reuses a live one of the
+ * same plan): what the person will see, and the start of the first body so they
+ * can read what would go out. Its id names it to the person; it grants nothing.
+ */
 export function addRequest(db: StoreDb, key: string, s: PlanSummary, plan: SendPlan, gate: ConsentGate, now: Date): string {
   const id = `cr-${crypto.randomBytes(6).toString('hex')}`;
   const first = plan.requests[0] ? Buffer.from(plan.requests[0]).toString('utf8') : '';
