@@ -163,12 +163,13 @@ export function checkConsent(root: string, env: Env, plan: SendPlan, gate: Conse
       .all(key, now.toISOString()) as RequestRow[];
     const approved = live.find((r) => r.state === 'approved');
     if (approved) {
-      // One approval, one run: the row is used in the same transaction that records the consent.
+      // One approval, one run: the row is used in the same transaction that records the consent,
+      // and only by the run whose update took it (two identical runs at once: one sends).
       const id = db.transaction(() => {
-        db.prepare(`UPDATE requests SET state = 'used', used_at = ? WHERE id = ? AND state = 'approved'`).run(now.toISOString(), approved.id);
-        return insertRecord(db, key, summary, 'web', approved.id, approved.decided_by ?? who());
-      })();
-      return issue({ grant: { id, via: 'web' }, summary });
+        const took = db.prepare(`UPDATE requests SET state = 'used', used_at = ? WHERE id = ? AND state = 'approved'`).run(now.toISOString(), approved.id).changes === 1;
+        return took ? insertRecord(db, key, summary, 'web', approved.id, approved.decided_by ?? who()) : null;
+      }).immediate();
+      if (id !== null) return issue({ grant: { id, via: 'web' }, summary });
     }
     const answer = gate.ask ? gate.ask(consentQuestion(summary)) : gate.ask;
     if (answer === true) return issue({ grant: { id: insertRecord(db, key, summary, 'terminal', null, who()), via: 'terminal' }, summary });
