@@ -81,7 +81,9 @@ export const EXIT_CODES = {
   AREA_PROTECTED: 77,
   FORBIDDEN: 77,
   CONSENT_REQUIRED: 77,
+  /** Deprecated (issue 20.1): no consent token is taken any more, so nothing raises it. */
   CONSENT_MISMATCH: 77,
+  CONSENT_DECLINED: 77,
   // 1: a bug
   INTERNAL: 1,
 } as const;

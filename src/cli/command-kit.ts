@@ -25,6 +25,12 @@ export interface CliIO {
   stderrIsTTY: boolean;
   cwd: string;
   /**
+   * Ask the person at this terminal (tty-confirm.ts): only the CLI in its own
+   * process has it; the daemon and the in-process test seam do not, so there
+   * `--consent` is refused as having no terminal.
+   */
+  confirm?: (question: string) => boolean | null;
+  /**
    * A long-lived session to run commands on instead of opening one per command
    * (the daemon); called with the command's `--vault`. Commands never close it.
    */

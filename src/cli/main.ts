@@ -17,6 +17,7 @@ import { verbOf } from './argv.js';
 import { FORWARDED_VERBS, forwardToDaemon } from './daemon/client.js';
 import { dataRoots } from '../vault/dirs.js';
 import { BUILD } from '../version.js';
+import { ttyConfirm } from './tty-confirm.js';
 
 // A closed pipe (e.g. `vaultgate search x | head -1`) is not an error worth a stack trace.
 process.stdout.on('error', (e: NodeJS.ErrnoException) => {
@@ -32,6 +33,8 @@ const io = {
   isTTY: Boolean(process.stdout.isTTY),
   stderrIsTTY: Boolean(process.stderr.isTTY),
   cwd: process.cwd(),
+  // The person's yes for `--consent` / `consent approve`: only here, in the CLI's own process (never the daemon's).
+  confirm: ttyConfirm,
 };
 
 /**

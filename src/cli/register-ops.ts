@@ -61,6 +61,7 @@ export function registerOperations(program: Command, reporter: Reporter, verb: s
         cwd: reporter.io.cwd,
         progress: progress?.update,
         readStdin: readStdinBounded,
+        ...(reporter.io.confirm ? { confirm: reporter.io.confirm } : {}),
         session() {
           if (shared) return shared(globals.vault);
           session ??= openSession(globals.vault, reporter, progress?.update);

@@ -47,6 +47,17 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
     },
   };
 
+  // Before issue 20.1 `--consent` took a token; now it asks the person on the terminal. An old command line gets a clear refusal.
+  const legacy = argv.findIndex((a, i) => (a === '--consent' && /^[0-9a-f]{64}$/.test(argv[i + 1] ?? '')) || /^--consent=/.test(a));
+  if (legacy >= 0) {
+    reporter.fail(
+      new VaultgateError('USAGE', '--consent takes no token any more: it shows what would be sent where and asks you on this terminal', {
+        details: { param: 'consent' },
+        hint: 'Run the same command with --consent alone in a terminal, or approve the pending request in the web inbox (`vaultgate serve`, docs/similar.md).',
+      }),
+    );
+    return exitCode;
+  }
   argv = textArgsLast(argv);
   // What commander writes to its error stream: its own error texts, which our typed
   // errors replace, and the help it shows when a command is given without its

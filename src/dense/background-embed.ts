@@ -121,6 +121,8 @@ export class BackgroundEmbedder {
       // server that answers one request at a time makes a search's query wait behind the batch in flight.
       const background = { ...spec, timeoutMs: 300_000, attempts: 1, batchSize: Math.min(spec.batchSize, BACKGROUND_BATCH) };
       const out = await refreshProviderVectors(this.#reader, store, this.#env, this.#reader.root, background, model, {
+        // Loopback only (checked above), which needs no consent; were it asked, nobody answers a background job.
+        gate: { face: 'mcp', ask: null, agent: 'background-embedding' },
         maxNotes: this.#sliceNotes,
         signal: this.#abort.signal,
       });

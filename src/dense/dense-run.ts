@@ -1,6 +1,7 @@
 import { queryCandidates } from '../context/gather.js';
 import type { Candidate } from '../context/fit-budget.js';
 import { SECTION_BITS, SECTION_COLUMNS, locateSection, makeSnippet, parseQuery, searchIndex, type Db, type SearchHit, type SearchOptions, type SearchResult, type SectionRow } from '../index/index.js';
+import type { ConsentGate } from '../providers/index.js';
 import { readDenseSetting, type DenseConfig } from './config.js';
 import { agreement, fuseRanks, scriptGate } from './fuse.js';
 import { embedQueryTexts, type QueryVectors } from './query-vectors.js';
@@ -26,10 +27,10 @@ export interface DenseReport {
   /**
    * `fused`: dense ranks were fused with the lexical ones; `gated`: not fused (see `gate`);
    * `no_vectors`: no section of this model is stored yet; `skipped`: nothing to fuse (no lexical hit, `--all-sections`);
-   * `consent_required` / `consent_mismatch`: the query was not sent (a provider off this machine; `token` sends it);
+   * `consent_required` / `consent_declined`: the query was not sent (a provider off this machine; the person has not consented, or declined);
    * `unavailable` / `failed`: the provider did not answer usably; `config_invalid`: `search.embeddings` cannot be used.
    */
-  status: 'fused' | 'gated' | 'no_vectors' | 'skipped' | 'consent_required' | 'consent_mismatch' | 'unavailable' | 'failed' | 'config_invalid';
+  status: 'fused' | 'gated' | 'no_vectors' | 'skipped' | 'consent_required' | 'consent_declined' | 'unavailable' | 'failed' | 'config_invalid';
   /** Why it was not fused: the query's script is not in `scripts`, or the dense ranking disagreed with the lexical one. */
   gate: 'script' | 'agreement' | null;
   /** Unicode scripts of the query's letters (all queries of a context). */
@@ -44,10 +45,11 @@ export interface DenseReport {
   scanned: number | null;
   /** Share of the dense top notes the lexical ranking also found (lowest over a context's queries); null when not measured. */
   agreement: number | null;
-  /** With consent_required / consent_mismatch: the token that sends exactly this query, and where. */
-  token?: string;
+  /** With consent_required / consent_declined: where the query would go, its size, and the request the person can approve. Never a token. */
   destination?: string;
+  host?: string;
   request_bytes?: number;
+  consent_request?: string | null;
 }
 
 /**
@@ -307,7 +309,7 @@ function currentSections(db: Db, top: ScannedSection[]): { row: SectionRow; cosi
  * the script gate, in one request; every problem becomes the report's status
  * and a warning, and the answer stays lexical.
  */
-export async function prepareDense(root: string, env: Env, texts: string[], consent: string | undefined): Promise<DenseRun | null> {
+export async function prepareDense(root: string, env: Env, texts: string[], gate: ConsentGate): Promise<DenseRun | null> {
   const setting = readDenseSetting(env);
   if (setting.kind === 'off') return null;
   if (setting.kind === 'invalid') {
@@ -328,14 +330,10 @@ export async function prepareDense(root: string, env: Env, texts: string[], cons
     const run = new DenseRun(root, env, cfg, texts, texts.map(() => null), { ...base, status: 'gated', gate: 'script' });
     return run;
   }
-  const got: QueryVectors = await embedQueryTexts(root, env, cfg, toSend, consent);
+  const got: QueryVectors = await embedQueryTexts(root, env, cfg, toSend, gate);
   if (got.status !== 'ok') {
-    const run = new DenseRun(root, env, cfg, texts, texts.map(() => null), { ...base, status: got.status, ...('token' in got ? { token: got.token, destination: got.destination, request_bytes: got.request_bytes } : {}) });
-    run.warnings.push(
-      'token' in got
-        ? `dense: the query was not sent to ${got.destination} (not this machine) without consent; the ranking is lexical. To send exactly this query, run again with --consent ${got.token}.`
-        : `dense: ${got.message}; the ranking is lexical`,
-    );
+    const run = new DenseRun(root, env, cfg, texts, texts.map(() => null), { ...base, status: got.status, ...('consent_request' in got ? { destination: got.destination, host: got.host, request_bytes: got.request_bytes, consent_request: got.consent_request } : {}) });
+    run.warnings.push('consent_request' in got ? `dense: ${got.message}; the ranking is lexical. ${got.hint}` : `dense: ${got.message}; the ranking is lexical`);
     return run;
   }
   let k = 0;

@@ -1,5 +1,5 @@
 import { VaultgateError } from '../errors.js';
-import { checkConsent, endpointOf, headersOf, modelFor, postToProvider, resolveProvider, type PlanSummary } from '../providers/index.js';
+import { checkConsent, endpointOf, headersOf, modelFor, postToProvider, resolveProvider, type ConsentGate, type ConsentGrant, type PlanSummary } from '../providers/index.js';
 import { assertCatalogFresh, prepareCatalog, type PrepareOptions } from './catalog.js';
 import { loadCatalog, saveAnswer, saveCatalog } from './catalog-store.js';
 import { chatAnswerContent, chatRequestBody } from './chat-request.js';
@@ -73,16 +73,16 @@ export function relateValidate(root: string, env: Env, catalogId: string, answer
 export interface SendResult extends AcceptedAnswer {
   /** What was sent, where (always stated, loopback or not). */
   sent: PlanSummary;
-  /** The consent token used, or null for a loopback provider. */
-  consent: string | null;
+  /** The consent used (its record and face), or null for a loopback provider. */
+  consent: ConsentGrant | null;
 }
 
 /**
- * `relate send CATALOG_ID --provider P [--model M] [--consent TOKEN]`: send the
+ * `relate send CATALOG_ID --provider P [--model M] [--consent]`: send the
  * catalog's exact request to a chat provider, keep the raw answer, validate it.
  * The consent rule runs before anything is sent (providers/consent.ts).
  */
-export async function relateSend(root: string, env: Env, catalogId: string, opts: { provider: string; model?: string; consent?: string }): Promise<SendResult> {
+export async function relateSend(root: string, env: Env, catalogId: string, opts: { provider: string; model?: string; gate: ConsentGate }): Promise<SendResult> {
   const catalog = loadCatalog(root, env, catalogId);
   assertCatalogFresh(root, catalog);
   const spec = resolveProvider(env, opts.provider);
@@ -91,8 +91,9 @@ export async function relateSend(root: string, env: Env, catalogId: string, opts
   const destination = endpointOf(spec, 'chat');
   const files = (['A', 'B'] as const).map((s) => ({ path: catalog.sides[s].path, bytes: Buffer.byteLength(catalog.sides[s].text) }));
   const headers = headersOf(spec, env);
-  const { token, summary } = checkConsent(root, env, { purpose: 'relate', provider: spec.name, kind: spec.kind, destination, model, files, requests: [body] }, opts.consent);
-  const response = await postToProvider(spec, destination, body, headers);
+  const consent = checkConsent(root, env, { purpose: 'relate', provider: spec.name, kind: spec.kind, destination, model, files, requests: [body], texts: files.length }, opts.gate);
+  const { grant, summary } = consent;
+  const response = await postToProvider(spec, destination, body, headers, consent);
   const content = chatAnswerContent(spec, response.json);
   if (content === null) {
     saveAnswer(root, env, {
@@ -110,5 +111,5 @@ export async function relateSend(root: string, env: Env, catalogId: string, opts
     });
   }
   const accepted = acceptAnswer(root, env, catalog, Buffer.from(content, 'utf8'), { kind: 'provider', provider: `${spec.name}/${model}`, rawResponse: response.text });
-  return { ...accepted, sent: summary, consent: token };
+  return { ...accepted, sent: summary, consent: grant };
 }

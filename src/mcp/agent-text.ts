@@ -17,6 +17,8 @@ export function serverInstructions(vault: { root: string; vault_id: string }, to
       ? 'You never write the vault: propose a change with the sha256 you read as its base; a person reviews and applies it.'
       : 'You never write the vault, and no tool here does.',
     'Results are capped; one that was cut carries output_limit with how to get the rest (note: window.next_cursor).',
+    // Issue 20.1: no tool takes a consent; the refusal says what would go where, for the person.
+    'Sending note text to a provider off this machine needs the person\'s consent, which no tool can give: on CONSENT_REQUIRED, tell the person what would be sent where and that they approve it in the web inbox or in their terminal.',
   ].join(' ');
 }
 

@@ -1,4 +1,5 @@
 import { VaultgateError } from '../errors.js';
+import { consentGate } from './consent-gate.js';
 import { defineOperation } from './operation.js';
 
 /**
@@ -74,20 +75,20 @@ export const relateSendOp = defineOperation({
   group: 'read',
   summary: 'Send a catalog’s exact request to a chat provider (Ollama, OpenAI-compatible), keep the raw answer, validate it',
   description:
-    'A provider whose URL is not loopback gets nothing without consent: without --consent the command prints what would be sent ' +
-    '(destination, notes, bytes, the request body) and a token, and exits 77; with the token it sends exactly that. Unreachable provider: exit 69.',
-  examples: ['vaultgate relate send cat-0123456789abcdef --provider ollama --model llama3.1', 'vaultgate relate send cat-0123456789abcdef --provider openai --consent <token>'],
+    'A provider whose URL is not loopback gets nothing without the person\'s consent: without it the command says what would be sent where ' +
+    '(destination, notes, bytes) and exits 77; --consent on a terminal shows that and asks; the web inbox can approve it too. Unreachable provider: exit 69.',
+  examples: ['vaultgate relate send cat-0123456789abcdef --provider ollama --model llama3.1', 'vaultgate relate send cat-0123456789abcdef --provider openai --consent'],
   params: [
     catalogArg,
     { name: 'provider', type: 'string', required: true, placeholder: 'name', description: 'provider name: `ollama`, or one configured under `providers:` in the machine config', nonEmpty: true },
     { name: 'model', type: 'string', placeholder: 'name', description: 'chat model (else the provider’s chat_model)' },
-    { name: 'consent', type: 'string', placeholder: 'token', description: 'consent token printed for this exact request (non-loopback providers)', pattern: { regex: /^[0-9a-f]{64}$/, hint: 'Copy the 64-hex token printed by the same command without --consent.' } },
+    { name: 'consent', type: 'boolean', cliOnly: true, description: 'for a provider off this machine: show what would be sent where and ask you on this terminal (never offered to MCP clients)' },
   ] as const,
   annotations: { readOnly: false, destructive: false, idempotent: false, openWorld: true },
   async run(input, ctx) {
     const { relateSend } = await import('../evidence/index.js');
     const session = ctx.session();
-    return { ...(await relateSend(session.root, session.env, input.catalog_id, { provider: input.provider, model: input.model, consent: input.consent })) };
+    return { ...(await relateSend(session.root, session.env, input.catalog_id, { provider: input.provider, model: input.model, gate: consentGate(ctx, input.consent) })) };
   },
   text: (r) =>
     [`sent ${r.sent.request_bytes} bytes (${r.sent.files.map((f) => f.path).join(', ')}) to ${r.sent.destination}`, ...r.recommendations.map((rec) => `#${rec.index} ${rec.kind}: ${rec.claim}`)].join('\n'),
@@ -111,6 +112,83 @@ export const consentListOp = defineOperation({
     r.consents.length === 0
       ? 'no consents given'
       : r.consents.map((c) => `${c.granted_at}  ${c.who}  ${c.purpose} → ${c.destination} (${c.model}): ${c.files.length} notes, ${c.request_bytes} bytes`).join('\n'),
+});
+
+/** One pending consent request, as `consent pending` and the web inbox show it. */
+const REQUEST_ID = { name: 'id', type: 'string', positional: true, description: 'consent request id (cr-…), from the refusal or `consent pending`', nonEmpty: true } as const;
+
+function requestLine(r: { id: string; state: string; purpose: string; destination: string; notes: number; sections: number; request_bytes: number; agent: string | null }): string {
+  return `${r.id}  ${r.state}  ${r.purpose} → ${r.destination}: ${r.notes} notes, ${r.sections} texts, ${r.request_bytes} bytes${r.agent ? `  (asked by ${r.agent})` : ''}`;
+}
+
+export const consentPendingOp = defineOperation({
+  name: 'consent_pending',
+  command: 'consent pending',
+  group: 'admin',
+  summary: 'Requests to send note text off this machine that wait for the person: destination, purpose, bytes',
+  description: 'Made by every command refused with CONSENT_REQUIRED (an agent over MCP included). The person approves one in the web inbox, or with `consent approve ID` on a terminal; the next identical run then sends, once.',
+  examples: ['vaultgate consent pending', 'vaultgate consent pending --all --json'],
+  params: [
+    { name: 'all', type: 'boolean', description: 'also the decided and used requests not yet expired' },
+    { name: 'limit', type: 'int', min: 1, max: 1000, default: 100, placeholder: 'n', description: 'most requests, newest first' },
+  ] as const,
+  annotations: { readOnly: true, destructive: false, idempotent: true, openWorld: false },
+  async run(input, ctx) {
+    const { listConsentRequests } = await import('../providers/index.js');
+    const session = ctx.session();
+    const requests = listConsentRequests(session.root, session.env, { all: input.all, limit: input.limit });
+    return { total: requests.length, requests };
+  },
+  text: (r) => (r.requests.length === 0 ? 'no consent requests waiting' : r.requests.map(requestLine).join('\n')),
+});
+
+/**
+ * `consent approve ID`: the person's yes. In the web inbox the page's token
+ * and CSRF guard stand for the person (as for apply); on the CLI the request
+ * is shown on the terminal and the person must type yes there. No other face
+ * (MCP, the daemon, a run without a terminal) can approve.
+ */
+export const consentApproveOp = defineOperation({
+  name: 'consent_approve',
+  command: 'consent approve',
+  group: 'admin',
+  summary: 'Approve a pending consent request (the web inbox, or a terminal that asks you): the next identical run sends, once',
+  examples: ['vaultgate consent approve cr-0123456789ab', 'vaultgate consent pending && vaultgate consent approve cr-0123456789ab'],
+  params: [REQUEST_ID] as const,
+  annotations: { readOnly: false, destructive: false, idempotent: false, openWorld: false },
+  async run(input, ctx) {
+    const { decideConsentRequest, getConsentRequest, requestQuestion } = await import('../providers/index.js');
+    const session = ctx.session();
+    if (ctx.face !== 'web') {
+      const request = getConsentRequest(session.root, session.env, input.id);
+      if (!request || request.state !== 'pending') return { request: decideConsentRequest(session.root, session.env, input.id, 'approved') };
+      const answer = ctx.face === 'cli' && ctx.confirm ? ctx.confirm(requestQuestion(request)) : null;
+      if (answer !== true) {
+        throw new VaultgateError(answer === false ? 'CONSENT_DECLINED' : 'CONSENT_REQUIRED', answer === false ? `not approved: you did not type yes for ${input.id}` : `approving ${input.id} needs the person at a terminal, and this run has none`, {
+          details: { consent_request: input.id },
+          hint: 'Approve it in the web inbox (`vaultgate serve`), or run `vaultgate consent approve ' + input.id + '` in a terminal, which shows the request and asks.',
+        });
+      }
+    }
+    return { request: decideConsentRequest(session.root, session.env, input.id, 'approved', ctx.face === 'web' ? 'web inbox' : undefined) };
+  },
+  text: (r) => `approved ${requestLine(r.request)}; the next identical run sends it, once`,
+});
+
+export const consentDenyOp = defineOperation({
+  name: 'consent_deny',
+  command: 'consent deny',
+  group: 'admin',
+  summary: 'Decline a pending consent request: identical runs are refused until it expires',
+  examples: ['vaultgate consent deny cr-0123456789ab', 'vaultgate consent deny cr-0123456789ab --json'],
+  params: [REQUEST_ID] as const,
+  annotations: { readOnly: false, destructive: false, idempotent: false, openWorld: false },
+  async run(input, ctx) {
+    const { decideConsentRequest } = await import('../providers/index.js');
+    const session = ctx.session();
+    return { request: decideConsentRequest(session.root, session.env, input.id, 'declined', ctx.face === 'web' ? 'web inbox' : undefined) };
+  },
+  text: (r) => `declined ${requestLine(r.request)}`,
 });
 
 export const verifyOp = defineOperation({

@@ -25,6 +25,13 @@ export interface OpContext {
   readStdin(limit: number): Buffer;
   /** Reports progress of long steps when the face can show it (a terminal's stderr), else undefined. */
   progress?: (p: Progress) => void;
+  /**
+   * Ask the person a yes/no question on their terminal (the CLI in its own
+   * process: /dev/tty, with stdin a terminal). Answers whether they typed yes,
+   * or null when there is no terminal to ask on. Absent on every other face:
+   * the MCP server, the daemon and the web server have no person at a terminal.
+   */
+  confirm?: (question: string) => boolean | null;
   /** Which face runs the operation (`terminal`: the terminal inbox). */
   face: 'cli' | 'mcp' | 'web' | 'terminal';
   /**

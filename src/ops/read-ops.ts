@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { VaultgateError } from '../errors.js';
 import { CONTEXT_BOUNDS, DEFAULT_BUDGET_CHARS, DEFAULT_CONTEXT_LIMIT, DEFAULT_MAX_LINKED, type ScenarioSlot } from '../context/types.js';
+import { consentGate } from './consent-gate.js';
 import { defineOperation, READ_ONLY, type OpContext } from './operation.js';
 
 /**
@@ -25,18 +26,16 @@ const SEARCH_HIT = {
 const INDEX_STATE = { notes: 'integer', refreshed: 'boolean', took_ms: 'number' } as const;
 
 /**
- * `--consent` of search and context: sends the query to a dense-fusion provider
- * off this machine (src/dense). CLI only: consent is the person's, so an MCP
- * client (an agent) cannot give it; over MCP such a search stays lexical and
- * says so in `dense`.
+ * `--consent` of search and context: asks the person on their terminal before
+ * the query goes to a dense-fusion provider off this machine (src/dense). CLI
+ * only: consent is the person's, so an MCP client (an agent) cannot give it;
+ * over MCP such a search stays lexical and says so in `dense`.
  */
 const DENSE_CONSENT = {
   name: 'consent',
-  type: 'string',
+  type: 'boolean',
   cliOnly: true,
-  placeholder: 'token',
-  description: 'with search.embeddings configured for a provider off this machine: the token (printed in dense.token) that sends exactly this query to it',
-  pattern: { regex: /^[0-9a-f]{64}$/, hint: 'Copy the 64-hex token from dense.token of the same command run without --consent.' },
+  description: 'with search.embeddings configured for a provider off this machine: show where the query would go and ask you on this terminal',
 } as const;
 
 /**
@@ -44,10 +43,10 @@ const DENSE_CONSENT = {
  * config has no `search.embeddings` — checked on the config's text first, so an
  * unconfigured search loads nothing more than it did.
  */
-async function denseFor(session: { root: string; env: Record<string, string | undefined> }, texts: string[], consent: string | undefined) {
+async function denseFor(session: { root: string; env: Record<string, string | undefined> }, texts: string[], ctx: OpContext, consent: boolean | undefined) {
   const { denseMaybeConfigured } = await import('../dense/configured.js');
   if (!denseMaybeConfigured(session.env)) return null;
-  return (await import('../dense/index.js')).prepareDense(session.root, session.env, texts, consent);
+  return (await import('../dense/index.js')).prepareDense(session.root, session.env, texts, consentGate(ctx, consent));
 }
 
 const vaultPath = <N extends string>(name: N, description: string) => ({ name, type: 'string', positional: true, description, nonEmpty: true }) as const;
@@ -108,7 +107,7 @@ export const searchOp = defineOperation({
     const where = parseWhere(input.where);
     const session = ctx.session();
     // Optional dense fusion (src/dense): null unless search.embeddings is configured, and then nothing else changes.
-    const dense = await denseFor(session, [input.query], input.consent);
+    const dense = await denseFor(session, [input.query], ctx, input.consent);
     const opts = { limit: input.limit, pathPrefix: input.path, tag: input.tag, where, allSections: input.all_sections };
     let read;
     try {
@@ -247,7 +246,7 @@ export const contextOp = defineOperation({
       defaults = s.context;
     }
     const asks = [input.question, ...(input.query ?? [])].map((q) => q.trim()).filter((q) => q !== '');
-    const dense = await denseFor(session, asks, input.consent);
+    const dense = await denseFor(session, asks, ctx, input.consent);
     let packet;
     try {
       packet = buildContext(

@@ -1,4 +1,5 @@
 import { VaultgateError } from '../errors.js';
+import { consentGate } from './consent-gate.js';
 import { defineOperation, READ_ONLY } from './operation.js';
 
 /** `similar`: candidate notes that look alike (DESIGN §5.3) — never a verdict, never a write. */
@@ -10,7 +11,7 @@ export const similarOp = defineOperation({
   summary: 'Notes that look like a note (best-matching sections), one pair’s score, or likely duplicates across the vault',
   description:
     'Scores come from the index’s own statistics by default (BM25 and LSA vectors of sections and links, computed in-process, offline); ' +
-    '--provider uses Ollama or an OpenAI-compatible embedding endpoint instead (a provider off this machine needs --consent). ' +
+    '--provider uses Ollama or an OpenAI-compatible embedding endpoint instead (a provider off this machine needs the person\'s consent: --consent on a terminal, or the web inbox). ' +
     'Already-linked notes are left out unless --include-linked. A score is a candidate for a person to judge, never permission to write.',
   examples: ['vaultgate similar "Ops/Cache lifetime.md"', 'vaultgate similar "Ops/Cache lifetime.md" --to "Dev/Cache lifetime.md"', 'vaultgate similar --duplicates --threshold 0.7'],
   params: [
@@ -23,7 +24,7 @@ export const similarOp = defineOperation({
     { name: 'threshold', type: 'number', min: 0, max: 1, default: 0.6, placeholder: 't', description: 'with --duplicates: the lowest score of a likely duplicate pair (same-name notes: 0.15 lower)' },
     { name: 'provider', type: 'string', default: 'lsa', placeholder: 'name', description: 'lsa (built in, offline), use-lite (built in, offline, English sentence encoder), ollama, or a provider from the machine config' },
     { name: 'model', type: 'string', placeholder: 'name', description: 'embedding model (else the provider’s embed_model)' },
-    { name: 'consent', type: 'string', placeholder: 'token', description: 'consent token printed for exactly this embedding run (non-loopback providers)', pattern: { regex: /^[0-9a-f]{64}$/, hint: 'Copy the 64-hex token printed by the same command without --consent.' } },
+    { name: 'consent', type: 'boolean', cliOnly: true, description: 'for a provider off this machine: show what would be sent where and ask you on this terminal (never offered to MCP clients)' },
   ] as const,
   // Three shapes (candidates of NOTE, one pair with --to, groups with --duplicates): what each has is optional here.
   output: {
@@ -45,7 +46,7 @@ export const similarOp = defineOperation({
     const { similarNotes, pairSimilarity, duplicateGroups } = await import('../similar/index.js');
     const session = ctx.session();
     const sctx = { root: session.root, env: session.env, reader: session, onProgress: ctx.progress };
-    const choice = { provider: input.provider, model: input.model, consent: input.consent };
+    const choice = { provider: input.provider, model: input.model, gate: consentGate(ctx, input.consent) };
     if (input.duplicates) {
       if (input.note !== undefined || input.to !== undefined) throw new VaultgateError('USAGE', '--duplicates looks at the whole vault: give no NOTE and no --to', { hint: 'Run `vaultgate similar --duplicates`.' });
       return { ...(await duplicateGroups(sctx, { ...choice, threshold: input.threshold })) };

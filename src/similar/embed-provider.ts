@@ -1,6 +1,6 @@
 import { VaultgateError } from '../errors.js';
 import type { IndexReader } from '../index/index.js';
-import { checkConsent, embedConventions, embedRequestBody, endpointOf, headersOf, postToProvider, storedModelKey, type PlanSummary, type ProviderSpec } from '../providers/index.js';
+import { checkConsent, embedConventions, embedRequestBody, endpointOf, headersOf, postToProvider, storedModelKey, type ConsentGate, type ConsentGrant, type PlanSummary, type ProviderSpec } from '../providers/index.js';
 import { embedText, indexedNotes, inputHash, readNoteInputs, type NoteInputs } from './inputs.js';
 import { aggregateDense } from './note-aggregate.js';
 import { decodeDense, encodeDense, encodeSectionVectors } from './sparse.js';
@@ -28,7 +28,8 @@ export interface ProviderRefresh extends RefreshOutcome {
   writtenNotes: number;
   /** What was sent where (null when nothing needed embedding). */
   sent: PlanSummary | null;
-  consent: string | null;
+  /** The consent used (null: loopback, or nothing sent). */
+  consent: ConsentGrant | null;
 }
 
 export async function refreshProviderVectors(
@@ -39,7 +40,7 @@ export async function refreshProviderVectors(
   spec: ProviderSpec,
   model: string,
   opts: {
-    consent?: string;
+    gate: ConsentGate;
     onProgress?: (p: { phase: string; done: number; total: number }) => void;
     /** Embed at most this many notes' sections, then store them and return: a background run's bounded slice. */
     maxNotes?: number;
@@ -80,20 +81,20 @@ export async function refreshProviderVectors(
   }
   const destination = endpointOf(spec, 'embed');
   let sent: PlanSummary | null = null;
-  let consent: string | null = null;
+  let consent: ConsentGrant | null = null;
   if (batches.length > 0) {
     const bytesByPath = new Map<string, number>();
     for (const [, { text, path }] of items) bytesByPath.set(path, (bytesByPath.get(path) ?? 0) + Buffer.byteLength(text));
     const headers = headersOf(spec, env);
-    const plan = checkConsent(root, env, { purpose: 'embed', provider: spec.name, kind: spec.kind, destination, model, files: [...bytesByPath].map(([path, bytes]) => ({ path, bytes })), requests: batches.map((b) => b.body) }, opts.consent);
+    const plan = checkConsent(root, env, { purpose: 'embed', provider: spec.name, kind: spec.kind, destination, model, files: [...bytesByPath].map(([path, bytes]) => ({ path, bytes })), requests: batches.map((b) => b.body), texts: items.length }, opts.gate);
     sent = plan.summary;
-    consent = plan.token;
+    consent = plan.grant;
     const put = store.prepare('INSERT OR IGNORE INTO vectors(provider, model, hash, dense, sparse) VALUES (?, ?, ?, ?, NULL)');
     let dims = (store.prepare('SELECT dims FROM models WHERE provider = ? AND model = ?').pluck().get(spec.name, key) as number | undefined) ?? null;
     let done = 0;
     for (const b of batches) {
       if (opts.signal?.aborted) break;
-      const res = await postToProvider(spec, destination, b.body, headers);
+      const res = await postToProvider(spec, destination, b.body, headers, plan);
       const vectors = parseEmbeddings(spec, res.json, b.hashes.length, destination);
       dims ??= vectors[0]!.length;
       if (vectors.some((v) => v.length !== dims)) {

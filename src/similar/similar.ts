@@ -1,7 +1,7 @@
 import { VaultgateError } from '../errors.js';
 import type { Db, IndexReader } from '../index/index.js';
 import { linkFoldKey, readNoteArg } from '../links/index.js';
-import { modelFor, resolveProvider, type PlanSummary } from '../providers/index.js';
+import { modelFor, resolveProvider, type ConsentGate, type ConsentGrant, type PlanSummary } from '../providers/index.js';
 import { refreshProviderVectors } from './embed-provider.js';
 import { loadNoteVectors } from './load-vectors.js';
 import { DEFAULT_LSA_PARAMS } from './lsa.js';
@@ -31,7 +31,8 @@ export interface ProviderChoice {
   /** Provider name: `lsa` (the default, offline) or one from the machine config / `ollama`. */
   provider?: string;
   model?: string;
-  consent?: string;
+  /** How the person's consent may be had for a provider off this machine (providers/consent.ts); default: not asked. */
+  gate?: ConsentGate;
 }
 
 export type Linked = 'none' | 'to' | 'from' | 'both';
@@ -53,7 +54,7 @@ export interface VectorsInfo {
   vectors: { notes: number; embedded: number; retrained: boolean; took_ms: number };
   /** What was sent to a provider (providers only, when something was). */
   sent?: PlanSummary | null;
-  consent?: string | null;
+  consent?: ConsentGrant | null;
 }
 
 const round = (x: number) => Math.round(x * 10_000) / 10_000;
@@ -63,13 +64,13 @@ async function vectorsFor(ctx: SimilarContext, choice: ProviderChoice): Promise<
   const store = openVectorStore(ctx.root, ctx.env);
   try {
     const name = choice.provider ?? 'lsa';
-    let outcome: RefreshOutcome & { storedModel?: string; sent?: PlanSummary | null; consent?: string | null };
+    let outcome: RefreshOutcome & { storedModel?: string; sent?: PlanSummary | null; consent?: ConsentGrant | null };
     if (name === 'lsa') {
       if (choice.model !== undefined) throw new VaultgateError('USAGE', '--model applies to embedding providers, not to the built-in lsa', { hint: 'Drop --model, or pass --provider NAME.' });
       outcome = ctx.reader.read((h) => refreshLsaVectors(h.db, store, { params: DEFAULT_LSA_PARAMS, onProgress: ctx.onProgress })).result;
     } else {
       const spec = resolveProvider(ctx.env, name);
-      outcome = await refreshProviderVectors(ctx.reader, store, ctx.env, ctx.root, spec, modelFor(spec, 'embed', choice.model), { consent: choice.consent, onProgress: ctx.onProgress });
+      outcome = await refreshProviderVectors(ctx.reader, store, ctx.env, ctx.root, spec, modelFor(spec, 'embed', choice.model), { gate: choice.gate ?? { face: 'cli' }, onProgress: ctx.onProgress });
     }
     const notes = loadNoteVectors(store, outcome.provider, outcome.storedModel ?? outcome.model);
     const info: VectorsInfo = {

@@ -21,8 +21,27 @@ import { parseStrictJson } from '../txn/index.js';
  * removed again by `skill uninstall`.
  */
 
-/** The commands that write the vault without a person's review in the inbox. */
-export const CLAUDE_DENY_RULES = ['Bash(vaultgate apply *)', 'Bash(vaultgate tx apply *)', 'Bash(vaultgate undo *)', 'mcp__vaultgate__apply'] as const;
+/**
+ * The commands that write the vault without a person's review in the inbox,
+ * and those that give the person's consent to send note text off this machine
+ * (issue 20.1): `--consent` anywhere on a vaultgate command line (it asks on a
+ * terminal, which an agent can fake), every `consent` verb, and `serve` — the
+ * web inbox prints its token to whoever starts it, and with the token a script
+ * approves consents (and applies proposals). Asking without `--consent` stays
+ * allowed: it is refused with a pending request for the person.
+ */
+export const CLAUDE_DENY_RULES = [
+  'Bash(vaultgate apply *)',
+  'Bash(vaultgate tx apply *)',
+  'Bash(vaultgate undo *)',
+  'mcp__vaultgate__apply',
+  'Bash(vaultgate * --consent)',
+  'Bash(vaultgate * --consent *)',
+  'Bash(vaultgate consent *)',
+  'Bash(vaultgate * consent approve *)',
+  'Bash(vaultgate serve)',
+  'Bash(vaultgate serve *)',
+] as const;
 
 function refuse(file: string, why: string, rules: readonly string[]): never {
   throw new VaultgateError('CONFIG_INVALID', `${file}: ${why}; vaultgate leaves it untouched`, {

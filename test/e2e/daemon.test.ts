@@ -117,6 +117,8 @@ test('daemon: every read verb prints through the daemon exactly what it prints i
     // Writes and maintenance never go through it.
     await d.cli(['tx', 'status']);
     await d.cli(['index']);
+    // `--consent` asks the person on this process's terminal (issue 20.1): never the daemon, which has none.
+    await d.cli(['search', 'robber', '--consent']);
     assert.equal((await status(d)).requests, after.requests);
   } finally {
     await d.cli(['daemon', 'stop']);

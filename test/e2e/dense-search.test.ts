@@ -12,7 +12,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, test } from 'node:test';
-import { externalAddress, startFakeProvider, type FakeProvider, type ReceivedRequest } from '../helpers/fake-provider.js';
+import { offMachineUrl, startFakeProvider, type FakeProvider, type ReceivedRequest } from '../helpers/fake-provider.js';
 import { runCli, runCliProcess } from '../helpers/run-cli.js';
 import { tempVault } from '../helpers/temp-vault.js';
 
@@ -74,7 +74,7 @@ test('dense: not configured → search and context JSON exactly as without it; -
   assert.ok(!('dense' in ctx.json));
   // A provider configured for `similar` only is not search fusion.
   write({ providers: { local: { kind: 'ollama', url: p.url, embed_model: 'toy' } } });
-  const again = await cli(['search', QUERY, '--consent', 'a'.repeat(64)]);
+  const again = await cli(['search', QUERY, '--consent']);
   const strip = (j: any) => ({ ...j, index: null });
   assert.deepEqual(strip(again.json), strip(plain.json));
   assert.deepEqual(strip((await cli(['context', QUERY])).json), strip(ctx.json));
@@ -214,34 +214,39 @@ test('dense: provider down, hanging, or answering nonsense → the lexical answe
   assert.match((await cli(['--text', 'context', QUERY])).stdout, /\nwarning: dense: /);
 });
 
-const remote = externalAddress();
-test('dense off this machine: the query is not sent without consent; the token sends exactly it and is recorded', { skip: remote ? false : 'no non-loopback interface' }, async () => {
+test('dense off this machine: the query is not sent without the person’s consent; a yes on the terminal sends exactly it, recorded', async () => {
   const local = await fake();
   local.reply(ollamaEmbed);
-  const far = await fake(remote!);
+  const far = await fake();
   far.reply(ollamaEmbed);
-  const { cli, write } = setup({ providers: { far: { kind: 'ollama', url: local.url, embed_model: 'toy', attempts: 1 } } });
+  const farUrl = offMachineUrl(far);
+  const { cli, write, root, home } = setup({ providers: { far: { kind: 'ollama', url: local.url, embed_model: 'toy', attempts: 1 } } });
   // Vectors stored through a loopback URL under the same provider name and model; the search goes to the remote one.
   await cli(['similar', '--duplicates', '--provider', 'far']);
-  write({ providers: { far: { kind: 'ollama', url: far.url, embed_model: 'toy', attempts: 1 } }, search: { embeddings: { provider: 'far' } } });
+  write({ providers: { far: { kind: 'ollama', url: farUrl, embed_model: 'toy', attempts: 1 } }, search: { embeddings: { provider: 'far' } } });
   const ask = await cli(['search', QUERY]);
   assert.equal(ask.exitCode, 0, 'the lexical answer still comes back');
   assert.equal(ask.json.dense.status, 'consent_required');
-  assert.match(ask.json.dense.token, /^[0-9a-f]{64}$/);
-  assert.equal(ask.json.dense.destination, `${far.url}/api/embed`);
-  assert.ok(ask.json.warnings[0].includes(`--consent ${ask.json.dense.token}`));
+  assert.equal(ask.json.dense.token, undefined);
+  assert.equal(ask.json.dense.destination, `${farUrl}/api/embed`);
+  assert.match(ask.json.dense.consent_request, /^cr-/);
+  assert.match(ask.json.warnings[0], /--consent/);
+  assert.doesNotMatch(JSON.stringify(ask.json.dense) + ask.json.warnings.join(''), /\b[0-9a-f]{64}\b/);
   assert.equal(far.requests.length, 0, 'nothing sent');
-  const other = await cli(['search', 'another question', '--consent', ask.json.dense.token]);
-  assert.equal(other.json.dense.status, 'consent_mismatch', 'a token approves one query');
+  const questions: string[] = [];
+  const person = (answer: boolean) => (q: string) => (questions.push(q), answer);
+  const no = await runCli(['search', QUERY, '--consent'], { vault: root, home, cwd: root, confirm: person(false) });
+  assert.equal(no.json.dense.status, 'consent_declined');
+  assert.match(questions[0]!, /notes: +none \(only the query\)/);
   assert.equal(far.requests.length, 0);
-  const ok = await cli(['search', QUERY, '--consent', ask.json.dense.token]);
+  const ok = await runCli(['search', QUERY, '--consent'], { vault: root, home, cwd: root, confirm: person(true) });
   assert.equal(ok.exitCode, 0);
   assert.equal(ok.json.dense.status, 'fused', JSON.stringify(ok.json.dense));
   assert.equal(far.requests.length, 1);
   assert.equal(far.requests[0]!.body, JSON.stringify({ model: 'toy', input: [QUERY] }));
   const list = await cli(['consent', 'list']);
   assert.equal(list.json.consents[0].purpose, 'embed');
-  assert.equal(list.json.consents[0].destination, `${far.url}/api/embed`);
+  assert.equal(list.json.consents[0].destination, `${farUrl}/api/embed`);
   assert.deepEqual(list.json.consents[0].files, [], 'no note text was sent, only the query');
 });
 

@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { after, test } from 'node:test';
 import Database from 'better-sqlite3';
-import { externalAddress, ollamaChat, openaiChat, startFakeProvider, type FakeProvider } from '../helpers/fake-provider.js';
+import { offMachineUrl, ollamaChat, openaiChat, startFakeProvider, type FakeProvider } from '../helpers/fake-provider.js';
 import { runCli, runCliProcess } from '../helpers/run-cli.js';
 import { tempVault } from '../helpers/temp-vault.js';
 
@@ -160,10 +160,10 @@ test('relate send: an unreachable provider exits 69 naming the URL tried', async
   assert.ok(r.json.error.message.includes(`${url}/v1/chat/completions`), r.json.error.message);
 });
 
-const remote = externalAddress();
-test('consent: a provider that is not loopback gets nothing without the token of the exact request', { skip: remote ? false : 'no non-loopback interface on this machine' }, async () => {
-  const p = await fake(remote!);
-  const { cli, root } = setup({ cloud: { kind: 'openai', url: `${p.url}/v1`, chat_model: 'gpt-test', api_key_env: 'VG_TEST_KEY', attempts: 1 } });
+test('consent: a provider that is not loopback gets nothing until the person says yes on the terminal (or the web inbox approved it)', async () => {
+  const p = await fake();
+  const url = offMachineUrl(p);
+  const { cli, root, home } = setup({ cloud: { kind: 'openai', url: `${url}/v1`, chat_model: 'gpt-test', api_key_env: 'VG_TEST_KEY', attempts: 1 } });
   process.env.VG_TEST_KEY = 'sk-test';
   try {
     const cat = await prepare(cli);
@@ -172,8 +172,9 @@ test('consent: a provider that is not loopback gets nothing without the token of
     assert.equal(ask.exitCode, 77);
     assert.equal(ask.json.error.code, 'CONSENT_REQUIRED');
     const plan = ask.json.error.details;
-    assert.match(plan.token, /^[0-9a-f]{64}$/);
-    assert.equal(plan.destination, `${p.url}/v1/chat/completions`);
+    assert.equal(plan.token, undefined, 'no token: the consent is the person’s');
+    assert.doesNotMatch(ask.stdout, /\b[0-9a-f]{64}\b/);
+    assert.equal(plan.destination, `${url}/v1/chat/completions`);
     assert.equal(plan.loopback, false);
     assert.deepEqual(plan.files, [
       { path: 'Notes/Cache lifetime.md', bytes: Buffer.byteLength(A) },
@@ -182,32 +183,41 @@ test('consent: a provider that is not loopback gets nothing without the token of
     assert.equal(p.requests.length, 0, 'nothing was sent');
     assert.ok(!JSON.stringify(plan).includes('sk-test'), 'the API key is never part of the plan');
 
-    const wrong = await cli(['relate', 'send', cat.catalog_id, '--provider', 'cloud', '--consent', 'f'.repeat(64)]);
-    assert.equal(wrong.exitCode, 77);
-    assert.equal(wrong.json.error.code, 'CONSENT_MISMATCH');
-    const otherModel = await cli(['relate', 'send', cat.catalog_id, '--provider', 'cloud', '--model', 'gpt-other', '--consent', plan.token]);
-    assert.equal(otherModel.json.error.code, 'CONSENT_MISMATCH', 'another model is another plan');
+    // --consent asks the person; "no" sends nothing, and a run without a terminal is refused.
+    const questions: string[] = [];
+    const no = await runCli(['relate', 'send', cat.catalog_id, '--provider', 'cloud', '--consent'], { vault: root, home, cwd: root, confirm: (q) => (questions.push(q), false) });
+    assert.equal(no.exitCode, 77);
+    assert.equal(no.json.error.code, 'CONSENT_DECLINED');
+    assert.match(questions[0]!, new RegExp(`destination: ${url.replace(/[.]/g, '\\.')}/v1/chat/completions`));
+    assert.match(questions[0]!, /purpose: +relate/);
+    assert.match(questions[0]!, new RegExp(`${plan.request_bytes} bytes`));
+    const noTty = await cli(['relate', 'send', cat.catalog_id, '--provider', 'cloud', '--consent']);
+    assert.equal(noTty.json.error.code, 'CONSENT_REQUIRED');
+    assert.match(noTty.json.error.message, /terminal/);
     assert.equal(p.requests.length, 0);
 
-    const ok = await cli(['relate', 'send', cat.catalog_id, '--provider', 'cloud', '--consent', plan.token]);
+    const ok = await runCli(['relate', 'send', cat.catalog_id, '--provider', 'cloud', '--consent'], { vault: root, home, cwd: root, confirm: () => true });
     assert.equal(ok.exitCode, 0, ok.stdout);
     assert.equal(p.requests.length, 1);
-    assert.equal(p.requests[0]!.body, plan.first_request_body, 'exactly the bytes shown were sent');
     assert.equal(p.requests[0]!.headers.authorization, 'Bearer sk-test');
     assert.equal(p.requests[0]!.json.response_format.type, 'json_schema');
+    assert.equal(ok.json.consent.via, 'terminal');
+    assert.equal(ok.json.sent.request_bytes, plan.request_bytes, 'exactly the plan shown was sent');
 
     const list = await cli(['consent', 'list']);
     assert.equal(list.exitCode, 0);
     assert.equal(list.json.total, 1);
     const rec = list.json.consents[0];
-    assert.equal(rec.token, plan.token);
+    assert.equal(rec.token, undefined);
+    assert.equal(rec.id, ok.json.consent.id);
+    assert.equal(rec.via, 'terminal');
     assert.equal(rec.destination, plan.destination);
     assert.equal(rec.purpose, 'relate');
     assert.match(rec.who, /@/);
     assert.deepEqual(rec.files, plan.files);
 
     fs.appendFileSync(path.join(root, 'Notes/Cache lifetime.md'), 'edited\n');
-    const stale = await cli(['relate', 'send', cat.catalog_id, '--provider', 'cloud', '--consent', plan.token]);
+    const stale = await runCli(['relate', 'send', cat.catalog_id, '--provider', 'cloud', '--consent'], { vault: root, home, cwd: root, confirm: () => true });
     assert.equal(stale.exitCode, 75, 'a changed note makes the catalog stale before any consent question');
   } finally {
     delete process.env.VG_TEST_KEY;

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, test } from 'node:test';
-import { externalAddress, startFakeProvider, type FakeProvider, type ReceivedRequest } from '../helpers/fake-provider.js';
+import { offMachineUrl, startFakeProvider, type FakeProvider, type ReceivedRequest } from '../helpers/fake-provider.js';
 import { runCli, runCliProcess } from '../helpers/run-cli.js';
 import { tempVault } from '../helpers/temp-vault.js';
 
@@ -121,30 +121,34 @@ test('similar --provider: a run that fails half way keeps what it embedded; the 
   assert.ok(gone.json.error.message.includes(`${p.url}/v1/embeddings`));
 });
 
-const remote = externalAddress();
-test('similar --provider off this machine: consent bound to the exact requests; records listed', { skip: remote ? false : 'no non-loopback interface' }, async () => {
-  const p = await startFakeProvider(remote!);
+test('similar --provider off this machine: sends only after the person’s yes, exactly the plan shown; records listed', async () => {
+  const p = await startFakeProvider();
   providers.push(p);
   p.reply(ollamaEmbed);
-  const { cli, root } = setup({ far: { kind: 'ollama', url: p.url, embed_model: 'toy', attempts: 1 } });
+  const url = offMachineUrl(p);
+  const { cli, root, home } = setup({ far: { kind: 'ollama', url, embed_model: 'toy', attempts: 1 } });
   const ask = await cli(['similar', 'ops/Cache lifetime.md', '--provider', 'far']);
   assert.equal(ask.exitCode, 77);
   assert.equal(ask.json.error.code, 'CONSENT_REQUIRED');
   const plan = ask.json.error.details;
   assert.equal(plan.purpose, 'embed');
   assert.equal(plan.files.length, 6);
-  assert.equal(JSON.parse(plan.first_request_body).model, 'toy');
+  assert.equal(plan.notes, 6);
+  assert.equal(plan.token, undefined);
   assert.equal(p.requests.length, 0);
-  const ok = await cli(['similar', 'ops/Cache lifetime.md', '--provider', 'far', '--consent', plan.token]);
+  const yes = (args: string[]) => runCli(args, { vault: root, home, cwd: root, confirm: () => true });
+  const ok = await yes(['similar', 'ops/Cache lifetime.md', '--provider', 'far', '--consent']);
   assert.equal(ok.exitCode, 0, ok.stdout);
-  assert.equal(p.requests[0]!.body, plan.first_request_body);
-  assert.equal(ok.json.consent, plan.token);
+  assert.equal(p.requests[0]!.json.model, 'toy');
+  assert.equal(p.requests.reduce((n, r) => n + Buffer.byteLength(r.body), 0), plan.request_bytes, 'exactly the bytes of the plan shown');
+  assert.equal(ok.json.vectors.embedded, 6);
   const list = await cli(['consent', 'list']);
   assert.equal(list.json.consents[0].purpose, 'embed');
+  assert.equal(list.json.consents[0].via, 'terminal');
   fs.appendFileSync(path.join(root, 'chess/Openings.md'), '\nA new line.\n');
-  const changed = await cli(['similar', 'ops/Cache lifetime.md', '--provider', 'far', '--consent', plan.token]);
+  const changed = await cli(['similar', 'ops/Cache lifetime.md', '--provider', 'far']);
   assert.equal(changed.exitCode, 77, 'a new plan (one changed note) needs its own consent');
-  assert.equal(changed.json.error.code, 'CONSENT_MISMATCH');
+  assert.equal(changed.json.error.code, 'CONSENT_REQUIRED');
   assert.deepEqual(changed.json.error.details.files.map((f: any) => f.path), ['chess/Openings.md']);
 });
 

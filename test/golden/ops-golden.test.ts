@@ -94,6 +94,10 @@ function cases(bundle: string, opId: string): Case[] {
     { name: 'relate-validate-refused', op: 'relate_validate', argv: ['relate', 'validate', '<catalog>', '<bad-answer>'], exit: 2 },
     { name: 'relate-send-unknown-provider', op: 'relate_send', argv: ['relate', 'send', '<catalog>', '--provider', 'nope'], exit: 2 },
     { name: 'consent-list', op: 'consent_list', argv: ['consent', 'list'] },
+    { name: 'consent-pending', op: 'consent_pending', argv: ['consent', 'pending'] },
+    // no terminal here (and no such request): approving needs the person; a decision on an unknown request is NOT_FOUND
+    { name: 'consent-approve-unknown', op: 'consent_approve', argv: ['consent', 'approve', 'cr-000000000000'], exit: 2 },
+    { name: 'consent-deny-unknown', op: 'consent_deny', argv: ['consent', 'deny', 'cr-000000000000'], exit: 2 },
     { name: 'verify', op: 'verify', argv: ['verify', '<verify-answer>'] },
     // links survive every write (issue #12): a snapshot, a rename whose links follow it, a heading
     // rename, a note that would steal links (blocked), and the baseline after the rename

@@ -83,6 +83,20 @@ export function externalAddress(): string | null {
   return null;
 }
 
+/**
+ * The URL of a fake provider on 127.0.0.1 as the consent rule must see a
+ * provider that is not on this machine: `http://0.0.0.0:PORT`. The rule never
+ * counts 0.0.0.0 as loopback (providers/loopback.ts), and the kernel delivers a
+ * connection to 0.0.0.0 to the loopback interface, so a test using it sends no
+ * byte to any non-loopback address (unlike {@link externalAddress}).
+ */
+export function offMachineUrl(p: FakeProvider): string {
+  const u = new URL(p.url);
+  if (u.hostname !== '127.0.0.1') throw new Error(`offMachineUrl needs a provider on 127.0.0.1, not ${u.hostname}`);
+  u.hostname = '0.0.0.0';
+  return u.origin;
+}
+
 /** Ollama's `/api/chat` reply carrying `content`. */
 export const ollamaChat = (content: string): FakeReply => ({ body: { model: 'm', message: { role: 'assistant', content }, done: true } });
 /** OpenAI's `/chat/completions` reply carrying `content`. */

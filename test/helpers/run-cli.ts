@@ -26,7 +26,7 @@ function parse(stdout: string): any {
 /** Run the CLI in this process (fast; same code path as the binary after argv parsing). */
 export async function runCli(
   args: string[],
-  opts: { vault?: string; home?: string; env?: Record<string, string>; cwd?: string; tty?: boolean } = {},
+  opts: { vault?: string; home?: string; env?: Record<string, string>; cwd?: string; tty?: boolean; confirm?: (question: string) => boolean | null } = {},
 ): Promise<CliRun> {
   let stdout = '';
   let stderr = '';
@@ -42,6 +42,8 @@ export async function runCli(
     isTTY: opts.tty ?? false,
     stderrIsTTY: false,
     cwd: opts.cwd ?? process.cwd(),
+    // The person at a terminal (`--consent`), scripted; the real /dev/tty prompt is tested through tmux.
+    ...(opts.confirm ? { confirm: opts.confirm } : {}),
   });
   return { exitCode, stdout, stderr, json: parse(stdout) };
 }

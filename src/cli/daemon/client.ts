@@ -78,6 +78,8 @@ export async function forwardToDaemon(argv: string[], io: ForwardIO): Promise<nu
   if (io.env.VAULTGATE_DAEMON === 'off') return null;
   const verb = verbOf(argv);
   if (verb === null || !FORWARDED_VERBS.has(verb)) return null;
+  // `--consent` asks the person on this process's terminal: the daemon has none.
+  if (argv.some((a) => a === '--consent' || a.startsWith('--consent='))) return null;
   let paths: DaemonPaths | null;
   let token: string;
   try {

@@ -27,6 +27,9 @@ const ID = '([A-Za-z0-9][A-Za-z0-9_.-]{0,63})';
 /** Proposal actions a POST may name: each is the operation of that name. */
 export const PROPOSAL_ACTIONS = ['review', 'apply', 'decline', 'reopen', 'rollback'] as const;
 
+/** Consent request actions a POST may name: `consent_approve`, `consent_deny`. */
+export const CONSENT_ACTIONS = ['approve', 'deny'] as const;
+
 export const ROUTES: readonly Route[] = [
   { method: 'GET', pattern: /^\/api\/proposals$/, op: 'proposals', input: (_m, q) => q, from: 'cli' },
   { method: 'GET', pattern: new RegExp(`^/api/proposals/${ID}$`), op: 'show', input: (m, q) => ({ ...q, id: m[1] }), from: 'cli' },
@@ -38,6 +41,15 @@ export const ROUTES: readonly Route[] = [
     from: 'api',
   },
   { method: 'GET', pattern: /^\/api\/log$/, op: 'log', input: (_m, q) => q, from: 'cli' },
+  // Consent requests (providers/consent.ts): the person approves sending note text off this machine here, like a proposal.
+  { method: 'GET', pattern: /^\/api\/consent$/, op: 'consent_pending', input: (_m, q) => q, from: 'cli' },
+  {
+    method: 'POST',
+    pattern: new RegExp(`^/api/consent/${ID}/(${CONSENT_ACTIONS.join('|')})$`),
+    op: (m) => `consent_${m[2]!}`,
+    input: (m, body) => ({ ...body, id: m[1] }),
+    from: 'api',
+  },
 ];
 
 export function matchRoute(method: string, pathname: string): { route: Route; match: RegExpExecArray; op: Operation } | { error: VaultgateError; status: number } | null {

@@ -33,6 +33,10 @@ const INDEX_HTML = String.raw`<!doctype html>
   <span id="live" class="live off" title="live refresh">live</span>
 </header>
 <div id="notice" class="notice" hidden></div>
+<section id="consent" class="consent" hidden>
+  <h2>Consent requests <span class="sub">— sending vault text off this machine waits for you</span></h2>
+  <ul id="consent-list" class="consent-list"></ul>
+</section>
 <main id="queue-view">
   <aside id="queue">
     <div class="filters">
@@ -156,6 +160,16 @@ table.log th, table.log td { text-align: left; padding: 4px 8px; border-bottom: 
 table.log td.nowrap { white-space: nowrap; }
 table.log td.details { font: 12px ui-monospace, monospace; color: var(--mute); overflow-wrap: anywhere; }
 code { font-family: ui-monospace, monospace; }
+.consent { margin: 12px 16px 0; padding: 8px 12px; background: #fff8f0; border: 1px solid #d4a72c; border-radius: 6px; }
+.consent h2 { font-size: 15px; margin: 0 0 6px; }
+.consent h2 .sub { font-weight: 400; color: var(--mute); font-size: 13px; }
+.consent-list { list-style: none; margin: 0; padding: 0; }
+.consent-list > li { padding: 8px 0; border-top: 1px solid var(--line); }
+.consent-list > li:first-child { border-top: none; }
+.consent-list .what { font-weight: 600; overflow-wrap: anywhere; }
+.consent-list .meta { color: var(--mute); font-size: 12px; overflow-wrap: anywhere; }
+.consent-list .dest { font: 12px ui-monospace, monospace; overflow-wrap: anywhere; }
+.consent-list pre { max-height: 240px; overflow: auto; background: #f6f8fa; padding: 6px; font-size: 12px; white-space: pre-wrap; overflow-wrap: anywhere; }
 `;
 
 const APP_JS = String.raw`'use strict';
@@ -494,6 +508,53 @@ const APP_JS = String.raw`'use strict';
     }).catch(function (e) { notice(describe(e), 'error'); return loadDetail(); });
   }
 
+  /* ---- consent requests: sending vault text off this machine (providers/consent.ts) ---- */
+  /* Approve = the person's yes for exactly that plan, once: the agent's next identical call sends it. */
+  function loadConsent() {
+    if (!has('consent_pending')) return Promise.resolve();
+    return api('GET', '/api/consent').then(function (j) { S.consent = j.requests; renderConsent(); })
+      .catch(function (e) { notice(describe(e), 'error'); });
+  }
+  function renderConsent() {
+    var list = S.consent || [];
+    var ul = $('consent-list');
+    clear(ul);
+    $('consent').hidden = list.length === 0;
+    list.forEach(function (r) {
+      var files = el('ul', { 'class': 'files' }, r.files.slice(0, 50).map(function (f) { return el('li', { text: f.path + ' (' + f.bytes + ' bytes)' }); }));
+      if (r.files.length > 50) files.appendChild(el('li', { text: '… and ' + (r.files.length - 50) + ' more notes' }));
+      var box = el('div', { 'class': 'actions' });
+      if (S.consentConfirm === r.id) {
+        box.appendChild(el('div', { 'class': 'confirm', id: 'consent-confirm' }, [
+          el('p', { text: 'Send exactly this (' + r.request_bytes + ' bytes of ' + r.notes + ' notes) to ' + r.host + ', which is not this machine, once?' }),
+          button('Approve', 'primary', function () { decideConsent(r.id, 'approve'); }),
+          ' ',
+          button('Cancel', '', function () { S.consentConfirm = null; renderConsent(); }),
+        ]));
+      } else {
+        box.appendChild(button('Approve…', 'primary', function () { S.consentConfirm = r.id; renderConsent(); }));
+        box.appendChild(button('Decline', 'danger', function () { decideConsent(r.id, 'deny'); }));
+      }
+      ul.appendChild(el('li', { 'data-consent': r.id }, [
+        el('div', { 'class': 'what', text: 'Send vault text to ' + r.host + ' (not this machine) for ' + r.purpose }),
+        el('div', { 'class': 'dest', text: r.destination }),
+        el('div', { 'class': 'meta', text: r.id + ' · asked by ' + (r.agent || 'no agent') + ' through ' + r.face + ' · ' + age(r.created_at) + ' · provider ' + r.provider + ', model ' + r.model }),
+        el('div', { 'class': 'size', text: r.notes + ' note' + (r.notes === 1 ? '' : 's') + ', ' + r.sections + ' text' + (r.sections === 1 ? '' : 's') + ', ' + r.requests + ' request' + (r.requests === 1 ? '' : 's') + ', ' + r.request_bytes + ' bytes' }),
+        r.files.length ? files : el('div', { 'class': 'meta', text: 'no note text: only the query' }),
+        el('details', null, [el('summary', { text: 'what is sent (start of the first request)' }), el('pre', { text: r.first_request })]),
+        box,
+      ]));
+    });
+  }
+  function decideConsent(id, action) {
+    notice('');
+    return api('POST', '/api/consent/' + encodeURIComponent(id) + '/' + action, {}).then(function (r) {
+      S.consentConfirm = null;
+      notice(action === 'approve' ? 'Approved ' + r.request.id + ': the next identical run sends it to ' + r.request.host + ', once.' : 'Declined ' + r.request.id + ': nothing is sent.', 'ok');
+      return loadConsent();
+    }).catch(function (e) { notice(describe(e), 'error'); return loadConsent(); });
+  }
+
   /* ---- history ---- */
   function loadLog() {
     if (!has('log')) return Promise.resolve();
@@ -532,6 +593,7 @@ const APP_JS = String.raw`'use strict';
     es.addEventListener('error', function () { $('live').className = 'live off'; });
     es.addEventListener('queue', function () {
       loadList();
+      loadConsent();
       if (S.selected && !S.confirm) loadDetail();
       if (S.tab === 'history') loadLog();
     });
@@ -544,7 +606,7 @@ const APP_JS = String.raw`'use strict';
     login().then(function () {
       notice('');
       if (!events) events = live();
-      return loadList();
+      return Promise.all([loadList(), loadConsent()]);
     }).then(function () { document.body.setAttribute('data-ready', '1'); })
       .catch(function (e) {
         notice(e && e.status === 401 || (e && e.doc && e.doc.code === 'FORBIDDEN') ? 'Not signed in: open the URL that vaultgate serve printed (it carries the token).' : describe(e), 'error');

@@ -153,7 +153,10 @@ export async function startWebInbox(opts: WebInboxOptions): Promise<WebInbox> {
   /** The queue's change mark: the last audit event (or, without an audit log, the list itself). */
   const queueMark = async (): Promise<string> => {
     const log = findOperation({ name: 'log' });
-    if (log) return JSON.stringify((await runOperation(log, { limit: 1 }, 'api', ctx)).output);
+    // Consent requests are no audit events: their ids and states are part of the mark.
+    const consent = findOperation({ name: 'consent_pending' });
+    const requests = consent ? JSON.stringify(((await runOperation(consent, { all: true }, 'api', ctx)).output.requests as { id: string; state: string }[]).map((r) => [r.id, r.state])) : '';
+    if (log) return JSON.stringify((await runOperation(log, { limit: 1 }, 'api', ctx)).output) + requests;
     const list = findOperation({ name: 'proposals' });
     return list ? JSON.stringify((await runOperation(list, {}, 'api', ctx)).output) : '';
   };
@@ -207,10 +210,12 @@ export async function startWebInbox(opts: WebInboxOptions): Promise<WebInbox> {
         ok: true,
         csrf_token: csrf,
         vault: { root: session.root, vault_id: id.vault_id },
-        operations: ['proposals', 'show', 'review', 'apply', 'decline', 'reopen', 'rollback', 'log'].filter(has),
+        operations: ['proposals', 'show', 'review', 'apply', 'decline', 'reopen', 'rollback', 'log', 'consent_pending', 'consent_approve', 'consent_deny'].filter(has),
       });
     }
     if (url.pathname === '/api/events' && method === 'GET') {
+      // The mark is taken before the stream opens: a change made after the page saw `open` is always announced.
+      if (!poll) lastMark = await queueMark();
       res.writeHead(200, { ...SECURITY_HEADERS, 'Content-Type': 'text/event-stream; charset=utf-8', Connection: 'keep-alive' });
       res.write(': vaultgate queue events\n\n');
       events.add(res);

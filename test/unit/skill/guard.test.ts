@@ -39,8 +39,8 @@ test('guard: the user’s file keeps every key, its order, unknown keys and its 
   const doc = JSON.parse(r.text);
   assert.deepEqual(Object.keys(doc), ['model', 'permissions', 'hooks', 'zz_unknown']);
   assert.deepEqual(Object.keys(doc.permissions), ['allow', 'deny', 'defaultMode']);
-  assert.deepEqual(doc.permissions.deny, ['Read(.env)', 'Bash(vaultgate undo *)', 'Bash(vaultgate apply *)', 'Bash(vaultgate tx apply *)', 'mcp__vaultgate__apply']);
-  assert.deepEqual(r.added, ['Bash(vaultgate apply *)', 'Bash(vaultgate tx apply *)', 'mcp__vaultgate__apply']);
+  assert.deepEqual(doc.permissions.deny, ['Read(.env)', 'Bash(vaultgate undo *)', ...CLAUDE_DENY_RULES.filter((r) => r !== 'Bash(vaultgate undo *)')]);
+  assert.deepEqual(r.added, CLAUDE_DENY_RULES.filter((r) => r !== 'Bash(vaultgate undo *)'));
   assert.deepEqual(doc.zz_unknown, JSON.parse(original).zz_unknown);
   assert.match(r.text, /\n {4}"model"/, 'four-space indentation kept');
   assert.ok(r.text.endsWith('}\n'));

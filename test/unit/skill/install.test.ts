@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { installSkill, renderSkill, RUNTIMES, SKILL_DESCRIPTION, uninstallSkill, readAgentsDoc, skillLayout } from '../../../src/skill/index.js';
+import { CLAUDE_DENY_RULES, installSkill, renderSkill, RUNTIMES, SKILL_DESCRIPTION, uninstallSkill, readAgentsDoc, skillLayout } from '../../../src/skill/index.js';
 import { isVaultgateError } from '../../../src/errors.js';
 import { snapshotTree, tempDir } from '../../helpers/temp-vault.js';
 
@@ -115,7 +115,7 @@ test('skill uninstall: removes only what it installed, only for the runtimes and
   const backup = path.join(home, '.claude/settings.json.vaultgate-backup-2026-01-02T03-04-05-000Z');
   assert.equal(fs.readFileSync(backup, 'utf8'), '{\n  "permissions": {\n    "deny": ["Read(.env)"]\n  },\n  "theme": "dark"\n}\n', 'backup of the original bytes');
   const settings = JSON.parse(fs.readFileSync(path.join(home, '.claude/settings.json'), 'utf8'));
-  assert.equal(settings.permissions.deny.length, 5);
+  assert.equal(settings.permissions.deny.length, 1 + CLAUDE_DENY_RULES.length);
 
   const u1 = uninstallSkill({ home, dataRoot: data, runtimes: ['codex'], dryRun: false });
   assert.deepEqual(u1.runtimes.map((x) => [x.runtime, x.action]), [['codex', 'removed']]);
@@ -124,7 +124,7 @@ test('skill uninstall: removes only what it installed, only for the runtimes and
   assert.equal(u1.guard, null, 'the guard belongs to claude');
 
   const u2 = uninstallSkill({ home, dataRoot: data, runtimes: RUNTIMES, dryRun: false, now: () => new Date('2026-01-02T03:04:06Z') });
-  assert.deepEqual(u2.guard?.rules.length, 4);
+  assert.deepEqual(u2.guard?.rules.length, CLAUDE_DENY_RULES.length);
   assert.deepEqual(JSON.parse(fs.readFileSync(path.join(home, '.claude/settings.json'), 'utf8')), { permissions: { deny: ['Read(.env)'] }, theme: 'dark' });
   assert.equal(fs.readFileSync(path.join(home, '.claude/skills/other/SKILL.md'), 'utf8'), 'other skill');
   assert.ok(!fs.existsSync(path.join(home, '.claude/skills/vaultgate')));
