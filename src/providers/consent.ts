@@ -221,7 +221,7 @@ function refusalDetails(s: PlanSummary, request: string | null): Record<string, 
 function consentHint(gate: ConsentGate, request: string): string {
   const web = `approve consent request ${request} in the web inbox (\`vaultgate serve\`)`;
   if (gate.face === 'mcp') {
-    return `Nothing was sent, and an agent cannot consent: ask the person to ${web}, or to run the same command with --consent in their terminal, which asks them there. After the person approved, call this tool again with the same arguments; it sends exactly this once.`;
+    return `Nothing was sent, and an agent cannot consent: ask the person to ${web}, or on their own terminal (\`vaultgate consent approve ${request}\`, which asks them there). After the person approved, call this tool again with the same arguments; it sends exactly this once.`;
   }
   return `Nothing was sent. The person consents in a terminal: run the same command with --consent there, which shows what would be sent and asks; or ${web}, then run the same command again.`;
 }
