@@ -65,7 +65,9 @@ start() {
   if [ -n "${VAULTGATE_EMBED_THREADS:-}" ]; then threads=(--threads "$VAULTGATE_EMBED_THREADS"); fi
   # Loopback only: the vault's text never leaves this machine. --default-type passage: a request
   # without input_type is a document; vaultgate always says which it sends.
-  nohup "$serve" --host 127.0.0.1 --port "$port" --default-type passage "${threads[@]}" >"$logfile" 2>&1 &
+  # OMP_WAIT_POLICY=passive: the engine's OpenMP threads sleep instead of spinning while they wait. On a machine
+  # with other work (2 cores, load ~7) a query took 537 ms p50 spinning and 52 ms passive; batches ran 1.5x faster.
+  OMP_WAIT_POLICY="${OMP_WAIT_POLICY:-passive}" nohup "$serve" --host 127.0.0.1 --port "$port" --default-type passage "${threads[@]}" >"$logfile" 2>&1 &
   echo $! >"$pidfile"
   for _ in $(seq 1 120); do
     if healthy; then say "serving multilingual-e5-small-q4 on http://127.0.0.1:$port/v1 (pid $(cat "$pidfile"))"; return 0; fi

