@@ -6,6 +6,7 @@ import { registerDaemonCommands } from './daemon-commands.js';
 import { registerFaceVerbs } from './face-verbs.js';
 import { operationVerb, preloadSession, registerOperations } from './register-ops.js';
 import { VERSION } from '../version.js';
+import { writeJsonCompact } from './json-out.js';
 import { GLOBAL_FLAGS, verbIndex } from './argv.js';
 
 export { VERSION };
@@ -22,7 +23,11 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
   // --text: the terminal rendering even when piped (the demo, people who pipe into less).
   const explicitText = () => argv.includes('--text') && !explicitJson();
   const wantsJson = () => (!io.isTTY && !explicitText()) || explicitJson();
-  const writeJson = (body: unknown) => io.stdout(JSON.stringify(body, null, wantsJson() && io.isTTY ? 2 : 0) + '\n');
+  const writeJson = (body: unknown) => {
+    if (wantsJson() && io.isTTY) return io.stdout(JSON.stringify(body, null, 2) + '\n');
+    writeJsonCompact(body, io.stdout);
+    io.stdout('\n');
+  };
 
   const reporter: Reporter = {
     io,

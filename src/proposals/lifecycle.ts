@@ -131,11 +131,12 @@ function reviewedEvent(p: ProposalRecord, review: StoredReview, actor: string, e
 async function storeAndReview(session: VaultSession, store: ProposalStore, p: Parameters<ProposalStore['insert']>[0], actor: string, parsed?: Map<string, NoteModel>): Promise<ProposeResult> {
   const rec = store.insert(p, actor);
   const review = await runReview(session, rec, parsed);
-  store.saveReview(rec.id, review, review.verdict, ['pending', 'blocked'], reviewedEvent(rec, review, actor, 'reviewed'));
+  const stored = store.saveReview(rec.id, review, review.verdict, ['pending', 'blocked'], reviewedEvent(rec, review, actor, 'reviewed'));
   const saved = store.require(rec.id);
   return {
     proposal: { id: saved.id, state: saved.state, title: saved.title, files: filesView(saved.changes), ...(saved.rollback_of ? { rollback_of: saved.rollback_of } : {}) },
-    review: view(saved.review),
+    // the review just made when it was stored: the same as the stored copy, with its diffs already computed
+    review: view(stored ? review : saved.review),
   };
 }
 
@@ -215,9 +216,9 @@ export async function review(session: VaultSession, id: string, actor: string): 
     if (p.state === 'applied' || p.state === 'recovery') return { proposal: { id: p.id, state: p.state }, ...view(p.review) };
     const r = await runReview(session, p);
     const next: ProposalState = p.state === 'declined' ? 'declined' : r.verdict;
-    store.saveReview(p.id, r, next, [p.state], reviewedEvent(p, r, actor, 'reviewed'));
+    const stored = store.saveReview(p.id, r, next, [p.state], reviewedEvent(p, r, actor, 'reviewed'));
     const saved = store.require(id);
-    return { proposal: { id: saved.id, state: saved.state }, ...view(saved.review) };
+    return { proposal: { id: saved.id, state: saved.state }, ...view(stored ? r : saved.review) };
   });
 }
 

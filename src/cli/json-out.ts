@@ -1,0 +1,53 @@
+/**
+ * Compact JSON written out piece by piece: the same bytes as
+ * `JSON.stringify(value)`, without ever holding the whole document as one
+ * string. A 12 MB proposal's review is ~50 MB of JSON; one string of it is
+ * built twice as wide as it is (UTF-16, once a single `’` is in it) and grown
+ * by doubling — hundreds of MB for what the pipe reads in chunks (issue 20 §8).
+ */
+const CHUNK = 64 * 1024;
+
+export function writeJsonCompact(value: unknown, write: (s: string) => void): void {
+  let buf: string[] = [];
+  let size = 0;
+  const emit = (s: string) => {
+    buf.push(s);
+    size += s.length;
+    if (size >= CHUNK) flush();
+  };
+  const flush = () => {
+    if (buf.length) write(buf.join(''));
+    buf = [];
+    size = 0;
+  };
+  const walk = (v: unknown, inArray: boolean): void => {
+    // only plain objects and arrays are walked here; everything else (strings, numbers, a toJSON) is JSON.stringify's own answer
+    if (Array.isArray(v)) {
+      emit('[');
+      v.forEach((item, i) => {
+        if (i) emit(',');
+        walk(item, true);
+      });
+      emit(']');
+      return;
+    }
+    if (v !== null && typeof v === 'object' && typeof (v as { toJSON?: unknown }).toJSON !== 'function') {
+      emit('{');
+      let first = true;
+      for (const k of Object.keys(v)) {
+        const item = (v as Record<string, unknown>)[k];
+        if (item === undefined || typeof item === 'function' || typeof item === 'symbol') continue;
+        if (!first) emit(',');
+        first = false;
+        emit(JSON.stringify(k) + ':');
+        walk(item, false);
+      }
+      emit('}');
+      return;
+    }
+    const s = JSON.stringify(v);
+    emit(s === undefined ? (inArray ? 'null' : '') : s);
+  };
+  walk(value, true);
+  flush();
+}
