@@ -6,6 +6,7 @@ import { inspectBundle } from '../txn/index.js';
 import { isMarkdownPath } from '../vault/index.js';
 import { proposalBundle } from './bundle.js';
 import { changeDiff } from './diff.js';
+import { lazyProperty } from './lazy.js';
 import { reviewLinks, type FileLinks } from './link-review.js';
 import type { ProposalRecord, ReviewFile, StoredChange, StoredReview } from './types.js';
 import { readCurrent } from './vault-files.js';
@@ -130,31 +131,36 @@ export async function runReview(session: VaultSession, p: ReviewInput, parsed: M
 
   const reviewFiles: ReviewFile[] = p.changes.map((c, i) => reviewFile(c, links.files[i]!, shrinks[i]!));
   const blocked = checks.some((c) => !c.ok && c.severity === 'block');
-  return {
+  const review = {
     verdict: blocked ? 'blocked' : 'pending',
     checks,
     files: reviewFiles,
-    diff: reviewFiles.map((f) => f.diff).join(''),
+    diff: '',
     link_changes: links.changes,
     review_hash: reviewHash,
     reviewed_at: new Date().toISOString(),
-  };
+  } satisfies StoredReview;
+  // the diffs are computed when read (shown, printed), not by every review: apply's own review never reads them
+  lazyProperty(review, 'diff', () => reviewFiles.map((f) => f.diff).join(''));
+  return review;
 }
 
 function reviewFile(c: StoredChange, links: FileLinks, shrink: number): ReviewFile {
-  return {
+  const file: ReviewFile = {
     path: c.path,
     action: c.action,
     ...(c.to === null ? {} : { to: c.to }),
     old_sha256: c.base_sha256,
     new_sha256: c.new_sha256,
-    diff: changeDiff(c),
+    diff: '',
     links_added: links.links_added,
     links_removed: links.links_removed,
     links_rewritten: links.links_rewritten,
     links_broken: links.links_broken,
     shrink,
   };
+  lazyProperty(file, 'diff', () => changeDiff(c));
+  return file;
 }
 
 /** frontmatter: the new text's YAML parses; one that was already broken and fails the same way only warns. */

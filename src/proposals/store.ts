@@ -2,6 +2,7 @@ import zlib from 'node:zlib';
 import { VaultgateError } from '../errors.js';
 import { sha256Hex } from '../vault/index.js';
 import { changeDiff } from './diff.js';
+import { lazyProperty } from './lazy.js';
 import { openStore, type StoreDb, type StoreSpec } from '../store/index.js';
 import type { AuditEvent, ProposalOrigin, ProposalRecord, ProposalState, StoredChange, StoredReview } from './types.js';
 
@@ -487,22 +488,38 @@ export function fileHashes(changes: readonly StoredChange[]): Array<Record<strin
  * is the review hash over the exact bundle, never the diff's text.
  */
 function withoutDiffs(review: StoredReview): Omit<StoredReview, 'diff' | 'files'> & { files: Array<Omit<StoredReview['files'][number], 'diff'>> } {
-  const { diff: _diff, files, ...rest } = review;
-  return { ...rest, files: files.map(({ diff: _d, ...f }) => f) };
+  // copied key by key, never reading `diff`: a fresh review computes its diffs only when they are read
+  const { files, ...rest } = omitDiff(review);
+  return { ...rest, files: (files as StoredReview['files']).map((f) => omitDiff(f)) } as ReturnType<typeof withoutDiffs>;
 }
 
-/** The diffs of a stored review, computed from its changes when first read (reviews stored before this kept theirs: those are used). */
+function omitDiff<T extends object>(o: T): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const k of Object.keys(o)) if (k !== 'diff') out[k] = (o as Record<string, unknown>)[k];
+  return out;
+}
+
+/**
+ * The diffs of a stored review, computed from its changes when first read, in
+ * the place they always had among the fields (after `new_sha256`, after
+ * `files`). Reviews stored before this kept theirs: those are used.
+ */
 function withDiffs(review: StoredReview, changes: readonly StoredChange[]): StoredReview {
-  review.files.forEach((f, i) => {
+  const files = review.files.map((f, i) => {
     const c = changes[i];
-    if (f.diff === undefined && c !== undefined) lazy(f, 'diff', () => changeDiff(c));
+    return f.diff === undefined && c !== undefined ? insertLazy(f, 'new_sha256', 'diff', () => changeDiff(c)) : f;
   });
-  if (review.diff === undefined) lazy(review, 'diff', () => review.files.map((f) => f.diff ?? '').join(''));
-  return review;
+  const out = { ...review, files };
+  return review.diff === undefined ? insertLazy(out, 'files', 'diff', () => files.map((f) => f.diff ?? '').join('')) : out;
 }
 
-/** An enumerable property computed once, on first read: JSON output and spreads see a plain string. */
-function lazy<T extends object>(o: T, key: string, make: () => string): void {
-  let value: string | undefined;
-  Object.defineProperty(o, key, { enumerable: true, configurable: true, get: () => (value ??= make()) });
+/** A copy of `o` with a lazy property `key` right after `after` (JSON output keeps its field order). */
+function insertLazy<T extends object>(o: T, after: string, key: string, make: () => string): T {
+  const out = {} as T;
+  for (const k of Object.keys(o)) {
+    (out as Record<string, unknown>)[k] = (o as Record<string, unknown>)[k];
+    if (k === after) lazyProperty(out, key, make);
+  }
+  if (!Object.prototype.hasOwnProperty.call(out, key)) lazyProperty(out, key, make);
+  return out;
 }
