@@ -45,6 +45,19 @@ export function writeJsonCompact(value: unknown, write: (s: string) => void): vo
       emit('}');
       return;
     }
+    if (typeof v === 'string' && v.length > CHUNK) {
+      // a long string (a diff) escaped slice by slice: never a second whole copy of it
+      emit('"');
+      for (let i = 0; i < v.length; ) {
+        let end = Math.min(v.length, i + CHUNK);
+        const c = v.charCodeAt(end - 1);
+        if (end < v.length && c >= 0xd800 && c <= 0xdbff) end--; // a surrogate pair stays whole (a lone one is escaped alike either way)
+        emit(JSON.stringify(v.slice(i, end)).slice(1, -1));
+        i = end;
+      }
+      emit('"');
+      return;
+    }
     const s = JSON.stringify(v);
     emit(s === undefined ? (inArray ? 'null' : '') : s);
   };

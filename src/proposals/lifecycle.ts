@@ -339,7 +339,8 @@ export async function apply(session: VaultSession, id: string, reviewHash: strin
         beforePlan: async () => {
           const cur = store.require(id);
           if (cur.state === 'declined') throw declinedError(cur);
-          const r = await runReview(session, cur);
+          // the same proposal, so the same changes (they never change once stored): the bundle built above
+          const r = await runReview(session, cur, undefined, cur.operation_id === p.operation_id ? bundle : undefined);
           const from: ProposalState[] = ['pending', 'blocked', 'recovery'];
           if (r.verdict === 'blocked') {
             store.saveReview(id, r, 'blocked', from);

@@ -2,7 +2,7 @@ import { isVaultgateError } from '../errors.js';
 import { parseNote, type NoteModel } from '../markdown/index.js';
 import { checkManagedBlocks, checkOwners, loadScenario, scenarioReviewChecks, type ProposedFile, type ReviewCheck } from '../policy/index.js';
 import type { VaultSession } from '../session/index.js';
-import { inspectBundle } from '../txn/index.js';
+import { inspectBundle, type Bundle } from '../txn/index.js';
 import { isMarkdownPath } from '../vault/index.js';
 import { proposalBundle } from './bundle.js';
 import { changeDiff } from './diff.js';
@@ -43,9 +43,10 @@ function engineCheck(code: string): 'base' | 'path' | 'transaction' {
 /**
  * `parsed`: notes already parsed, by their text (a leading U+FEFF for a BOM):
  * propose hands over the ones its link rewriter parsed, so a 500-note move is
- * not parsed twice.
+ * not parsed twice. `bundle`: the proposal's bundle when the caller built it
+ * already (apply: a proposal's changes never change), not built twice.
  */
-export async function runReview(session: VaultSession, p: ReviewInput, parsed: Map<string, NoteModel> = new Map()): Promise<StoredReview> {
+export async function runReview(session: VaultSession, p: ReviewInput, parsed: Map<string, NoteModel> = new Map(), bundle?: Bundle): Promise<StoredReview> {
   const root = session.root;
   const config = session.config();
   const checks: ReviewCheck[] = [];
@@ -91,7 +92,7 @@ export async function runReview(session: VaultSession, p: ReviewInput, parsed: M
   let reviewHash: string | null = null;
   if (base.length === 0 && pathProblems.length === 0) {
     try {
-      reviewHash = inspectBundle(root, proposalBundle(p.operation_id, p.changes)).approval_sha256;
+      reviewHash = inspectBundle(root, bundle ?? proposalBundle(p.operation_id, p.changes)).approval_sha256;
     } catch (e) {
       if (!isVaultgateError(e)) throw e;
       const name = engineCheck(e.code);

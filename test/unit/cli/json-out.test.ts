@@ -29,3 +29,13 @@ test('a large document is written in pieces, never as one string', () => {
   assert.ok(parts.length > 10);
   assert.ok(Math.max(...parts.map((p) => p.length)) < 2 * 300_000 + 100);
 });
+
+test('a long string is escaped slice by slice, surrogate pairs and lone surrogates alike', () => {
+  const unit = 'a"\\\n\u2028😀\ud800x\udc00é';
+  for (let shift = 0; shift < 12; shift++) {
+    const v = { diff: 'x'.repeat(shift) + unit.repeat(20_000), tail: 'ok' };
+    assert.equal(out(v).text, JSON.stringify(v));
+  }
+  const pairAtEdge = 'y'.repeat(64 * 1024 - 1) + '😀' + 'z'.repeat(10);
+  assert.equal(out([pairAtEdge]).text, JSON.stringify([pairAtEdge]));
+});
