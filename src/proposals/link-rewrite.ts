@@ -1,3 +1,4 @@
+import { textKey } from './text-key.js';
 import { VaultgateError } from '../errors.js';
 import { fileIndexForKeys, nameKey, type Db } from '../index/index.js';
 import {
@@ -65,7 +66,7 @@ export interface RewriteContext {
   db: Db;
   config: VaultConfig;
   format: LinkFormat;
-  /** Notes parsed, by text (U+FEFF first for a BOM): shared with the review that follows. */
+  /** Notes parsed, by `textKey` of their text (U+FEFF first for a BOM): shared with the review that follows. */
   parsed?: Map<string, NoteModel>;
 }
 
@@ -144,8 +145,9 @@ export function rewriteLinks(ctx: RewriteContext, input: StoredChange[], heading
   const changes = input.slice();
   const memo = ctx.parsed ?? new Map<string, NoteModel>();
   const parse = (text: string) => {
-    let m = memo.get(text);
-    if (!m) memo.set(text, (m = parseNote(splitBom(text).body)));
+    const key = textKey(text);
+    let m = memo.get(key);
+    if (!m) memo.set(key, (m = parseNote(splitBom(text).body)));
     return m;
   };
   // The text each note has once the proposal's own edits are in, and where it lives after.

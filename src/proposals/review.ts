@@ -7,6 +7,7 @@ import { isMarkdownPath } from '../vault/index.js';
 import { proposalBundle } from './bundle.js';
 import { changeDiff } from './diff.js';
 import { lazyProperty } from './lazy.js';
+import { textKey } from './text-key.js';
 import { reviewLinks, type FileLinks } from './link-review.js';
 import type { ProposalRecord, ReviewFile, StoredChange, StoredReview } from './types.js';
 import { readCurrent } from './vault-files.js';
@@ -41,7 +42,7 @@ function engineCheck(code: string): 'base' | 'path' | 'transaction' {
 }
 
 /**
- * `parsed`: notes already parsed, by their text (a leading U+FEFF for a BOM):
+ * `parsed`: notes already parsed, by the `textKey` of their text (a leading U+FEFF for a BOM):
  * propose hands over the ones its link rewriter parsed, so a 500-note move is
  * not parsed twice. `bundle`: the proposal's bundle when the caller built it
  * already (apply: a proposal's changes never change), not built twice.
@@ -108,8 +109,9 @@ export async function runReview(session: VaultSession, p: ReviewInput, parsed: M
   checks.push(...checkManagedBlocks(files, config));
   // every check reads the same few texts: parse each once
   const parse = (text: string): NoteModel => {
-    let m = parsed.get(text);
-    if (!m) parsed.set(text, (m = parseNote(stripBom(text))));
+    const key = textKey(text);
+    let m = parsed.get(key);
+    if (!m) parsed.set(key, (m = parseNote(stripBom(text))));
     return m;
   };
   checks.push(...frontmatterChecks(p.changes, parse));
