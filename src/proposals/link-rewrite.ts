@@ -1,4 +1,4 @@
-import { textKey } from './text-key.js';
+import { textMemo } from './text-key.js';
 import { VaultgateError } from '../errors.js';
 import { fileIndexForKeys, nameKey, type Db } from '../index/index.js';
 import {
@@ -144,12 +144,7 @@ function sameButPath(a: Link, b: Link): boolean {
 export function rewriteLinks(ctx: RewriteContext, input: StoredChange[], headings: readonly HeadingRename[]): StoredChange[] {
   const changes = input.slice();
   const memo = ctx.parsed ?? new Map<string, NoteModel>();
-  const parse = (text: string) => {
-    const key = textKey(text);
-    let m = memo.get(key);
-    if (!m) memo.set(key, (m = parseNote(splitBom(text).body)));
-    return m;
-  };
+  const parse = textMemo(memo, (text) => parseNote(splitBom(text).body));
   // The text each note has once the proposal's own edits are in, and where it lives after.
   const indexOf = new Map<string, number>(changes.map((c, i) => [c.path, i]));
   const textOf = (path: string): string | null => {

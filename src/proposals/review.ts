@@ -7,7 +7,7 @@ import { isMarkdownPath } from '../vault/index.js';
 import { proposalBundle } from './bundle.js';
 import { changeDiff } from './diff.js';
 import { lazyProperty } from './lazy.js';
-import { textKey } from './text-key.js';
+import { textMemo } from './text-key.js';
 import { reviewLinks, type FileLinks } from './link-review.js';
 import type { ProposalRecord, ReviewFile, StoredChange, StoredReview } from './types.js';
 import { readCurrent } from './vault-files.js';
@@ -108,12 +108,7 @@ export async function runReview(session: VaultSession, p: ReviewInput, parsed: M
   checks.push(...checkOwners(files, config));
   checks.push(...checkManagedBlocks(files, config));
   // every check reads the same few texts: parse each once
-  const parse = (text: string): NoteModel => {
-    const key = textKey(text);
-    let m = parsed.get(key);
-    if (!m) parsed.set(key, (m = parseNote(stripBom(text))));
-    return m;
-  };
+  const parse = textMemo(parsed, (text) => parseNote(stripBom(text)));
   checks.push(...frontmatterChecks(p.changes, parse));
 
   // Issue 8 lets --allow-shrink allow "a delete of a note with backlinks"; issue 12 names

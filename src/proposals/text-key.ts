@@ -14,3 +14,23 @@ const LONG = 16_000;
 export function textKey(text: string): string {
   return text.length <= LONG ? `t${text}` : `h${text.length}:${crypto.createHash('sha256').update(text).digest('base64')}`;
 }
+
+/**
+ * Get-or-make over a memo keyed by `textKey`, remembering the last few texts'
+ * keys by the texts themselves (`===`: the same string is found at once, no
+ * hashing): a review asks for the same note's parse from several checks.
+ */
+export function textMemo<T>(memo: Map<string, T>, make: (text: string) => T): (text: string) => T {
+  const recent: Array<[string, string]> = [];
+  return (text) => {
+    let key = recent.find(([t]) => t === text)?.[1];
+    if (key === undefined) {
+      key = textKey(text);
+      recent.unshift([text, key]);
+      if (recent.length > 4) recent.pop();
+    }
+    let value = memo.get(key);
+    if (value === undefined) memo.set(key, (value = make(text)));
+    return value;
+  };
+}
