@@ -97,3 +97,24 @@ test('issue 20.8: a 200 KB note of 2,000 lines with a few lines changed stays li
   // an exact line diff: each changed line once out, once in
   assert.equal((diff.match(/^\+.*\(changed\)$/gm) ?? []).length, Math.ceil((lines.length - 5) / 300));
 });
+
+test('issue 20.8: in a long note (aligned line by line), a changed link is told apart from its unchanged twin elsewhere', async () => {
+  const lines = words(4, 150_000, 15).split('\n').map((l) => l.replace(/\[\[Other \d+\]\]/g, 'plain'));
+  lines[10] = 'see [[Other 1]] here';
+  lines[1500] = 'and [[Other 1]] there';
+  const oldText = lines.join('\n');
+  lines[1500] = 'and [[Other 2]] there';
+  const newText = lines.join('\n');
+  assert.ok(oldText.length > 64 * 1024);
+  const others = Object.fromEntries(Array.from({ length: 3 }, (_, i) => [`Other ${i}.md`, `# Other ${i}\n`]));
+  const { root, home } = tempVault({ 'Long.md': oldText, ...others }, { tmpfs: true });
+  const session = VaultSession.open({ vault: root, env: { VAULTGATE_HOME: home }, cwd: root });
+  try {
+    const p = await propose(session, { changes: [{ kind: 'write', path: 'Long.md', content: newText, base: sha(oldText) }], agent: 'test' }, 'test');
+    const f = p.review.files[0]!;
+    assert.deepEqual(f.links_removed.map((l) => [l.raw, l.line]), [['[[Other 1]]', 1501]]);
+    assert.deepEqual(f.links_added.map((l) => [l.raw, l.line]), [['[[Other 2]]', 1501]]);
+  } finally {
+    await session.close();
+  }
+});
