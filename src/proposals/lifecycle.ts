@@ -12,6 +12,7 @@ import { defaultTitle, resolveChanges, type ChangeRequest } from './changes.js';
 import { rewriteLinks, type LinkRewriter } from './link-rewrite.js';
 import { readLinkFormat } from '../plan/index.js';
 import { runReview } from './review.js';
+import { lazyProperty } from './lazy.js';
 import { fileHashes, now, PROPOSAL_STORE, ProposalStore, unknownProposal, type ListFilter, type LogFilter, type ProposalSummary } from './store.js';
 import type { AuditEvent, ProposalRecord, ProposalState, StoredChange, StoredReview } from './types.js';
 
@@ -82,11 +83,19 @@ function checkText(what: string, value: string | undefined, max: number): string
   return value;
 }
 
-const view = (r: StoredReview | null): ReviewView =>
-  r === null
-    ? { checks: [], files: [], diff: '', link_changes: [], review_hash: null }
-    : // reviews stored before the link-stability check have no link_changes, nor links_rewritten
-      { checks: r.checks, files: r.files.map((f) => ({ ...f, links_rewritten: f.links_rewritten ?? [] })), diff: r.diff, link_changes: r.link_changes ?? [], review_hash: r.review_hash };
+const view = (r: StoredReview | null): ReviewView => {
+  if (r === null) return { checks: [], files: [], diff: '', link_changes: [], review_hash: null };
+  // reviews stored before the link-stability check have no link_changes, nor links_rewritten
+  const v: ReviewView = { checks: r.checks, files: r.files.map((f) => ({ ...f, links_rewritten: f.links_rewritten ?? [] })), diff: '', link_changes: r.link_changes ?? [], review_hash: r.review_hash };
+  // the joined diff (as large as the change) is made when read, by whoever prints it, and not held
+  lazyProperty(v, 'diff', () => r.diff, { keep: false });
+  return v;
+};
+
+/** `{...head, ...view(r)}`, keeping the view's lazy diff lazy (a spread would make it at once, and hold it). */
+function withView<H extends object>(head: H, r: StoredReview | null): H & ReviewView {
+  return Object.defineProperties(head, Object.getOwnPropertyDescriptors(view(r))) as H & ReviewView;
+}
 
 const filesView = (changes: readonly StoredChange[]): ProposalFileView[] =>
   changes.map((c) => ({ path: c.path, action: c.action, ...(c.to === null ? {} : { to: c.to }), base_sha256: c.base_sha256, new_sha256: c.new_sha256 }));
@@ -213,12 +222,12 @@ function settleRecovery(session: VaultSession, store: ProposalStore, p: Proposal
 export async function review(session: VaultSession, id: string, actor: string): Promise<ReviewResult> {
   return withStoreAsync(session, async (store) => {
     const p = settleRecovery(session, store, store.require(id), actor);
-    if (p.state === 'applied' || p.state === 'recovery') return { proposal: { id: p.id, state: p.state }, ...view(p.review) };
+    if (p.state === 'applied' || p.state === 'recovery') return withView({ proposal: { id: p.id, state: p.state } }, p.review);
     const r = await runReview(session, p);
     const next: ProposalState = p.state === 'declined' ? 'declined' : r.verdict;
     const stored = store.saveReview(p.id, r, next, [p.state], reviewedEvent(p, r, actor, 'reviewed'));
     const saved = store.require(id);
-    return { proposal: { id: saved.id, state: saved.state }, ...view(stored ? r : saved.review) };
+    return withView({ proposal: { id: saved.id, state: saved.state } }, stored ? r : saved.review);
   });
 }
 
@@ -238,7 +247,7 @@ export function show(session: VaultSession, id: string, actor: string): ShowResu
     },
     (store) => {
       const p = settleRecovery(session, store, store.require(id), actor);
-      return {
+      return withView({
         proposal: {
           id: p.id,
           state: p.state,
@@ -261,8 +270,7 @@ export function show(session: VaultSession, id: string, actor: string): ShowResu
           changed_paths: p.changed_paths,
           declined_reason: p.declined_reason,
         },
-        ...view(p.review),
-      };
+      }, p.review);
     },
   );
 }
@@ -416,7 +424,7 @@ export async function reopen(session: VaultSession, id: string, actor: string): 
     }
     store.transition(id, [r.verdict], r.verdict, undefined, { declined_reason: null });
     const saved = store.require(id);
-    return { proposal: { id, state: saved.state }, ...view(saved.review) };
+    return withView({ proposal: { id, state: saved.state } }, saved.review);
   });
 }
 

@@ -139,7 +139,7 @@ export async function runReview(session: VaultSession, p: ReviewInput, parsed: M
     reviewed_at: new Date().toISOString(),
   } satisfies StoredReview;
   // the diffs are computed when read (shown, printed), not by every review: apply's own review never reads them
-  lazyProperty(review, 'diff', () => reviewFiles.map((f) => f.diff).join(''));
+  lazyProperty(review, 'diff', () => reviewFiles.map((f) => f.diff).join(''), { keep: false });
   return review;
 }
 

@@ -510,16 +510,16 @@ function withDiffs(review: StoredReview, changes: readonly StoredChange[]): Stor
     return f.diff === undefined && c !== undefined ? insertLazy(f, 'new_sha256', 'diff', () => changeDiff(c)) : f;
   });
   const out = { ...review, files };
-  return review.diff === undefined ? insertLazy(out, 'files', 'diff', () => files.map((f) => f.diff ?? '').join('')) : out;
+  return review.diff === undefined ? insertLazy(out, 'files', 'diff', () => files.map((f) => f.diff ?? '').join(''), false) : out;
 }
 
 /** A copy of `o` with a lazy property `key` right after `after` (JSON output keeps its field order). */
-function insertLazy<T extends object>(o: T, after: string, key: string, make: () => string): T {
+function insertLazy<T extends object>(o: T, after: string, key: string, make: () => string, keep = true): T {
   const out = {} as T;
   for (const k of Object.keys(o)) {
     (out as Record<string, unknown>)[k] = (o as Record<string, unknown>)[k];
-    if (k === after) lazyProperty(out, key, make);
+    if (k === after) lazyProperty(out, key, make, { keep });
   }
-  if (!Object.prototype.hasOwnProperty.call(out, key)) lazyProperty(out, key, make);
+  if (!Object.prototype.hasOwnProperty.call(out, key)) lazyProperty(out, key, make, { keep });
   return out;
 }
