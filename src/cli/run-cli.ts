@@ -34,7 +34,8 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
     report(result: CommandResult) {
       exitCode = result.exitCode ?? 0;
       if (result.document !== undefined && !explicitJson()) io.stdout(result.document.endsWith('\n') ? result.document : result.document + '\n');
-      else if (wantsJson()) writeJson({ ok: true, ...result.json });
+      // `{ok: true, ...json}` keeping lazy fields lazy (a spread would make a review's whole diff at once)
+      else if (wantsJson()) writeJson(Object.defineProperties({ ok: true }, Object.getOwnPropertyDescriptors(result.json ?? {})));
       else io.stdout((result.text ?? JSON.stringify(result.json, null, 2)) + '\n');
     },
     fail(raised: unknown) {
