@@ -1,3 +1,5 @@
+import { collectGarbage } from '../collect-garbage.js';
+
 /**
  * Compact JSON written out piece by piece: the same bytes as
  * `JSON.stringify(value)`, without ever holding the whole document as one
@@ -6,6 +8,8 @@
  * by doubling — hundreds of MB for what the pipe reads in chunks (issue 20 §8).
  */
 const CHUNK = 64 * 1024;
+const COLLECT_EVERY = 16 * 1024 * 1024;
+
 
 export function writeJsonCompact(value: unknown, write: (s: string) => void): void {
   let buf: string[] = [];
@@ -15,10 +19,14 @@ export function writeJsonCompact(value: unknown, write: (s: string) => void): vo
     size += s.length;
     if (size >= CHUNK) flush();
   };
+  let sinceCollect = 0;
   const flush = () => {
     if (buf.length) write(buf.join(''));
+    sinceCollect += size;
     buf = [];
     size = 0;
+    // every chunk written is garbage at once: collect now and then, or a 50 MB document leaves 50 MB of it
+    if (sinceCollect >= COLLECT_EVERY) (collectGarbage(), (sinceCollect = 0));
   };
   const walk = (v: unknown, inArray: boolean): void => {
     // only plain objects and arrays are walked here; everything else (strings, numbers, a toJSON) is JSON.stringify's own answer

@@ -12,6 +12,7 @@ import { defaultTitle, resolveChanges, type ChangeRequest } from './changes.js';
 import { rewriteLinks, type LinkRewriter } from './link-rewrite.js';
 import { readLinkFormat } from '../plan/index.js';
 import { runReview } from './review.js';
+import { collectAfterBig } from './collect.js';
 import { lazyProperty } from './lazy.js';
 import { fileHashes, now, PROPOSAL_STORE, ProposalStore, unknownProposal, type ListFilter, type LogFilter, type ProposalSummary } from './store.js';
 import type { AuditEvent, ProposalRecord, ProposalState, StoredChange, StoredReview } from './types.js';
@@ -139,6 +140,7 @@ function reviewedEvent(p: ProposalRecord, review: StoredReview, actor: string, e
 /** Store a new proposal and review it at once, so the agent learns immediately whether it is pending or blocked. */
 async function storeAndReview(session: VaultSession, store: ProposalStore, p: Parameters<ProposalStore['insert']>[0], actor: string, parsed?: Map<string, NoteModel>): Promise<ProposeResult> {
   const rec = store.insert(p, actor);
+  collectAfterBig(rec.changes); // the texts' encodings and their deflated copies are garbage now
   const review = await runReview(session, rec, parsed);
   const stored = store.saveReview(rec.id, review, review.verdict, ['pending', 'blocked'], reviewedEvent(rec, review, actor, 'reviewed'));
   const saved = store.require(rec.id);
@@ -168,6 +170,7 @@ export async function propose(session: VaultSession, input: ProposeInput, actor:
   }).result;
   // The engine's own validation (paths, reserved folders, collisions, limits) before anything is stored.
   proposalBundle('proposal-check', changes);
+  collectAfterBig(changes); // the input document, the files read, the bundle's encoding
   return withStoreAsync(session, (store) =>
     storeAndReview(
       session,

@@ -7,6 +7,7 @@ import { isMarkdownPath } from '../vault/index.js';
 import { proposalBundle } from './bundle.js';
 import { changeDiff } from './diff.js';
 import { lazyProperty } from './lazy.js';
+import { collectAfterBig } from './collect.js';
 import { textMemo } from './text-key.js';
 import { reviewLinks, type FileLinks } from './link-review.js';
 import type { ProposalRecord, ReviewFile, StoredChange, StoredReview } from './types.js';
@@ -100,6 +101,7 @@ export async function runReview(session: VaultSession, p: ReviewInput, parsed: M
       (name === 'base' ? base : pathProblems).push({ name, ok: false, severity: 'block', ...(e.path ? { path: e.path } : {}), message: e.message, details: { code: e.code, ...(e.hint ? { hint: e.hint } : {}) } });
     }
   }
+  collectAfterBig(p.changes); // the bundle's encoding, planned and dropped
   checks.push(...(base.length ? base : [pass('base', 'every touched file still has the hash the change was based on')]));
   const pathFailures = pathProblems.filter((c) => c.name === 'path');
   checks.push(...(pathFailures.length ? pathFailures : [pass('path', base.length ? 'paths pass the engine’s rules (checked against disk once the base matches again)' : 'every path passes the transaction engine’s rules')]));
@@ -140,6 +142,7 @@ export async function runReview(session: VaultSession, p: ReviewInput, parsed: M
   } satisfies StoredReview;
   // the diffs are computed when read (shown, printed), not by every review: apply's own review never reads them
   lazyProperty(review, 'diff', () => reviewFiles.map((f) => f.diff).join(''), { keep: false });
+  collectAfterBig(p.changes); // the alignment's tokens and the parse's garbage
   return review;
 }
 
