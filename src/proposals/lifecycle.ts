@@ -12,6 +12,7 @@ import { defaultTitle, resolveChanges, type ChangeRequest } from './changes.js';
 import { rewriteLinks, type LinkRewriter } from './link-rewrite.js';
 import { readLinkFormat } from '../plan/index.js';
 import { runReview } from './review.js';
+import type { Bundle } from '../txn/index.js';
 import { collectAfterBig } from './collect.js';
 import { lazyProperty } from './lazy.js';
 import { fileHashes, now, PROPOSAL_STORE, ProposalStore, unknownProposal, type ListFilter, type LogFilter, type ProposalSummary } from './store.js';
@@ -138,10 +139,11 @@ function reviewedEvent(p: ProposalRecord, review: StoredReview, actor: string, e
 }
 
 /** Store a new proposal and review it at once, so the agent learns immediately whether it is pending or blocked. */
-async function storeAndReview(session: VaultSession, store: ProposalStore, p: Parameters<ProposalStore['insert']>[0], actor: string, parsed?: Map<string, NoteModel>): Promise<ProposeResult> {
+async function storeAndReview(session: VaultSession, store: ProposalStore, p: Parameters<ProposalStore['insert']>[0], actor: string, parsed?: Map<string, NoteModel>, checked?: Bundle): Promise<ProposeResult> {
   const rec = store.insert(p, actor);
   collectAfterBig(rec.changes); // the texts' encodings and their deflated copies are garbage now
-  const review = await runReview(session, rec, parsed);
+  // `checked`: the same changes' bundle, validated before storing under a placeholder id; only the id differs
+  const review = await runReview(session, rec, parsed, checked ? { ...checked, operation_id: rec.operation_id } : undefined);
   const stored = store.saveReview(rec.id, review, review.verdict, ['pending', 'blocked'], reviewedEvent(rec, review, actor, 'reviewed'));
   const saved = store.require(rec.id);
   return {
@@ -169,7 +171,7 @@ export async function propose(session: VaultSession, input: ProposeInput, actor:
     return resolveChanges(session.root, input.changes, rewriter);
   }).result;
   // The engine's own validation (paths, reserved folders, collisions, limits) before anything is stored.
-  proposalBundle('proposal-check', changes);
+  const checked = proposalBundle('proposal-check', changes);
   collectAfterBig(changes); // the input document, the files read, the bundle's encoding
   return withStoreAsync(session, (store) =>
     storeAndReview(
@@ -190,6 +192,7 @@ export async function propose(session: VaultSession, input: ProposeInput, actor:
       },
       actor,
       parsed,
+      checked,
     ),
   );
 }
