@@ -21,6 +21,8 @@ export interface RunResult {
   stderr: string;
   /** Peak resident set size in KiB when `rss` was asked for and measurable. */
   maxRssKb: number | null;
+  /** User + system CPU time in ms, read with the peak RSS (null otherwise): steadier than wall time on a shared machine. */
+  cpuMs?: number | null;
 }
 
 export const GNU_TIME = fs.existsSync('/usr/bin/time') ? '/usr/bin/time' : null;
@@ -47,14 +49,18 @@ export function run(cmd: string, args: string[], opts: RunOptions = {}): RunResu
   const ms = Number(process.hrtime.bigint() - started) / 1e6;
   let stderr = r.stderr ?? '';
   let maxRssKb: number | null = null;
+  let cpuMs: number | null = null;
   if (wrap) {
     const m = /Maximum resident set size \(kbytes\): (\d+)/.exec(stderr);
     if (m) maxRssKb = Number(m[1]);
+    const u = /User time \(seconds\): ([\d.]+)/.exec(stderr);
+    const sy = /System time \(seconds\): ([\d.]+)/.exec(stderr);
+    if (u && sy) cpuMs = Math.round((Number(u[1]) + Number(sy[1])) * 1000);
     // GNU time appends its report; keep the child's own stderr readable.
     const cut = stderr.lastIndexOf('\tCommand being timed:');
     if (cut >= 0) stderr = stderr.slice(0, cut);
   }
-  return { ms, status: r.status ?? (r.signal ? 128 : 1), stdout: r.stdout ?? '', stderr, maxRssKb };
+  return { ms, status: r.status ?? (r.signal ? 128 : 1), stdout: r.stdout ?? '', stderr, maxRssKb, cpuMs };
 }
 
 export interface Timing {

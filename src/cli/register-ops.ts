@@ -72,7 +72,14 @@ export function registerOperations(program: Command, reporter: Reporter, verb: s
       try {
         const r = await runOperation(op, raw, 'cli', ctx);
         progress?.done();
-        reporter.report({ json: r.output, text: r.text, document: r.document, exitCode: r.exitCode });
+        reporter.report({
+          json: r.output,
+          get text() {
+            return r.text; // rendered only if the reporter prints text
+          },
+          document: r.document,
+          exitCode: r.exitCode,
+        });
       } catch (e) {
         progress?.done();
         reporter.fail(e);

@@ -7,6 +7,7 @@ import { registerFaceVerbs } from './face-verbs.js';
 import { operationVerb, preloadSession, registerOperations } from './register-ops.js';
 import { VERSION } from '../version.js';
 import { visibleLines } from '../visible-text.js';
+import { writeJsonCompact } from './json-out.js';
 import { GLOBAL_FLAGS, verbIndex } from './argv.js';
 
 export { VERSION };
@@ -23,14 +24,19 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
   // --text: the terminal rendering even when piped (the demo, people who pipe into less).
   const explicitText = () => argv.includes('--text') && !explicitJson();
   const wantsJson = () => (!io.isTTY && !explicitText()) || explicitJson();
-  const writeJson = (body: unknown) => io.stdout(JSON.stringify(body, null, wantsJson() && io.isTTY ? 2 : 0) + '\n');
+  const writeJson = (body: unknown) => {
+    if (wantsJson() && io.isTTY) return io.stdout(JSON.stringify(body, null, 2) + '\n');
+    writeJsonCompact(body, io.stdout);
+    io.stdout('\n');
+  };
 
   const reporter: Reporter = {
     io,
     report(result: CommandResult) {
       exitCode = result.exitCode ?? 0;
       if (result.document !== undefined && !explicitJson()) io.stdout(result.document.endsWith('\n') ? result.document : result.document + '\n');
-      else if (wantsJson()) writeJson({ ok: true, ...result.json });
+      // `{ok: true, ...json}` keeping lazy fields lazy (a spread would make a review's whole diff at once)
+      else if (wantsJson()) writeJson(Object.defineProperties({ ok: true }, Object.getOwnPropertyDescriptors(result.json ?? {})));
       else io.stdout((result.text ?? JSON.stringify(result.json, null, 2)) + '\n');
     },
     fail(raised: unknown) {

@@ -24,9 +24,15 @@ export async function runOperation(op: Operation<any, any>, raw: Record<string, 
   const input = parseInput(op.params, raw, from);
   await ctx.settle?.();
   const output = await op.run(input, ctx);
+  let text: { value: string | undefined } | undefined;
   return {
     output,
-    text: op.text === undefined ? undefined : op.reviewed ? visibleLines(op.text(output, input)) : op.text(output, input),
+    // rendered when a face asks for it: JSON output never pays for the terminal rendering
+    // (for a 12 MB proposal, another copy of its whole diff; issue 20 §8); what a person
+    // reviews shows hidden characters escaped (issue 20 §4)
+    get text() {
+      return (text ??= { value: op.text === undefined ? undefined : op.reviewed ? visibleLines(op.text(output, input)) : op.text(output, input) }).value;
+    },
     document: op.document?.(output, input),
     exitCode: op.exitCode?.(output, input) ?? 0,
   };

@@ -15,6 +15,9 @@ import { readLinkFormat } from '../plan/index.js';
 import { linkTargetPins, type ExpectedLinkTarget } from './link-targets.js';
 import { runReview } from './review.js';
 import { diffLinkEffects } from './review-hash.js';
+import type { Bundle } from '../txn/index.js';
+import { collectAfterBig } from './collect.js';
+import { lazyProperty } from './lazy.js';
 import { fileHashes, now, PROPOSAL_STORE, ProposalStore, unknownProposal, type ListFilter, type LogFilter, type ProposalSummary } from './store.js';
 import type { AuditEvent, FolderMove, ProposalRecord, ProposalState, StoredChange, StoredReview } from './types.js';
 
@@ -87,11 +90,19 @@ function checkText(what: string, value: string | undefined, max: number): string
   return value;
 }
 
-const view = (r: StoredReview | null): ReviewView =>
-  r === null
-    ? { checks: [], files: [], diff: '', link_changes: [], review_hash: null }
-    : // reviews stored before the link-stability check have no link_changes, nor links_rewritten
-      { checks: r.checks, files: r.files.map((f) => ({ ...f, links_rewritten: f.links_rewritten ?? [] })), diff: r.diff, link_changes: r.link_changes ?? [], review_hash: r.review_hash };
+const view = (r: StoredReview | null): ReviewView => {
+  if (r === null) return { checks: [], files: [], diff: '', link_changes: [], review_hash: null };
+  // reviews stored before the link-stability check have no link_changes, nor links_rewritten
+  const v: ReviewView = { checks: r.checks, files: r.files.map((f) => ({ ...f, links_rewritten: f.links_rewritten ?? [] })), diff: '', link_changes: r.link_changes ?? [], review_hash: r.review_hash };
+  // the joined diff (as large as the change) is made when read, by whoever prints it, and not held
+  lazyProperty(v, 'diff', () => r.diff, { keep: false });
+  return v;
+};
+
+/** `{...head, ...view(r)}`, keeping the view's lazy diff lazy (a spread would make it at once, and hold it). */
+function withView<H extends object>(head: H, r: StoredReview | null): H & ReviewView {
+  return Object.defineProperties(head, Object.getOwnPropertyDescriptors(view(r))) as H & ReviewView;
+}
 
 const filesView = (changes: readonly StoredChange[]): ProposalFileView[] =>
   changes.map((c) => ({ path: c.path, action: c.action, ...(c.to === null ? {} : { to: c.to }), base_sha256: c.base_sha256, new_sha256: c.new_sha256 }));
@@ -140,15 +151,22 @@ async function storeAndReview(
   actor: string,
   parsed?: Map<string, NoteModel>,
   expected: readonly ExpectedLinkTarget[] = [],
+  checked?: Bundle,
 ): Promise<ProposeResult> {
   const rec = store.insert(p, actor);
-  // the first review records what every new link opens: the precondition every later review checks
-  const review = await runReview(session, rec, parsed, { record: { expected, done: (targets) => store.setLinkTargets(rec.id, targets) } });
-  store.saveReview(rec.id, review, review.verdict, ['pending', 'blocked'], reviewedEvent(rec, review, actor, 'reviewed'));
+  collectAfterBig(rec.changes); // the texts' encodings and their deflated copies are garbage now
+  // the first review records what every new link opens: the precondition every later review checks;
+  // `checked`: the same changes' bundle, validated before storing under a placeholder id; only the id differs
+  const review = await runReview(session, rec, parsed, {
+    record: { expected, done: (targets) => store.setLinkTargets(rec.id, targets) },
+    ...(checked ? { bundle: { ...checked, operation_id: rec.operation_id } } : {}),
+  });
+  const stored = store.saveReview(rec.id, review, review.verdict, ['pending', 'blocked'], reviewedEvent(rec, review, actor, 'reviewed'));
   const saved = store.require(rec.id);
   return {
     proposal: { id: saved.id, state: saved.state, title: saved.title, files: filesView(saved.changes), ...(saved.rollback_of ? { rollback_of: saved.rollback_of } : {}) },
-    review: view(saved.review),
+    // the review just made when it was stored: the same as the stored copy, with its diffs already computed
+    review: view(stored ? review : saved.review),
   };
 }
 
@@ -171,7 +189,8 @@ export async function propose(session: VaultSession, input: ProposeInput, actor:
     return resolveChanges(session.root, input.changes, rewriter, folderMoves);
   }).result;
   // The engine's own validation (paths, reserved folders, collisions, limits) before anything is stored.
-  asProposal({ verb: 'propose' }, () => proposalBundle('proposal-check', changes));
+  const checked = asProposal({ verb: 'propose' }, () => proposalBundle('proposal-check', changes));
+  collectAfterBig(changes); // the input document, the files read, the bundle's encoding
   return withStoreAsync(session, (store) =>
     storeAndReview(
       session,
@@ -193,6 +212,7 @@ export async function propose(session: VaultSession, input: ProposeInput, actor:
       actor,
       parsed,
       input.expect_link_targets ?? [],
+      checked,
     ),
   );
 }
@@ -283,12 +303,12 @@ export async function review(session: VaultSession, id: string, actor: string): 
   return withStoreAsync(session, async (store) => {
     const p = settle(session, store, store.require(id), actor);
     // an undone proposal's review is its stored one too: `reopen` reviews it again under a new transaction id
-    if (p.state === 'applied' || p.state === 'recovery' || p.state === 'undone') return { proposal: { id: p.id, state: p.state }, ...view(p.review) };
+    if (p.state === 'applied' || p.state === 'recovery' || p.state === 'undone') return withView({ proposal: { id: p.id, state: p.state } }, p.review);
     const r = await runReview(session, p);
     const next: ProposalState = p.state === 'declined' ? 'declined' : r.verdict;
-    store.saveReview(p.id, r, next, [p.state], reviewedEvent(p, r, actor, 'reviewed'));
+    const stored = store.saveReview(p.id, r, next, [p.state], reviewedEvent(p, r, actor, 'reviewed'));
     const saved = store.require(id);
-    return { proposal: { id: saved.id, state: saved.state }, ...view(saved.review) };
+    return withView({ proposal: { id: saved.id, state: saved.state } }, stored ? r : saved.review);
   });
 }
 
@@ -308,7 +328,7 @@ export function show(session: VaultSession, id: string, actor: string): ShowResu
     },
     (store) => {
       const p = settle(session, store, store.require(id), actor);
-      return {
+      return withView({
         proposal: {
           id: p.id,
           state: p.state,
@@ -335,8 +355,7 @@ export function show(session: VaultSession, id: string, actor: string): ShowResu
           undone_at: p.undone_at,
           undone_by: p.undone_by,
         },
-        ...view(p.review),
-      };
+      }, p.review);
     },
   );
 }
@@ -428,7 +447,8 @@ export async function apply(session: VaultSession, id: string, reviewHash: strin
           if (cur.state === 'declined') throw declinedError(cur);
           if (cur.state === 'undone') throw undoneError(cur);
           const seen = approvedReview(cur.review) ?? approved;
-          const r = await runReview(session, cur);
+          // the same proposal, so the same changes (they never change once stored): the bundle built above
+          const r = await runReview(session, cur, undefined, cur.operation_id === p.operation_id ? { bundle } : {});
           const from: ProposalState[] = ['pending', 'blocked', 'recovery'];
           if (r.verdict === 'blocked') {
             store.saveReview(id, r, 'blocked', from);
@@ -565,7 +585,7 @@ export async function reopen(session: VaultSession, id: string, actor: string): 
     // what it was is in the log; what it is now is a change not in the vault
     store.transition(id, [r.verdict], r.verdict, undefined, { declined_reason: null, undone: null, ...(from === 'undone' ? { applied_at: null, changed_paths: null } : {}) });
     const saved = store.require(id);
-    return { proposal: { id, state: saved.state }, ...view(saved.review) };
+    return withView({ proposal: { id, state: saved.state } }, saved.review);
   });
 }
 

@@ -97,11 +97,57 @@ function reviewLink(link: Link, r: LinkResolution | null): ReviewLink {
 
 /** Most token edits the alignment explores before it falls back to matching links by their text alone. */
 const MAX_ALIGN_EDITS = 4000;
+/**
+ * The alignment's work budget (issue 20 §8). Myers' cost grows with edits ×
+ * length: two very different long texts (a 200 KB line rewritten) cost tens of
+ * millions of steps within the edit bound alone. Two budgets, each a fixed
+ * allowance plus a share per token, so the work is linear in the tokens
+ * compared whatever their shape: token comparisons (a long run of equal tokens
+ * is cheap, one comparison per token), and diagonal visits — each a new edit
+ * path jsdiff allocates, the costly step, at least (edits²)/2 of them. Every
+ * ordinary note still aligns exactly, as before; past either budget the
+ * alignment stops and falls back to matching links by their text alone.
+ */
+export const ALIGN_BUDGET = {
+  comparisons: 50_000,
+  comparisonsPerToken: 4,
+  visits: 20_000,
+  /** One more visit allowed per this many tokens. */
+  tokensPerVisit: 4,
+} as const;
+
+/** Thrown by the counting comparator to stop jsdiff once a budget is spent (jsdiff has no other deterministic stop). */
+const OVER_BUDGET = Symbol('over the alignment budget');
+
+/** diffArrays within the budget; undefined past it (or past the edit bound). */
+function boundedDiffArrays(a: readonly string[], b: readonly string[]): Array<{ count: number; added: boolean; removed: boolean }> | undefined {
+  const n = a.length + b.length;
+  let comparisons = ALIGN_BUDGET.comparisons + ALIGN_BUDGET.comparisonsPerToken * n;
+  let visits = ALIGN_BUDGET.visits + Math.floor(n / ALIGN_BUDGET.tokensPerVisit);
+  // jsdiff compares the arrays' elements: give it positions, so a comparison that does not
+  // continue the previous one (one step further along the same diagonal) is a new visit
+  let li = -2;
+  let lj = -2;
+  const comparator = (i: number, j: number) => {
+    if (--comparisons < 0) throw OVER_BUDGET;
+    if ((i !== li + 1 || j !== lj + 1) && --visits < 0) throw OVER_BUDGET;
+    li = i;
+    lj = j;
+    return a[i] === b[j];
+  };
+  const positions = (len: number) => Array.from({ length: len }, (_, k) => k);
+  try {
+    return diffArrays(positions(a.length), positions(b.length), { maxEditLength: MAX_ALIGN_EDITS, comparator })?.map((p) => ({ count: p.count ?? p.value.length, added: p.added, removed: p.removed }));
+  } catch (e) {
+    if (e === OVER_BUDGET) return undefined;
+    throw e;
+  }
+}
 
 const linkKey = (l: Link) => `${l.kind}\0${l.inComment ? 1 : 0}\0${l.raw}`;
 
-/** A note as a sequence of words, spaces and whole links: what the alignment compares. */
-function tokens(text: string, links: readonly Link[]): { keys: string[]; links: Array<Link | null> } {
+/** A stretch of a note (starting at `base` in the note's text) as a sequence of words, spaces and whole links: what the alignment compares. */
+function tokens(text: string, base: number, links: readonly Link[]): { keys: string[]; links: Array<Link | null> } {
   const keys: string[] = [];
   const at: Array<Link | null> = [];
   const words = (from: number, to: number) => {
@@ -109,11 +155,11 @@ function tokens(text: string, links: readonly Link[]): { keys: string[]; links: 
   };
   let pos = 0;
   for (const l of links) {
-    if (l.range.start < pos) continue; // a link inside another's range (frontmatter twice?): compare in order only
-    words(pos, l.range.start);
+    if (l.range.start - base < pos) continue; // a link inside another's range (frontmatter twice?): compare in order only
+    words(pos, l.range.start - base);
     keys.push(`l${linkKey(l)}`);
     at.push(l);
-    pos = l.range.end;
+    pos = l.range.end - base;
   }
   words(pos, text.length);
   return { keys, links: at };
@@ -133,6 +179,17 @@ function sameAroundLinks(a: string, al: readonly Link[], b: string, bl: readonly
   return a.length - pa === b.length - pb && a.slice(pa) === b.slice(pb);
 }
 
+type Alignment = { pairs: Array<[Link, Link]>; hunks: Array<{ lost: Link[]; gained: Link[] }> };
+
+/**
+ * Notes up to this many UTF-16 units (each side) are aligned word by word as a
+ * whole, as they always were; longer ones line by line first, then word by word
+ * only inside each changed stretch no longer than this (issue 20 §8): a 200 KB
+ * line rewritten is one stretch whose links are matched by their text alone,
+ * never a word diff of the whole line.
+ */
+export const ALIGN_WORDS_MAX_CHARS = 64 * 1024;
+
 /**
  * Old and new links of a note paired by place: the note's text is aligned word
  * by word with its links as single tokens, so a link stays paired with the
@@ -140,39 +197,60 @@ function sameAroundLinks(a: string, al: readonly Link[], b: string, bl: readonly
  * twin elsewhere (`[[Note]]` rewritten into `[[My Note]]` while `[[./B/Note]]`
  * becomes `[[Note]]`). `pairs`: links unchanged in place. `hunks`: each place
  * where links were removed and added, in order (a rewritten link is one of
- * each there). Too different to align (over the edit bound): one hunk.
+ * each there). Too different to align (over the work budget), or a changed
+ * stretch too long to align word by word: one hunk for it.
  */
-function alignLinks(oldText: string, oldLinks: readonly Link[], newText: string, newLinks: readonly Link[]): { pairs: Array<[Link, Link]>; hunks: Array<{ lost: Link[]; gained: Link[] }> } {
-  const pairs: Array<[Link, Link]> = [];
-  const hunks: Array<{ lost: Link[]; gained: Link[] }> = [];
+function alignLinks(oldText: string, oldLinks: readonly Link[], newText: string, newLinks: readonly Link[]): Alignment {
+  const out: Alignment = { pairs: [], hunks: [] };
   if (oldLinks.length === newLinks.length && sameAroundLinks(oldText, oldLinks, newText, newLinks)) {
     // only links changed (a move's rewrite): each link pairs with the one in its place
     oldLinks.forEach((l, i) => {
       const n = newLinks[i]!;
-      if (linkKey(l) === linkKey(n)) pairs.push([l, n]);
-      else hunks.push({ lost: [l], gained: [n] });
+      if (linkKey(l) === linkKey(n)) out.pairs.push([l, n]);
+      else out.hunks.push({ lost: [l], gained: [n] });
     });
-    return { pairs, hunks };
+    return out;
   }
-  const a = tokens(oldText, oldLinks);
-  const b = tokens(newText, newLinks);
-  const parts = diffArrays(a.keys, b.keys, { maxEditLength: MAX_ALIGN_EDITS });
-  if (parts === undefined) return { pairs, hunks: [{ lost: [...oldLinks], gained: [...newLinks] }] };
+  // nothing to pair: every link on the other side is lost or gained, wherever it stands
+  if (oldLinks.length === 0 || newLinks.length === 0) {
+    if (oldLinks.length > 0 || newLinks.length > 0) out.hunks.push({ lost: [...oldLinks], gained: [...newLinks] });
+    return out;
+  }
+  if (oldText.length <= ALIGN_WORDS_MAX_CHARS && newText.length <= ALIGN_WORDS_MAX_CHARS) alignWords(oldText, 0, oldLinks, newText, 0, newLinks, out);
+  else alignLines(oldText, oldLinks, newText, newLinks, out);
+  // links an overlapping range kept out of the token sequence
+  const seenOld = new Set([...out.pairs.map((p) => p[0]), ...out.hunks.flatMap((h) => h.lost)]);
+  const seenNew = new Set([...out.pairs.map((p) => p[1]), ...out.hunks.flatMap((h) => h.gained)]);
+  const restOld = oldLinks.filter((l) => !seenOld.has(l));
+  const restNew = newLinks.filter((l) => !seenNew.has(l));
+  if (restOld.length > 0 || restNew.length > 0) out.hunks.push({ lost: restOld, gained: restNew });
+  return out;
+}
+
+/** Word-by-word alignment of two stretches (each starting at its base in its note), within the work budget; past it, one hunk. */
+function alignWords(oldText: string, oldBase: number, oldLinks: readonly Link[], newText: string, newBase: number, newLinks: readonly Link[], out: Alignment): void {
+  const a = tokens(oldText, oldBase, oldLinks);
+  const b = tokens(newText, newBase, newLinks);
+  const parts = boundedDiffArrays(a.keys, b.keys);
+  if (parts === undefined) {
+    out.hunks.push({ lost: [...oldLinks], gained: [...newLinks] });
+    return;
+  }
   let i = 0;
   let j = 0;
   let open: { lost: Link[]; gained: Link[] } | null = null;
   for (const part of parts) {
-    const n = part.count ?? part.value.length;
+    const n = part.count;
     if (!part.added && !part.removed) {
       open = null;
       for (let k = 0; k < n; k++) {
         const ol = a.links[i++];
         const nl = b.links[j++];
-        if (ol && nl) pairs.push([ol, nl]);
+        if (ol && nl) out.pairs.push([ol, nl]);
       }
       continue;
     }
-    if (open === null) hunks.push((open = { lost: [], gained: [] }));
+    if (open === null) out.hunks.push((open = { lost: [], gained: [] }));
     for (let k = 0; k < n; k++) {
       if (part.added) {
         const l = b.links[j++];
@@ -183,13 +261,80 @@ function alignLinks(oldText: string, oldLinks: readonly Link[], newText: string,
       }
     }
   }
-  // links an overlapping range kept out of the token sequence
-  const seenOld = new Set([...pairs.map((p) => p[0]), ...hunks.flatMap((h) => h.lost)]);
-  const seenNew = new Set([...pairs.map((p) => p[1]), ...hunks.flatMap((h) => h.gained)]);
-  const restOld = oldLinks.filter((l) => !seenOld.has(l));
-  const restNew = newLinks.filter((l) => !seenNew.has(l));
-  if (restOld.length > 0 || restNew.length > 0) hunks.push({ lost: restOld, gained: restNew });
-  return { pairs, hunks };
+}
+
+/**
+ * A long note aligned line by line (a line diff within the work budget), then
+ * each changed stretch word by word when it is short enough: bounded work per
+ * line, linear in the note. Links in unchanged lines pair in order (when the
+ * parse found the same links there: an opened code fence above can hide them).
+ */
+function alignLines(oldText: string, oldLinks: readonly Link[], newText: string, newLinks: readonly Link[], out: Alignment): void {
+  const oldLines = oldText.split('\n');
+  const newLines = newText.split('\n');
+  let oi = 0; // next old link not yet placed
+  let ni = 0;
+  const take = (links: readonly Link[], from: number, end: number): Link[] => {
+    const got: Link[] = [];
+    let k = links === oldLinks ? oi : ni;
+    while (k < links.length && links[k]!.range.start < end) {
+      if (links[k]!.range.start >= from) got.push(links[k]!);
+      k++;
+    }
+    if (links === oldLinks) oi = k;
+    else ni = k;
+    return got;
+  };
+  const stretch = (os: number, oe: number, ns: number, ne: number, unchanged: boolean) => {
+    const ol = take(oldLinks, os, oe);
+    const nl = take(newLinks, ns, ne);
+    if (ol.length === 0 && nl.length === 0) return;
+    if (unchanged && ol.length === nl.length && ol.every((l, k) => linkKey(l) === linkKey(nl[k]!))) {
+      ol.forEach((l, k) => out.pairs.push([l, nl[k]!]));
+      return;
+    }
+    if (ol.length === 0 || nl.length === 0 || oe - os > ALIGN_WORDS_MAX_CHARS || ne - ns > ALIGN_WORDS_MAX_CHARS) {
+      out.hunks.push({ lost: ol, gained: nl });
+      return;
+    }
+    alignWords(oldText.slice(os, oe), os, ol, newText.slice(ns, ne), ns, nl, out);
+  };
+  const parts = boundedDiffArrays(oldLines, newLines);
+  if (parts === undefined) {
+    stretch(0, oldText.length, 0, newText.length, false);
+    return;
+  }
+  // character offsets of the next line on each side; a changed stretch runs until the next unchanged run
+  let i = 0;
+  let j = 0;
+  let op = 0;
+  let np = 0;
+  let changed: { os: number; ns: number } | null = null;
+  const span = (lines: readonly string[], from: number, n: number) => {
+    let len = 0;
+    for (let k = from; k < from + n; k++) len += lines[k]!.length + 1; // its line break (one past the end for the last line: harmless)
+    return len;
+  };
+  for (const part of parts) {
+    const n = part.count;
+    if (!part.added && !part.removed) {
+      if (changed) (stretch(changed.os, op, changed.ns, np, false), (changed = null));
+      const ol = span(oldLines, i, n);
+      const nl = span(newLines, j, n);
+      stretch(op, op + ol, np, np + nl, true);
+      (i += n), (j += n), (op += ol), (np += nl);
+      continue;
+    }
+    changed ??= { os: op, ns: np };
+    if (part.removed) {
+      op += span(oldLines, i, n);
+      i += n;
+    } else {
+      np += span(newLines, j, n);
+      j += n;
+    }
+  }
+  if (changed) stretch(changed.os, op, changed.ns, np, false);
 }
 
 /** Among links removed and added, those written the same way: a link moved within the note, kept. */
@@ -341,8 +486,11 @@ export function reviewLinks(db: Db, config: VaultConfig, changes: readonly Store
     const newLinks = newModel?.links ?? [];
     const anchorsBefore: AnchorLookup = (p) => (p === from && oldModel ? oldModel : dbAnchors(p));
     const aligned = alignLinks(stripBom(oldText ?? ''), oldLinks, stripBom(newText ?? ''), newLinks);
-    const wasOf = (l: Link) => resolveLink(before, l, from, anchorsBefore);
-    const nowOf = (l: Link) => resolveLink(after, l, to, anchorsAfter);
+    // memoised: the pairing below may look at an added link once per removed link of its place
+    const wasMemo = new Map<Link, LinkResolution>();
+    const nowMemo = new Map<Link, LinkResolution>();
+    const wasOf = (l: Link) => wasMemo.get(l) ?? (wasMemo.set(l, resolveLink(before, l, from, anchorsBefore)), wasMemo.get(l)!);
+    const nowOf = (l: Link) => nowMemo.get(l) ?? (nowMemo.set(l, resolveLink(after, l, to, anchorsAfter)), nowMemo.get(l)!);
 
     // rewrites: in each place links changed, walk the removed and the added ones in
     // order, pairing the heads that open the same file (or where it moved)

@@ -1,3 +1,4 @@
+import { textMemo } from './text-key.js';
 import { VaultgateError } from '../errors.js';
 import { fileIndexForKeys, nameKey, type Db } from '../index/index.js';
 import {
@@ -65,7 +66,7 @@ export interface RewriteContext {
   db: Db;
   config: VaultConfig;
   format: LinkFormat;
-  /** Notes parsed, by text (U+FEFF first for a BOM): shared with the review that follows. */
+  /** Notes parsed, by `textKey` of their text (U+FEFF first for a BOM): shared with the review that follows. */
   parsed?: Map<string, NoteModel>;
 }
 
@@ -143,11 +144,7 @@ function sameButPath(a: Link, b: Link): boolean {
 export function rewriteLinks(ctx: RewriteContext, input: StoredChange[], headings: readonly HeadingRename[]): StoredChange[] {
   const changes = input.slice();
   const memo = ctx.parsed ?? new Map<string, NoteModel>();
-  const parse = (text: string) => {
-    let m = memo.get(text);
-    if (!m) memo.set(text, (m = parseNote(splitBom(text).body)));
-    return m;
-  };
+  const parse = textMemo(memo, (text) => parseNote(splitBom(text).body));
   // The text each note has once the proposal's own edits are in, and where it lives after.
   const indexOf = new Map<string, number>(changes.map((c, i) => [c.path, i]));
   const textOf = (path: string): string | null => {

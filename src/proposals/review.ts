@@ -2,10 +2,13 @@ import { isVaultgateError } from '../errors.js';
 import { parseNote, type NoteModel } from '../markdown/index.js';
 import { checkManagedBlocks, checkOwners, loadScenario, scenarioReviewChecks, type ProposedFile, type ReviewCheck } from '../policy/index.js';
 import type { VaultSession } from '../session/index.js';
-import { inspectBundle } from '../txn/index.js';
+import { inspectBundle, type Bundle } from '../txn/index.js';
 import { isMarkdownPath } from '../vault/index.js';
 import { proposalBundle } from './bundle.js';
 import { changeDiff } from './diff.js';
+import { lazyProperty } from './lazy.js';
+import { collectAfterBig } from './collect.js';
+import { textMemo } from './text-key.js';
 import { reviewLinks, type FileLinks } from './link-review.js';
 import { linkTargetChecks, linkTargetPins, recordLinkTargets, targetHasher, type ExpectedLinkTarget } from './link-targets.js';
 import { reviewHashOf } from './review-hash.js';
@@ -44,9 +47,10 @@ function engineCheck(code: string): 'base' | 'path' | 'transaction' {
 }
 
 /**
- * `parsed`: notes already parsed, by their text (a leading U+FEFF for a BOM):
+ * `parsed`: notes already parsed, by the `textKey` of their text (a leading U+FEFF for a BOM):
  * propose hands over the ones its link rewriter parsed, so a 500-note move is
- * not parsed twice.
+ * not parsed twice. `bundle`: the proposal's bundle when the caller built it
+ * already (apply: a proposal's changes never change), not built twice.
  */
 export interface ReviewOptions {
   /**
@@ -55,6 +59,12 @@ export interface ReviewOptions {
    * `expected`: a plan's link as `plan` checked it, recorded as planned.
    */
   record?: { expected?: readonly ExpectedLinkTarget[]; done: (targets: LinkTarget[]) => void };
+  /**
+   * The same changes' bundle, already built and validated by the caller (propose, apply): planned
+   * instead of building it again (a 12 MB proposal's bundle costs seconds; issue 20 §8). Used only
+   * while no link target is pinned, since pins are part of the bundle.
+   */
+  bundle?: Bundle;
 }
 
 export async function runReview(session: VaultSession, p: ReviewInput, parsed: Map<string, NoteModel> = new Map(), opts: ReviewOptions = {}): Promise<StoredReview> {
@@ -125,11 +135,7 @@ export async function runReview(session: VaultSession, p: ReviewInput, parsed: M
 
   // links first: the targets of the links the change adds are part of the bundle the engine plans
   // every check reads the same few texts: parse each once
-  const parse = (text: string): NoteModel => {
-    let m = parsed.get(text);
-    if (!m) parsed.set(text, (m = parseNote(stripBom(text))));
-    return m;
-  };
+  const parse = textMemo(parsed, (text) => parseNote(stripBom(text)));
   // Issue 8 lets --allow-shrink allow "a delete of a note with backlinks"; issue 12 names
   // --allow-broken-links for it. Either flag allows it (and only that: a retargeted link
   // still needs --allow-relink).
@@ -155,7 +161,8 @@ export async function runReview(session: VaultSession, p: ReviewInput, parsed: M
   let approval: string | null = null;
   if (base.length === 0 && pathProblems.length === 0 && linkTargets.every((c) => c.ok)) {
     try {
-      approval = inspectBundle(root, proposalBundle(p.operation_id, p.changes, pins)).approval_sha256;
+      const bundle = opts.bundle && Object.keys(pins).length === 0 ? opts.bundle : proposalBundle(p.operation_id, p.changes, pins);
+      approval = inspectBundle(root, bundle).approval_sha256;
     } catch (raw) {
       const e = p.id === undefined ? raw : forProposal(raw, { verb: 'review', id: p.id });
       if (!isVaultgateError(e)) throw e;
@@ -166,6 +173,7 @@ export async function runReview(session: VaultSession, p: ReviewInput, parsed: M
       else (name === 'base' ? base : pathProblems).push(check);
     }
   }
+  collectAfterBig(p.changes); // the bundle's encoding, planned and dropped
   checks.push(...(base.length ? base : [pass('base', 'every touched file still has the hash the change was based on')]));
   const pathFailures = pathProblems.filter((c) => c.name === 'path');
   checks.push(...(pathFailures.length ? pathFailures : [pass('path', base.length ? 'paths pass the engine’s rules (checked against disk once the base matches again)' : 'every path passes the transaction engine’s rules')]));
@@ -183,32 +191,38 @@ export async function runReview(session: VaultSession, p: ReviewInput, parsed: M
 
   const reviewFiles: ReviewFile[] = p.changes.map((c, i) => reviewFile(c, links.files[i]!, shrinks[i]!));
   const blocked = checks.some((c) => !c.ok && c.severity === 'block');
-  return {
+  const review = {
     verdict: blocked ? 'blocked' : 'pending',
     checks,
     files: reviewFiles,
-    diff: reviewFiles.map((f) => f.diff).join(''),
+    diff: '',
     link_changes: links.changes,
     review_hash: approval === null ? null : reviewHashOf(approval, { link_changes: links.changes, files: reviewFiles }),
     approval_sha256: approval,
     reviewed_at: new Date().toISOString(),
-  };
+  } satisfies StoredReview;
+  // the diffs are computed when read (shown, printed), not by every review: apply's own review never reads them
+  lazyProperty(review, 'diff', () => reviewFiles.map((f) => f.diff).join(''), { keep: false });
+  collectAfterBig(p.changes); // the alignment's tokens and the parse's garbage
+  return review;
 }
 
 function reviewFile(c: StoredChange, links: FileLinks, shrink: number): ReviewFile {
-  return {
+  const file: ReviewFile = {
     path: c.path,
     action: c.action,
     ...(c.to === null ? {} : { to: c.to }),
     old_sha256: c.base_sha256,
     new_sha256: c.new_sha256,
-    diff: changeDiff(c),
+    diff: '',
     links_added: links.links_added,
     links_removed: links.links_removed,
     links_rewritten: links.links_rewritten,
     links_broken: links.links_broken,
     shrink,
   };
+  lazyProperty(file, 'diff', () => changeDiff(c));
+  return file;
 }
 
 /** frontmatter: the new text's YAML parses; one that was already broken and fails the same way only warns. */

@@ -2,6 +2,8 @@ import zlib from 'node:zlib';
 import { VaultgateError } from '../errors.js';
 import { sha256Hex } from '../vault/index.js';
 import { MAX_FILE_BYTES } from '../txn/index.js';
+import { changeDiff } from './diff.js';
+import { lazyProperty } from './lazy.js';
 import { openStore, type StoreDb, type StoreSpec } from '../store/index.js';
 import type { AuditEvent, FolderMove, LinkTarget, ProposalOrigin, ProposalRecord, ProposalState, StoredChange, StoredReview } from './types.js';
 
@@ -270,6 +272,8 @@ export const now = () => new Date().toISOString();
 
 /** The proposal store of one vault. Every method is one SQLite transaction (busy-waits up to STORE_BUSY_TIMEOUT_MS). */
 export class ProposalStore {
+  /** Texts already read or written, by hash: a big proposal is read several times per command (apply: four). */
+  readonly #texts = new Map<string, string>();
   private constructor(readonly db: StoreDb, readonly file: string) {}
 
   /** Open for writing (created when absent). */
@@ -340,12 +344,17 @@ export class ProposalStore {
   private putText(sha256: string, text: string): void {
     const bytes = Buffer.from(text, 'utf8');
     if (sha256Hex(bytes) !== sha256) throw new Error(`internal: text does not match its hash ${sha256}`);
-    this.db.prepare('INSERT OR IGNORE INTO texts (sha256, bytes, data) VALUES (?, ?, ?)').run(sha256, bytes.byteLength, zlib.deflateRawSync(bytes));
+    // level 1: a sixth of the default's time for a third more bytes; a 12 MB proposal is stored in a fraction of what writing it costs
+    this.db.prepare('INSERT OR IGNORE INTO texts (sha256, bytes, data) VALUES (?, ?, ?)').run(sha256, bytes.byteLength, zlib.deflateRawSync(bytes, { level: 1 }));
+    this.#texts.set(sha256, text);
   }
 
   /** A kept text, or null (not kept: the file was not UTF-8, or there is none). */
   private text(sha256: string | null): string | null {
     if (sha256 === null) return null;
+    // a text never changes under its hash: read, inflate and check it once per store, not at every get()
+    const seen = this.#texts.get(sha256);
+    if (seen !== undefined) return seen;
     const row = this.db.prepare('SELECT bytes, data FROM texts WHERE sha256 = ?').get(sha256) as { bytes: number; data: Buffer } | undefined;
     if (!row) return null;
     // read back with a bound, like every input: a kept text is at most one file's new bytes
@@ -368,7 +377,9 @@ export class ProposalStore {
         hint: 'The proposal store is damaged; restore it from a backup. vaultgate will not overwrite it.',
       });
     }
-    return bytes.toString('utf8');
+    const text = bytes.toString('utf8');
+    this.#texts.set(sha256, text);
+    return text;
   }
 
   get(id: string): ProposalRecord | null {
@@ -404,7 +415,7 @@ export class ProposalStore {
       updated_at: row.updated_at,
       changes,
       folder_moves: JSON.parse(row.folder_moves) as FolderMove[],
-      review: row.review === null ? null : (JSON.parse(row.review) as StoredReview),
+      review: row.review === null ? null : withDiffs(JSON.parse(row.review) as StoredReview, changes),
       applied_at: row.applied_at,
       changed_paths: row.changed_paths === null ? null : (JSON.parse(row.changed_paths) as string[]),
       declined_reason: row.declined_reason,
@@ -451,7 +462,7 @@ export class ProposalStore {
         const warnings = review.checks.filter((c) => !c.ok && c.severity === 'warn').length;
         this.db
           .prepare('UPDATE proposals SET review = ?, review_hash = ?, blocking = ?, warnings = ?, state = ?, updated_at = ? WHERE id = ?')
-          .run(JSON.stringify(review), review.review_hash, JSON.stringify(blocking), warnings, state, now(), id);
+          .run(JSON.stringify(withoutDiffs(review)), review.review_hash, JSON.stringify(blocking), warnings, state, now(), id);
         if (event) this.appendEvent(event);
         return true;
       })
@@ -598,4 +609,48 @@ export function unknownProposal(id: string): VaultgateError {
 /** The hashes of each change, as the audit log records them. */
 export function fileHashes(changes: readonly StoredChange[]): Array<Record<string, unknown>> {
   return changes.map((c) => ({ path: c.path, action: c.action, ...(c.to === null ? {} : { to: c.to }), base_sha256: c.base_sha256, new_sha256: c.new_sha256 }));
+}
+
+/**
+ * A review is stored without its diffs (issue 20 §8): they are a pure function
+ * of the proposal's stored texts (src/proposals/diff.ts, deterministic), and as
+ * large as the change — twice over, per file and joined — so storing them made
+ * every read of a 12 MB proposal parse 48 MB of JSON. What the person approves
+ * is the review hash over the exact bundle, never the diff's text.
+ */
+function withoutDiffs(review: StoredReview): Omit<StoredReview, 'diff' | 'files'> & { files: Array<Omit<StoredReview['files'][number], 'diff'>> } {
+  // copied key by key, never reading `diff`: a fresh review computes its diffs only when they are read
+  const { files, ...rest } = omitDiff(review);
+  return { ...rest, files: (files as StoredReview['files']).map((f) => omitDiff(f)) } as ReturnType<typeof withoutDiffs>;
+}
+
+function omitDiff<T extends object>(o: T): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const k of Object.keys(o)) if (k !== 'diff') out[k] = (o as Record<string, unknown>)[k];
+  return out;
+}
+
+/**
+ * The diffs of a stored review, computed from its changes when first read, in
+ * the place they always had among the fields (after `new_sha256`, after
+ * `files`). Reviews stored before this kept theirs: those are used.
+ */
+function withDiffs(review: StoredReview, changes: readonly StoredChange[]): StoredReview {
+  const files = review.files.map((f, i) => {
+    const c = changes[i];
+    return f.diff === undefined && c !== undefined ? insertLazy(f, 'new_sha256', 'diff', () => changeDiff(c)) : f;
+  });
+  const out = { ...review, files };
+  return review.diff === undefined ? insertLazy(out, 'files', 'diff', () => files.map((f) => f.diff ?? '').join(''), false) : out;
+}
+
+/** A copy of `o` with a lazy property `key` right after `after` (JSON output keeps its field order). */
+function insertLazy<T extends object>(o: T, after: string, key: string, make: () => string, keep = true): T {
+  const out = {} as T;
+  for (const k of Object.keys(o)) {
+    (out as Record<string, unknown>)[k] = (o as Record<string, unknown>)[k];
+    if (k === after) lazyProperty(out, key, make, { keep });
+  }
+  if (!Object.prototype.hasOwnProperty.call(out, key)) lazyProperty(out, key, make, { keep });
+  return out;
 }

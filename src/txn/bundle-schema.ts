@@ -182,7 +182,18 @@ export function parseBundle(bytes: Uint8Array, opts: ParseOptions): Bundle {
   } catch {
     throw invalid('bundle is not valid UTF-8');
   }
-  const raw = parseStrictJson(text);
+  return bundleFromValue(parseStrictJson(text), { ...opts, byteLength: bytes.byteLength });
+}
+
+/**
+ * The same validation for a document already held as a value (its JSON encoding
+ * `byteLength` bytes long): what a proposal's own bundle goes through, without
+ * encoding 12 MB of texts only to parse them back character by character (issue 20 §8).
+ */
+export function bundleFromValue(raw: unknown, opts: ParseOptions & { byteLength: number }): Bundle {
+  if (opts.byteLength > MAX_BUNDLE_BYTES) {
+    throw limit(`bundle is over ${MAX_BUNDLE_BYTES} bytes`, { actual: opts.byteLength, limit: MAX_BUNDLE_BYTES });
+  }
   const parsed = bundleSchema().safeParse(raw);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];

@@ -17,7 +17,7 @@
  * Limits and the environment the engine reads: `settings.ts`. Guarantees and their
  * proofs: docs/guarantees.md. May import: vault, errors.
  */
-export { parseBundle, pathsOf, checkWritePath, BUNDLE_SCHEMA, WRITE_MODES, type Bundle, type BundleWrite, type WriteMode, type ParseOptions } from './bundle-schema.js';
+export { parseBundle, bundleFromValue, pathsOf, checkWritePath, BUNDLE_SCHEMA, WRITE_MODES, type Bundle, type BundleWrite, type WriteMode, type ParseOptions } from './bundle-schema.js';
 export { parseStrictJson } from './strict-json.js';
 export { readInputFile, readBounded, type InputRead } from './read-input.js';
 export {

@@ -204,6 +204,30 @@ test('web inbox in a real browser', { skip, timeout: 240_000 }, async (t) => {
       await page.waitForSelector(`#list li[data-id="${p5.id}"]`, { timeout: 15_000 });
     });
 
+    await t.test('a large diff is paged (issue 20 §8): first rows, long lines cut, buttons for more; Apply applies the whole change', async () => {
+      const long = 'word '.repeat(3000).trim();
+      const content = `# Big\n\n${long}\n` + Array.from({ length: 1200 }, (_, i) => `line ${i}\n`).join('');
+      const big = await propose(root, home, ['Big.md', '--content', content, '--base', 'none', '--title', 'A big note'], 'claude');
+      await page.waitForSelector(`#list li[data-id="${big.id}"]`, { timeout: 15_000 });
+      await open(big.id);
+      await page.waitForSelector('#detail .pager');
+      assert.match(await page.locator('#detail .file .pager').first().innerText(), /Showing 500 of \d+ diff lines/);
+      const rows = () => page.locator('#detail table.diff tr').count();
+      const first = await rows();
+      assert.ok((await page.locator('#detail table.diff .cut').count()) === 1, 'the long line is cut, saying so');
+      assert.equal(await page.locator('#detail table.diff td', { hasText: 'line 1199' }).count(), 0, 'rows past the page are not drawn');
+      await page.locator('#detail .pager button', { hasText: 'Show 500 more' }).click();
+      assert.ok((await rows()) > first, 'more rows are drawn');
+      await page.locator('#detail .pager button', { hasText: 'Show whole lines' }).click();
+      assert.equal(await page.locator('#detail table.diff .cut').count(), 0);
+      await page.locator('#detail button', { hasText: 'Approve' }).click();
+      await page.waitForSelector('#confirm');
+      assert.match(await page.locator('#confirm-paged').innerText(), /not shown.*Apply applies the whole change/);
+      await page.locator('#confirm button', { hasText: 'Apply' }).click();
+      await page.waitForSelector('.notice.ok');
+      assert.equal(fs.readFileSync(path.join(root, 'Big.md'), 'utf8'), content, 'the whole change, shown or not');
+    });
+
     await t.test('refused: a DNS-rebound host name, and another local page posting to the API', async () => {
       // The same server reached under another name (DNS rebinding): refused before anything is served.
       const rebound = await page.context().newPage();

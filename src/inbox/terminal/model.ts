@@ -53,7 +53,25 @@ export interface Detail {
   body: readonly BodyLine[];
   error: ErrorView | null;
   pos: BodyPos;
+  /** How much of the diff the body shows (`m` shows more); absent: the first page. */
+  page?: DiffPage;
 }
+
+/**
+ * A large diff is paged (issue 20 §8): the first DIFF_PAGE_LINES lines, each cut
+ * at DIFF_LINE_CHARS characters, with a line saying what is not shown and that
+ * `m` shows more. Paging changes what is on screen only: apply still reviews
+ * and applies the whole change, under the review hash of the whole change.
+ */
+export const DIFF_PAGE_LINES = 2000;
+export const DIFF_LINE_CHARS = 4000;
+export interface DiffPage {
+  lines: number;
+  chars: number;
+}
+export const FIRST_DIFF_PAGE: DiffPage = { lines: DIFF_PAGE_LINES, chars: DIFF_LINE_CHARS };
+/** The next page after `p`: more lines, and lines cut four times later. */
+export const moreDiff = (p: DiffPage): DiffPage => ({ lines: p.lines + DIFF_PAGE_LINES, chars: p.chars * 4 });
 
 export type Mode =
   | { kind: 'normal' }
@@ -202,7 +220,7 @@ export function actionsFor(state: ProposalState | null): Array<'a' | 'x' | 'r' |
 }
 
 /** The body of the proposal view: facts, checks, then the diff, each line printable. */
-export function detailBody(d: ShowResult, now: number): BodyLine[] {
+export function detailBody(d: ShowResult, now: number, page: DiffPage = FIRST_DIFF_PAGE): BodyLine[] {
   const p = d.proposal;
   const lines: BodyLine[] = [];
   const add = (text: string, tone: BodyLine['tone'] = 'plain') => lines.push({ text: printable(text), tone });
@@ -220,8 +238,31 @@ export function detailBody(d: ShowResult, now: number): BodyLine[] {
   for (const c of checkLines(d.checks)) add(c.text, c.tone);
   add('');
   const diff = d.diff.endsWith('\n') ? d.diff.slice(0, -1) : d.diff;
-  if (diff === '') add('(no diff)', 'dim');
-  else for (const l of diff.split('\n')) add(l, diffTone(l));
+  if (diff === '') {
+    add('(no diff)', 'dim');
+    return lines;
+  }
+  // line by line up to the page, never splitting (nor escaping) the whole diff
+  let at = 0;
+  let shown = 0;
+  let cut = 0;
+  while (at <= diff.length && shown < page.lines) {
+    const nl = diff.indexOf('\n', at);
+    const end = nl === -1 ? diff.length : nl;
+    const l = diff.slice(at, Math.min(end, at + page.chars));
+    if (end - at > page.chars) {
+      cut++;
+      lines.push({ text: printable(l) + ` … (${end - at - page.chars} more characters)`, tone: diffTone(l) });
+    } else add(l, diffTone(l));
+    shown++;
+    at = end + 1;
+  }
+  let rest = 0;
+  for (let i = at - 1; i < diff.length && i !== -1; i = diff.indexOf('\n', i + 1)) rest++;
+  if (rest > 0 || cut > 0) {
+    const what = [rest > 0 ? `${rest} more diff line${rest === 1 ? '' : 's'} not shown` : '', cut > 0 ? `${cut} long line${cut === 1 ? '' : 's'} cut` : ''].filter(Boolean).join(', ');
+    add(`… ${what}: m shows more. Apply reviews and applies the whole change, shown or not.`, 'warn');
+  }
   return lines;
 }
 
@@ -300,10 +341,11 @@ function refreshAll(s: InboxState, showId: string | null): Update {
 }
 
 function setDetail(s: InboxState, id: string, data: ShowResult, keepPos: boolean): InboxState {
-  const body = detailBody(data, s.now);
+  const page = s.detail?.id === id ? s.detail.page : undefined;
+  const body = detailBody(data, s.now, page);
   const l = layout(s.size);
   const pos = keepPos && s.detail?.id === id ? clampPos(body, s.detail.pos, l.width, l.bodyRows) : TOP;
-  return { ...s, detail: { id, data, body, error: null, pos } };
+  return { ...s, detail: { id, data, body, error: null, pos, ...(page ? { page } : {}) } };
 }
 
 /** A review's answer laid over the proposal's facts (a review reports checks, files, diff and hash, not the title). */
@@ -490,6 +532,12 @@ function onDetailMove(s: InboxState, k: Key): Update | undefined {
   else if (isNamed(k, 'pageup') || isChar(k, 'b') || (k.kind === 'ctrl' && (k.char === 'b' || k.char === 'u'))) pos = scrollBy(d.body, d.pos, k.kind === 'ctrl' && k.char === 'u' ? -Math.ceil(page / 2) : -page, l.width, l.bodyRows);
   else if (isChar(k, 'g') || isNamed(k, 'home')) pos = TOP;
   else if (isChar(k, 'G') || isNamed(k, 'end')) pos = endPos(d.body, l.width, l.bodyRows);
+  else if (isChar(k, 'm') && d.data) {
+    // the next page of a paged diff, where the reader is
+    const page = moreDiff(d.page ?? FIRST_DIFF_PAGE);
+    const body = detailBody(d.data, s.now, page);
+    return { state: { ...s, detail: { ...d, page, body, pos: clampPos(body, d.pos, l.width, l.bodyRows) } }, effects: [] };
+  }
   return pos ? { state: { ...s, detail: { ...d, pos } }, effects: [] } : undefined;
 }
 

@@ -152,6 +152,7 @@ const HELP_TEXT: ReadonlyArray<[string, string]> = [
   ['enter  l', 'open the selected proposal: its checks and whole diff'],
   ['esc  h', 'back to the list (in the list: clear the filter)'],
   ['J K', 'in the proposal view: next / previous proposal'],
+  ['m', 'in the proposal view: more of a large diff (it is paged; apply covers all of it)'],
   ['a', 'apply: review again, show it, ask y/n; y applies it'],
   ['x', 'decline, with a reason'],
   ['r', 'review again (after the vault changed, or a stale apply)'],

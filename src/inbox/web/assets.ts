@@ -145,6 +145,8 @@ table.diff td.add, table.diff td.add-sign { background: var(--add); }
 table.diff td.del, table.diff td.del-sign { background: var(--del); }
 table.diff td.gap { background: #f6f8fa; }
 table.diff td.meta { color: var(--mute); }
+.pager, .paged { color: var(--mute); margin: 4px 0 12px; }
+table.diff .cut { color: var(--mute); font-style: italic; }
 .md-h { color: #0550ae; font-weight: 700; }
 .md-link { color: #8250df; }
 .md-code { color: #953800; background: rgba(175,184,193,.2); }
@@ -174,7 +176,7 @@ code { font-family: ui-monospace, monospace; }
 
 const APP_JS = String.raw`'use strict';
 (function () {
-  var S = { csrf: null, ops: [], list: [], selected: null, detail: null, diffMode: 'split', tab: 'queue', confirm: null, agents: {} };
+  var S = { csrf: null, ops: [], list: [], selected: null, detail: null, diffMode: 'split', tab: 'queue', confirm: null, agents: {}, pages: {}, wholeLines: {}, filesShown: {}, hiddenRows: 0, cutLines: 0 };
 
   function $(id) { return document.getElementById(id); }
   /*
@@ -324,7 +326,7 @@ const APP_JS = String.raw`'use strict';
       if (r.t === 'meta') { t.appendChild(el('tr', null, [cell('n'), cell('n'), cell('s'), cell('meta', r.text)])); return; }
       if (r.t === 'hunk') { t.appendChild(el('tr', { 'class': 'hunk' }, [cell('n'), cell('n'), cell('s'), cell('', r.text)])); return; }
       var cls = r.t === 'add' ? 'add' : r.t === 'del' ? 'del' : '';
-      t.appendChild(el('tr', null, [cell('n', r.o), cell('n', r.n), cell('s' + (cls ? ' ' + cls + '-sign' : ''), r.t === 'add' ? '+' : r.t === 'del' ? '-' : ' '), cell(cls, markdownLine(r.text, ctx))]));
+      t.appendChild(el('tr', null, [cell('n', r.o), cell('n', r.n), cell('s' + (cls ? ' ' + cls + '-sign' : ''), r.t === 'add' ? '+' : r.t === 'del' ? '-' : ' '), cell(cls, lineText(r, ctx))]));
     });
     return t;
   }
@@ -338,7 +340,7 @@ const APP_JS = String.raw`'use strict';
       if (r.t === 'meta') { i++; continue; }
       if (r.t === 'hunk') { t.appendChild(el('tr', { 'class': 'hunk' }, [cell('n'), el('td', { colspan: 3, text: r.text })])); i++; continue; }
       if (r.t === 'ctx') {
-        t.appendChild(el('tr', null, [cell('n', r.o), cell('', markdownLine(r.text, lctx)), cell('n', r.n), cell('', markdownLine(r.text, rctx))]));
+        t.appendChild(el('tr', null, [cell('n', r.o), cell('', lineText(r, lctx)), cell('n', r.n), cell('', lineText(r, rctx))]));
         i++;
         continue;
       }
@@ -348,8 +350,8 @@ const APP_JS = String.raw`'use strict';
       for (var k = 0; k < Math.max(dels.length, adds.length); k++) {
         var d = dels[k], a = adds[k];
         t.appendChild(el('tr', null, [
-          cell('n', d ? d.o : null), d ? cell('del', markdownLine(d.text, lctx)) : cell('gap'),
-          cell('n', a ? a.n : null), a ? cell('add', markdownLine(a.text, rctx)) : cell('gap'),
+          cell('n', d ? d.o : null), d ? cell('del', lineText(d, lctx)) : cell('gap'),
+          cell('n', a ? a.n : null), a ? cell('add', lineText(a, rctx)) : cell('gap'),
         ]));
       }
     }
@@ -433,8 +435,54 @@ const APP_JS = String.raw`'use strict';
     });
     head.appendChild(modes);
     var rows = parseDiff(f.diff || '');
-    var body = rows.length ? (S.diffMode === 'split' ? split(rows) : unified(rows)) : el('p', { 'class': 'empty', text: f.action === 'move' ? 'moved, text unchanged' : 'no text change' });
-    return el('div', { 'class': 'file', 'data-path': f.path }, [head, body]);
+    var pg = diffPage(f, rows);
+    var body = rows.length ? (S.diffMode === 'split' ? split(pg.rows) : unified(pg.rows)) : el('p', { 'class': 'empty', text: f.action === 'move' ? 'moved, text unchanged' : 'no text change' });
+    return el('div', { 'class': 'file', 'data-path': f.path }, [head, body, pg.pager]);
+  }
+  /*
+   * A large diff is paged: the first DIFF_PAGE_ROWS rows of each file, each line
+   * cut at LINE_PAGE_CHARS characters, with buttons for more. Paging changes what
+   * is on screen only: Approve reviews again and applies the whole change under
+   * its review hash, shown or not, and says how much was not shown.
+   */
+  var DIFF_PAGE_ROWS = 500, LINE_PAGE_CHARS = 4000, FILES_PAGE = 50;
+  function pageKey(f) { return S.selected + '\u0000' + f.path; }
+  function diffPage(f, rows) {
+    var key = pageKey(f);
+    var limit = S.pages[key] || DIFF_PAGE_ROWS;
+    var whole = !!S.wholeLines[key];
+    var cut = 0;
+    var shown = rows.slice(0, limit).map(function (r) {
+      if (whole || r.text.length <= LINE_PAGE_CHARS) return r;
+      cut++;
+      var c = {};
+      Object.keys(r).forEach(function (k) { c[k] = r[k]; });
+      c.text = r.text.slice(0, LINE_PAGE_CHARS);
+      c.more = r.text.length - LINE_PAGE_CHARS;
+      return c;
+    });
+    var hidden = Math.max(0, rows.length - limit);
+    S.hiddenRows += hidden;
+    S.cutLines += cut;
+    if (!hidden && !cut) return { rows: shown, pager: null };
+    var parts = [];
+    if (hidden) {
+      parts.push('Showing ' + limit + ' of ' + rows.length + ' diff lines. ');
+      parts.push(button('Show ' + Math.min(DIFF_PAGE_ROWS, hidden) + ' more', 'more', function () { S.pages[key] = limit + DIFF_PAGE_ROWS; renderDetail(); }));
+      parts.push(' ');
+      parts.push(button('Show all', 'all', function () { S.pages[key] = rows.length; renderDetail(); }));
+      parts.push(' ');
+    }
+    if (cut) {
+      parts.push(cut + ' long line' + (cut === 1 ? '' : 's') + ' cut at ' + LINE_PAGE_CHARS + ' characters. ');
+      parts.push(button('Show whole lines', 'whole', function () { S.wholeLines[key] = true; renderDetail(); }));
+    }
+    return { rows: shown, pager: el('p', { 'class': 'pager' }, parts) };
+  }
+  function lineText(r, ctx) {
+    var md = markdownLine(r.text, ctx);
+    if (!r.more) return md;
+    return el('span', null, [md, el('span', { 'class': 'cut', text: ' … ' + r.more + ' more characters' })]);
   }
   function renderDetail() {
     var d = $('detail');
@@ -456,7 +504,24 @@ const APP_JS = String.raw`'use strict';
     if (S.confirm) d.appendChild(S.confirm);
     d.appendChild(el('h3', { text: 'Checks' + (j.review_hash ? '' : ' (no review hash: this cannot be applied as it is)') }));
     d.appendChild(checkList(j.checks || []));
-    (j.files || []).forEach(function (f) { d.appendChild(fileBlock(f)); });
+    S.hiddenRows = 0;
+    S.cutLines = 0;
+    var files = j.files || [];
+    var nFiles = S.filesShown[p.id] || FILES_PAGE;
+    files.slice(0, nFiles).forEach(function (f) { d.appendChild(fileBlock(f)); });
+    if (files.length > nFiles) {
+      files.slice(nFiles).forEach(function (f) { S.hiddenRows += parseDiff(f.diff || '').length; });
+      d.appendChild(el('p', { 'class': 'pager', id: 'files-pager' }, [
+        'Showing ' + nFiles + ' of ' + files.length + ' files. ',
+        button('Show ' + Math.min(FILES_PAGE, files.length - nFiles) + ' more files', 'more-files', function () { S.filesShown[p.id] = nFiles + FILES_PAGE; renderDetail(); }),
+      ]));
+    }
+    var note = $('confirm-paged');
+    if (note) note.textContent = pagedNote();
+  }
+  function pagedNote() {
+    if (!S.hiddenRows && !S.cutLines) return '';
+    return 'Not all of the diff is on screen (' + [S.hiddenRows ? S.hiddenRows + ' diff lines not shown' : '', S.cutLines ? S.cutLines + ' long lines cut' : ''].filter(Boolean).join(', ') + '): Apply applies the whole change, shown or not.';
   }
   function button(text, cls, on, disabled) { return el('button', { type: 'button', 'class': 'act ' + (cls || ''), text: text, onclick: on, disabled: disabled ? 'disabled' : null }); }
   function actions(p) {
@@ -488,6 +553,7 @@ const APP_JS = String.raw`'use strict';
         var hash = r.review_hash;
         S.confirm = el('div', { 'class': 'confirm', id: 'confirm' }, [
           el('p', null, ['Reviewed just now: ' + r.checks.length + ' checks, ' + warns.length + ' warning' + (warns.length === 1 ? '' : 's') + '. Apply exactly this change (review ', el('code', { text: hash.slice(0, 12) }), ')?']),
+          el('p', { 'class': 'paged', id: 'confirm-paged' }),
           button('Apply', 'primary', function () { act('apply', { review_hash: hash }); }),
           ' ',
           button('Cancel', '', function () { S.confirm = null; renderDetail(); }),

@@ -8,7 +8,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
-import { initialState, update, type Effect, type InboxState, type Msg } from '../../../src/inbox/terminal/model.js';
+import { DIFF_LINE_CHARS, DIFF_PAGE_LINES, initialState, update, type Effect, type InboxState, type Msg } from '../../../src/inbox/terminal/model.js';
 import type { Key } from '../../../src/inbox/terminal/keys.js';
 import { keysFromInk } from '../../../src/inbox/terminal/keys.js';
 import { evictPages, followCursor, MAX_PAGES, PAGE_SIZE, pagesFor } from '../../../src/inbox/terminal/window.js';
@@ -259,4 +259,30 @@ test('keys: a run of characters is one key each; DEL and Ctrl-H are backspace; C
   assert.deepEqual(keysFromInk('', { ...none, pageDown: true }), [{ kind: 'named', name: 'pagedown' }]);
   assert.deepEqual(keysFromInk('c', { ...none, ctrl: true }), [{ kind: 'ctrl', char: 'c' }]);
   assert.deepEqual(keysFromInk('🎉', none), [{ kind: 'char', char: '🎉' }], 'one code point, not two halves');
+});
+
+test('model: a large diff is paged (first lines, long lines cut, m shows more), and apply still applies the whole change’s hash', () => {
+  const long = 'x'.repeat(DIFF_LINE_CHARS * 10);
+  const lines = ['diff --git a/a.md b/a.md', '--- a/a.md', '+++ b/a.md', '@@ -1,1 +1,1 @@', '-' + long, '+' + long, ...Array.from({ length: DIFF_PAGE_LINES * 2 }, (_, i) => `+line ${i}`)];
+  const diff = lines.join('\n') + '\n';
+  let r = run(loaded(3), [{ type: 'shown', id: 'p-3', data: shown('p-3', { diff }) }, named('enter')]);
+  const body = () => r.state.detail!.body;
+  const diffLines = () => body().filter((l) => /^[-+@ d]|^\+line/.test(l.text) && !l.text.startsWith('by '));
+  assert.equal(r.state.screen, 'detail');
+  assert.ok(body().some((l) => l.text === '+line 0'));
+  assert.ok(!body().some((l) => l.text === `+line ${DIFF_PAGE_LINES}`), 'lines past the first page are not in the body');
+  const cut = body().find((l) => l.text.startsWith('-xxx'))!;
+  assert.ok(cut.text.length < DIFF_LINE_CHARS + 100 && cut.text.includes(`${long.length + 1 - DIFF_LINE_CHARS} more characters`), 'a long line is cut, saying how much is left');
+  assert.match(body().at(-1)!.text, /more diff lines not shown.*m shows more.*whole change/);
+  const before = diffLines().length;
+  r = run(r.state, [char('m')]);
+  assert.ok(diffLines().length > before, 'm shows more lines');
+  assert.ok(body().some((l) => l.text === `+line ${DIFF_PAGE_LINES}`));
+  r = run(r.state, [char('m'), char('m')]);
+  assert.ok(body().some((l) => l.text === '-' + long), 'paging on shows long lines whole');
+  assert.ok(body().some((l) => l.text === `+line ${DIFF_PAGE_LINES * 2 - 1}`) && !/not shown/.test(body().at(-1)!.text), 'and, at last, every line');
+  // paging changes what is on screen only: apply reviews again and applies the review's hash
+  const fresh = 'e'.repeat(64);
+  r = run(run(loaded(3), [{ type: 'shown', id: 'p-3', data: shown('p-3', { diff }) }, named('enter'), char('a')]).state, [{ type: 'reviewed', id: 'p-3', purpose: 'apply', data: { ...reviewed('p-3', fresh), diff } }, char('y')]);
+  assert.deepEqual(r.effects, [{ kind: 'apply', id: 'p-3', review_hash: fresh }]);
 });

@@ -1,0 +1,187 @@
+/**
+ * `npm run bench -- proposals`: a big proposal costs what it changes (issue 20 §8).
+ *
+ * Two cases, each in fresh temporary vaults:
+ * - big: 60 notes of 200 KB, each one long line (with a few links in it), all
+ *   rewritten (12 MB): the shape that used to take minutes;
+ * - many: 1,000 ordinary notes (a few KB, a few links) with a few lines of each
+ *   changed.
+ * The proposal path is three real CLI processes: `propose --changes`, `review`,
+ * `apply --review-hash`. The same-run baseline is the transaction engine alone
+ * on an identical copy of the vault: `tx inspect` + `tx apply` of the
+ * equivalent bundle (the same writes and base hashes). Each process runs under
+ * /usr/bin/time for its peak RSS. Both vaults are indexed before anything is
+ * timed (a first index build is not what a proposal costs).
+ *
+ * Reported: wall time of each step, the ratio (propose + review + apply) /
+ * (inspect + apply) and the peak RSS of any step. Targets: ratio ≤ 3×, peak
+ * < 300 MB — reported, never asserted (the machine is shared).
+ *
+ * Knobs: VAULTGATE_BENCH_BIG_NOTES (60), VAULTGATE_BENCH_MANY_NOTES (1000),
+ * VAULTGATE_BENCH_CLI (another build's dist/cli/main.cjs, to measure a before),
+ * VAULTGATE_BENCH_DIR (where the vaults go).
+ * Results: a table on stdout and bench/results/proposals.json.
+ */
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { GNU_TIME, run, type RunResult } from './lib/measure.js';
+import { mulberry32 } from './lib/random.js';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const CLI = path.resolve(process.env.VAULTGATE_BENCH_CLI ?? path.join(here, '..', 'dist', 'cli', 'main.cjs'));
+const BIG_NOTES = Number(process.env.VAULTGATE_BENCH_BIG_NOTES ?? 60);
+const MANY_NOTES = Number(process.env.VAULTGATE_BENCH_MANY_NOTES ?? 1000);
+const BASE = fs.mkdtempSync(path.join(process.env.VAULTGATE_BENCH_DIR ?? os.tmpdir(), 'vaultgate-proposals-bench-'));
+const MAX_RATIO = 3;
+const MAX_RSS_MB = 300;
+
+const WORDS = 'the of and to in vault note river stone cloud green paper light ocean quiet storm north amber field signal window garden letter market copper winter harbor'.split(' ');
+
+const sha = (s: string) => crypto.createHash('sha256').update(s).digest('hex');
+
+/** Words (and now and then a link to another note of the case) up to `bytes`, on one line or in lines of ~12 words. */
+function text(rand: () => number, bytes: number, notes: number, lines: boolean): string {
+  const parts: string[] = [];
+  let len = 0;
+  let n = 0;
+  while (len < bytes) {
+    const w = rand() < 0.002 ? `[[n${Math.floor(rand() * notes)}]]` : WORDS[Math.floor(rand() * WORDS.length)]!;
+    const sep = lines && ++n % 12 === 0 ? '\n' : ' ';
+    parts.push(w + sep);
+    len += w.length + 1;
+  }
+  return parts.join('').trimEnd() + '\n';
+}
+
+interface Case {
+  name: string;
+  notes: number;
+  files: Record<string, { old: string; new: string }>;
+}
+
+function bigCase(): Case {
+  const rand = mulberry32(20);
+  const files: Case['files'] = {};
+  for (let i = 0; i < BIG_NOTES; i++) files[`big/n${i}.md`] = { old: text(rand, 200_000, BIG_NOTES, false), new: text(rand, 200_000, BIG_NOTES, false) };
+  return { name: `big: ${BIG_NOTES} notes × 200 KB, one line each, all rewritten`, notes: BIG_NOTES, files };
+}
+
+function manyCase(): Case {
+  const rand = mulberry32(21);
+  const files: Case['files'] = {};
+  for (let i = 0; i < MANY_NOTES; i++) {
+    const old = `# Note ${i}\n\n` + text(rand, 3000, MANY_NOTES, true);
+    const lines = old.split('\n');
+    for (let k = 3; k < lines.length; k += 17) lines[k] = `${lines[k]} (revised ${i})`;
+    files[`many/n${i}.md`] = { old, new: lines.join('\n') };
+  }
+  return { name: `many: ${MANY_NOTES} notes of ~3 KB, a few lines of each changed`, notes: MANY_NOTES, files };
+}
+
+function makeVault(dir: string, c: Case): { root: string; home: string } {
+  const root = path.join(dir, 'vault');
+  const home = path.join(dir, 'home');
+  fs.mkdirSync(home, { recursive: true });
+  for (const [p, f] of Object.entries(c.files)) {
+    fs.mkdirSync(path.dirname(path.join(root, p)), { recursive: true });
+    fs.writeFileSync(path.join(root, p), f.old);
+  }
+  return { root, home };
+}
+
+function cli(v: { root: string; home: string }, args: string[]): RunResult {
+  const r = run(process.execPath, [CLI, '--vault', v.root, '--json', ...args], { rss: true, env: { VAULTGATE_HOME: v.home } });
+  if (r.status !== 0) throw new Error(`vaultgate ${args[0]} failed (exit ${r.status}): ${(r.stderr || r.stdout).slice(0, 800)}`);
+  return r;
+}
+
+interface Step {
+  ms: number;
+  cpu_ms: number | null;
+  rss_mb: number | null;
+}
+const step = (r: RunResult): Step => ({ ms: Math.round(r.ms), cpu_ms: r.cpuMs ?? null, rss_mb: r.maxRssKb === null ? null : Math.round(r.maxRssKb / 1024) });
+const cpu = (...rs: RunResult[]) => (rs.every((r) => typeof r.cpuMs === 'number') ? rs.reduce((n, r) => n + r.cpuMs!, 0) : null);
+
+function benchCase(c: Case, dir: string) {
+  const bytes = Object.values(c.files).reduce((n, f) => n + Buffer.byteLength(f.new), 0);
+  // the proposal path
+  const pv = makeVault(path.join(dir, 'proposal'), c);
+  cli(pv, ['index']);
+  const changesFile = path.join(dir, 'changes.json');
+  fs.writeFileSync(changesFile, JSON.stringify({ title: 'bench', changes: Object.entries(c.files).map(([p, f]) => ({ path: p, action: 'write', content: f.new, base: sha(f.old) })) }));
+  const propose = cli(pv, ['propose', '--changes', changesFile]);
+  const id = (JSON.parse(propose.stdout) as { proposal: { id: string; state: string } }).proposal;
+  if (id.state !== 'pending') throw new Error(`the proposal is ${id.state}: ${propose.stdout.slice(0, 2000)}`);
+  const review = cli(pv, ['review', id.id]);
+  const hash = (JSON.parse(review.stdout) as { review_hash: string }).review_hash;
+  const apply = cli(pv, ['apply', id.id, '--review-hash', hash]);
+  for (const [p, f] of Object.entries(c.files)) if (fs.readFileSync(path.join(pv.root, p), 'utf8') !== f.new) throw new Error(`${p} does not hold the new text after apply`);
+  // the engine alone: the equivalent bundle on an identical vault
+  const tv = makeVault(path.join(dir, 'tx'), c);
+  cli(tv, ['init']);
+  const bundleFile = path.join(dir, 'bundle.json');
+  fs.writeFileSync(
+    bundleFile,
+    JSON.stringify({
+      schema: 'vaultgate.transaction.v1',
+      operation_id: 'bench-proposals',
+      operation_type: 'note',
+      writes: Object.entries(c.files).map(([p, f]) => ({ path: p, mode: 'replace', content: f.new })),
+      expected_hashes: Object.fromEntries(Object.entries(c.files).map(([p, f]) => [p, sha(f.old)])),
+      read_preconditions: {},
+    }),
+  );
+  const inspect = cli(tv, ['tx', 'inspect', bundleFile]);
+  const approval = (JSON.parse(inspect.stdout) as { approval_sha256: string }).approval_sha256;
+  const txApply = cli(tv, ['tx', 'apply', bundleFile, '--approval', approval]);
+  const proposalMs = propose.ms + review.ms + apply.ms;
+  const engineMs = inspect.ms + txApply.ms;
+  const rss = [propose, review, apply].map((r) => r.maxRssKb ?? 0);
+  const row = {
+    case: c.name,
+    files: c.notes,
+    mb_written: Math.round((bytes / 1e6) * 10) / 10,
+    propose: step(propose),
+    review: step(review),
+    apply: step(apply),
+    tx_inspect: step(inspect),
+    tx_apply: step(txApply),
+    proposal_ms: Math.round(proposalMs),
+    engine_ms: Math.round(engineMs),
+    ratio: Math.round((proposalMs / engineMs) * 100) / 100,
+    // the same ratio in CPU time (user + system): what the work costs, whatever else the machine runs
+    cpu_ratio: ((a, b) => (a === null || b === null ? null : Math.round((a / b) * 100) / 100))(cpu(propose, review, apply), cpu(inspect, txApply)),
+    peak_rss_mb: GNU_TIME ? Math.round(Math.max(...rss) / 1024) : null,
+    engine_peak_rss_mb: GNU_TIME ? Math.round(Math.max(inspect.maxRssKb ?? 0, txApply.maxRssKb ?? 0) / 1024) : null,
+  };
+  fs.rmSync(dir, { recursive: true, force: true });
+  return row;
+}
+
+function main() {
+  const rows = [];
+  for (const [key, make] of [['big', bigCase], ['many', manyCase]] as const) {
+    const c = make();
+    rows.push(benchCase(c, path.join(BASE, key)));
+  }
+  console.log(`propose + review + apply (CLI processes) vs tx inspect + tx apply of the same bundle; ${CLI}`);
+  console.log('case | MB | propose s (MB) | review s (MB) | apply s (MB) | inspect s | tx apply s | ratio | CPU ratio | peak MB');
+  for (const r of rows) {
+    const s = (x: Step) => `${(x.ms / 1000).toFixed(2)} (${x.rss_mb ?? '?'})`;
+    console.log(`${r.case} | ${r.mb_written} | ${s(r.propose)} | ${s(r.review)} | ${s(r.apply)} | ${(r.tx_inspect.ms / 1000).toFixed(2)} | ${(r.tx_apply.ms / 1000).toFixed(2)} | ${r.ratio.toFixed(2)}× | ${r.cpu_ratio === null ? '?' : r.cpu_ratio.toFixed(2) + '×'} | ${r.peak_rss_mb ?? '?'}`);
+  }
+  for (const r of rows) {
+    const met = r.ratio <= MAX_RATIO && (r.peak_rss_mb === null || r.peak_rss_mb < MAX_RSS_MB);
+    console.log(`${r.case}: ratio ${r.ratio.toFixed(2)}× (CPU ${r.cpu_ratio ?? '?'}×; target ≤ ${MAX_RATIO}×), peak ${r.peak_rss_mb ?? '?'} MB (target < ${MAX_RSS_MB} MB): ${met ? 'met' : 'NOT met'}`);
+  }
+  const out = path.join(here, 'results', 'proposals.json');
+  fs.mkdirSync(path.dirname(out), { recursive: true });
+  fs.writeFileSync(out, JSON.stringify({ bench: 'proposals', date: new Date().toISOString(), node: process.version, cpus: os.cpus().length, cli: CLI, targets: { max_ratio: MAX_RATIO, max_rss_mb: MAX_RSS_MB }, rows }, null, 2) + '\n');
+  fs.rmSync(BASE, { recursive: true, force: true });
+}
+
+main();

@@ -1,0 +1,74 @@
+import { collectGarbage } from '../collect-garbage.js';
+
+/**
+ * Compact JSON written out piece by piece: the same bytes as
+ * `JSON.stringify(value)`, without ever holding the whole document as one
+ * string. A 12 MB proposal's review is ~50 MB of JSON; one string of it is
+ * built twice as wide as it is (UTF-16, once a single `’` is in it) and grown
+ * by doubling — hundreds of MB for what the pipe reads in chunks (issue 20 §8).
+ */
+const CHUNK = 64 * 1024;
+const COLLECT_EVERY = 16 * 1024 * 1024;
+
+
+export function writeJsonCompact(value: unknown, write: (s: string) => void): void {
+  let buf: string[] = [];
+  let size = 0;
+  const emit = (s: string) => {
+    buf.push(s);
+    size += s.length;
+    if (size >= CHUNK) flush();
+  };
+  let sinceCollect = 0;
+  const flush = () => {
+    if (buf.length) write(buf.join(''));
+    sinceCollect += size;
+    buf = [];
+    size = 0;
+    // every chunk written is garbage at once: collect now and then, or a 50 MB document leaves 50 MB of it
+    if (sinceCollect >= COLLECT_EVERY) (collectGarbage(), (sinceCollect = 0));
+  };
+  const walk = (v: unknown, inArray: boolean): void => {
+    // only plain objects and arrays are walked here; everything else (strings, numbers, a toJSON) is JSON.stringify's own answer
+    if (Array.isArray(v)) {
+      emit('[');
+      v.forEach((item, i) => {
+        if (i) emit(',');
+        walk(item, true);
+      });
+      emit(']');
+      return;
+    }
+    if (v !== null && typeof v === 'object' && typeof (v as { toJSON?: unknown }).toJSON !== 'function') {
+      emit('{');
+      let first = true;
+      for (const k of Object.keys(v)) {
+        const item = (v as Record<string, unknown>)[k];
+        if (item === undefined || typeof item === 'function' || typeof item === 'symbol') continue;
+        if (!first) emit(',');
+        first = false;
+        emit(JSON.stringify(k) + ':');
+        walk(item, false);
+      }
+      emit('}');
+      return;
+    }
+    if (typeof v === 'string' && v.length > CHUNK) {
+      // a long string (a diff) escaped slice by slice: never a second whole copy of it
+      emit('"');
+      for (let i = 0; i < v.length; ) {
+        let end = Math.min(v.length, i + CHUNK);
+        const c = v.charCodeAt(end - 1);
+        if (end < v.length && c >= 0xd800 && c <= 0xdbff) end--; // a surrogate pair stays whole (a lone one is escaped alike either way)
+        emit(JSON.stringify(v.slice(i, end)).slice(1, -1));
+        i = end;
+      }
+      emit('"');
+      return;
+    }
+    const s = JSON.stringify(v);
+    emit(s === undefined ? (inArray ? 'null' : '') : s);
+  };
+  walk(value, true);
+  flush();
+}

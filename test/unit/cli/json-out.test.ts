@@ -1,0 +1,41 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import fc from 'fast-check';
+import { writeJsonCompact } from '../../../src/cli/json-out.js';
+
+/** The streamed JSON output must be byte for byte what JSON.stringify gives (issue 20 §8 streams it to bound memory). */
+const out = (v: unknown) => {
+  const parts: string[] = [];
+  writeJsonCompact(v, (s) => parts.push(s));
+  return { text: parts.join(''), parts };
+};
+
+test('writeJsonCompact writes exactly JSON.stringify(value)', () => {
+  fc.assert(
+    fc.property(fc.anything({ withUndefined: true, withNullPrototype: true, withDate: true, withBoxedValues: false, withMap: true, withSet: true }), (v) => {
+      fc.pre(JSON.stringify(v) !== undefined);
+      assert.equal(out(v).text, JSON.stringify(v));
+    }),
+    { numRuns: 500 },
+  );
+  const tricky = { a: undefined, f: () => 1, d: new Date(0), arr: [undefined, () => 1, 'x’'], nested: { toJSON: () => 'J' }, s: '\u2028"\\' };
+  assert.equal(out(tricky).text, JSON.stringify(tricky));
+});
+
+test('a large document is written in pieces, never as one string', () => {
+  const big = { diff: 'x'.repeat(300_000), files: Array.from({ length: 10 }, (_, i) => ({ diff: `${i}`.repeat(200_000) })) };
+  const { text, parts } = out(big);
+  assert.equal(text, JSON.stringify(big));
+  assert.ok(parts.length > 10);
+  assert.ok(Math.max(...parts.map((p) => p.length)) < 2 * 300_000 + 100);
+});
+
+test('a long string is escaped slice by slice, surrogate pairs and lone surrogates alike', () => {
+  const unit = 'a"\\\n\u2028😀\ud800x\udc00é';
+  for (let shift = 0; shift < 12; shift++) {
+    const v = { diff: 'x'.repeat(shift) + unit.repeat(20_000), tail: 'ok' };
+    assert.equal(out(v).text, JSON.stringify(v));
+  }
+  const pairAtEdge = 'y'.repeat(64 * 1024 - 1) + '😀' + 'z'.repeat(10);
+  assert.equal(out([pairAtEdge]).text, JSON.stringify([pairAtEdge]));
+});
