@@ -87,7 +87,13 @@ test('issue 22 §4: a kept proposal text that would inflate past what its row st
     // a damaged (or planted) row: 4 bytes claimed, 64 MiB of zeros deflated to a few KB
     store.db.exec('DROP TRIGGER texts_never_updated');
     store.db.prepare('UPDATE texts SET data = ? WHERE sha256 = ?').run(zlib.deflateRawSync(Buffer.alloc(64 * 1024 * 1024)), base);
-    assert.throws(() => store.get(p.id), (e: any) => e.code === 'STATE_CORRUPT' && /does not inflate to the 4 bytes it claims/.test(e.message));
+    // a store caches the texts it wrote itself (issue 20 §8): the damage is what the next process reads
+    const reader = ProposalStore.open(v.root, { VAULTGATE_HOME: v.home });
+    try {
+      assert.throws(() => reader.get(p.id), (e: any) => e.code === 'STATE_CORRUPT' && /does not inflate to the 4 bytes it claims/.test(e.message));
+    } finally {
+      reader.close();
+    }
   } finally {
     store.close();
   }
