@@ -1,7 +1,7 @@
 import { VaultgateError } from '../errors.js';
 import type { IndexReader } from '../index/index.js';
 import { checkConsent, embedConventions, embedRequestBody, endpointOf, headersOf, postToProvider, storedModelKey, type ConsentGate, type ConsentGrant, type PlanSummary, type ProviderSpec } from '../providers/index.js';
-import { embedText, indexedNotes, inputHash, readNoteInputs, type NoteInputs } from './inputs.js';
+import { embedInput, indexedNotes, inputHash, readNoteInputs, type NoteInputs } from './inputs.js';
 import { aggregateDense } from './note-aggregate.js';
 import { decodeDense, encodeDense, encodeSectionVectors } from './sparse.js';
 import type { RefreshOutcome } from './lsa-refresh.js';
@@ -67,7 +67,7 @@ export async function refreshProviderVectors(
   const todo = new Map<string, { text: string; path: string }>();
   for (const n of inputs) {
     for (const s of n.sections) {
-      const text = embedText(s).slice(0, conventions.maxChars);
+      const text = embedInput(s, conventions.maxChars);
       if (text.trim() === '') continue;
       const hash = inputHash('embed', s);
       if (!todo.has(hash) && !have.get(spec.name, key, hash)) todo.set(hash, { text, path: n.path });
@@ -155,7 +155,7 @@ function writeProviderNotes(store: VectorDb, provider: string, model: string, di
       const secs: { heading_path: string[]; lines: [number, number]; hash: string; len: number; dense: Float32Array }[] = [];
       let complete = true;
       for (const s of n.sections) {
-        const text = embedText(s).slice(0, maxChars);
+        const text = embedInput(s, maxChars);
         const hash = inputHash('embed', s);
         if (text.trim() === '') {
           secs.push({ heading_path: s.heading_path, lines: s.lines, hash, len: 0, dense: new Float32Array(dims) });

