@@ -6,8 +6,8 @@ import type { Catalog } from './types.js';
  * The request body `relate send` POSTs for a catalog: the catalog's exact
  * messages, and the answer schema in the provider's structured-output form
  * (Ollama `format`, OpenAI `response_format`) when the provider is set to use it.
- * Deterministic from (catalog, provider, model), so the consent token of a
- * send can be computed before anything is sent.
+ * Deterministic from (catalog, provider, model), so the consent plan of a
+ * send (what the person approves) is known before anything is sent.
  */
 export function chatRequestBody(catalog: Pick<Catalog, 'answer_schema' | 'request'>, spec: ProviderSpec, model: string): Uint8Array {
   const messages = catalog.request.messages;

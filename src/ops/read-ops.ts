@@ -124,7 +124,7 @@ export const searchOp = defineOperation({
     (r.hits.length === 0
       ? `no matches for ${JSON.stringify(r.query)} (total 0)`
       : [`${r.total} matching note${r.total === 1 ? '' : 's'}${r.hits.length < r.total ? `, best ${r.hits.length}` : ''}:`, ...r.hits.map((h) => `${h.path}${h.heading_path.length ? ' › ' + h.heading_path.join(' › ') : ''}  lines ${h.lines[0]}-${h.lines[1]}  (${h.score})\n    ${h.snippet}`)].join('\n')) +
-    // Dense fusion's warnings (only when configured): the consent token, a provider that is down.
+    // Dense fusion's warnings (only when configured): consent the person must give, a provider that is down.
     (r.warnings?.length ? '\n' + (r.warnings as string[]).map((w) => `warning: ${w}`).join('\n') : ''),
 });
 
