@@ -74,8 +74,8 @@ export class BackgroundEmbedder {
     return { ...this.#status };
   }
 
-  /** Runs one slice now (tests, and a face that knows the vault just changed); resolves when it is done. */
-  async runSlice(): Promise<BackgroundEmbedStatus> {
+  /** One slice, never two at once; resolves with the status after it. */
+  async #runSlice(): Promise<BackgroundEmbedStatus> {
     if (!this.#running) this.#running = this.#slice().finally(() => (this.#running = null));
     await this.#running;
     return this.status();
@@ -92,7 +92,7 @@ export class BackgroundEmbedder {
   #schedule(ms: number): void {
     if (this.#abort.signal.aborted) return;
     this.#timer = setTimeout(() => {
-      void this.runSlice().then((s) => {
+      void this.#runSlice().then((s) => {
         // More to do: the next slice soon; otherwise check again after the interval (an edit, a config change).
         const next = s.state === 'unavailable' ? this.#backoffMs : (s.pending_notes ?? 0) > 0 ? Math.min(this.#intervalMs, 250) : this.#intervalMs;
         this.#schedule(next);
@@ -110,7 +110,8 @@ export class BackgroundEmbedder {
     }
     const { spec, model } = setting.config;
     Object.assign(this.#status, { provider: spec.name, model });
-    if (spec.kind !== 'local' && !isLoopbackUrl(endpointOf(spec, 'embed'))) {
+    // The consent rule's own test of "this machine" (an in-process model's `local:` address counts).
+    if (!isLoopbackUrl(endpointOf(spec, 'embed'))) {
       Object.assign(this.#status, { state: 'needs_consent', last_error: null });
       return;
     }

