@@ -9,20 +9,12 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
-import { after, test } from 'node:test';
+import { test } from 'node:test';
 import { REPO_ROOT, runCliProcess, type CliRun } from '../helpers/run-cli.js';
 import { tempDir } from '../helpers/temp-vault.js';
+import { killAtEnd } from '../helpers/kill-at-end.js';
 
-const started = new Set<number>();
-after(() => {
-  for (const pid of started) {
-    try {
-      process.kill(pid, 'SIGKILL');
-    } catch {
-      // already gone
-    }
-  }
-});
+const started = killAtEnd();
 
 interface Demo {
   vault: string;

@@ -14,28 +14,20 @@ import { execFileSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import fs from 'node:fs';
 import path from 'node:path';
-import { after, test } from 'node:test';
+import { test } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { CLI_BIN, runCliProcess, type CliRun } from '../helpers/run-cli.js';
 import { tempVault } from '../helpers/temp-vault.js';
 import { indexFile } from '../../src/index/db.js';
+import { killAtEnd } from '../helpers/kill-at-end.js';
 
 const OLD = '# Paint\nThe colour of the door is crimson.\n';
 // Same length, different bytes.
 const NEW = '# Paint\nThe colour of the door is emerald.\n';
 assert.equal(Buffer.byteLength(OLD), Buffer.byteLength(NEW));
 
-const started = new Set<number>();
-after(() => {
-  for (const pid of started) {
-    try {
-      process.kill(pid, 'SIGKILL');
-    } catch {
-      // already gone
-    }
-  }
-});
+const started = killAtEnd();
 
 function vault() {
   const { root, home } = tempVault({ 'Paint.md': OLD, 'Other.md': '# Other\nNothing about doors.\n' });

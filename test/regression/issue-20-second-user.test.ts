@@ -20,6 +20,7 @@ import path from 'node:path';
 import { after, test } from 'node:test';
 import { CLI_BIN, REPO_ROOT, type CliRun } from '../helpers/run-cli.js';
 import { tempDir } from '../helpers/temp-vault.js';
+import { killAtEnd } from '../helpers/kill-at-end.js';
 
 const NOBODY = 65534;
 const skip =
@@ -29,16 +30,7 @@ const skip =
       ? 'setpriv (util-linux) is not installed'
       : false;
 
-const started = new Set<number>();
-after(() => {
-  for (const pid of started) {
-    try {
-      process.kill(pid, 'SIGKILL');
-    } catch {
-      // already gone
-    }
-  }
-});
+const started = killAtEnd();
 
 /** What `nobody` managed: 'ok' (it could) or the error code. */
 const PROBE = `
