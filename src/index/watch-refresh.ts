@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import {
+  fileStamp,
   statVaultPath,
   vaultConfigPath,
   VaultWatcher,
@@ -256,6 +257,5 @@ function hasNonNfcName(tree: ScanTree): boolean {
 
 /** The vault config's stamp: an edit (exclusions) changes what every path is, so it walks. */
 function configKey(root: string): string {
-  const st = fs.statSync(vaultConfigPath(root), { throwIfNoEntry: false });
-  return st ? `${st.dev}:${st.ino}:${st.size}:${st.mtimeMs}:${st.ctimeMs}` : 'absent';
+  return fileStamp(vaultConfigPath(root)) ?? 'absent';
 }

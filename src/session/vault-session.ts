@@ -1,7 +1,6 @@
-import fs from 'node:fs';
 import { IndexSession, oneShotReader, WatchRefresh, type Freshness, type ReadPoolStatus, type FreshIndexOptions, type FreshRead, type IndexReader, type WatchRefreshStatus } from '../index/index.js';
 import type { IndexHandle, RefreshResult } from '../index/index.js';
-import { readVaultConfig, selectVault, vaultConfigPath, vaultIdentity, type VaultConfig, type VaultSelection } from '../vault/index.js';
+import { fileStamp, readVaultConfig, selectVault, vaultConfigPath, vaultIdentity, type VaultConfig, type VaultSelection } from '../vault/index.js';
 
 type Env = Record<string, string | undefined>;
 
@@ -117,8 +116,7 @@ export class VaultSession implements IndexReader {
 
 function statKey(file: string): string {
   try {
-    const st = fs.statSync(file);
-    return `${st.dev}:${st.ino}:${st.size}:${st.mtimeMs}:${st.ctimeMs}`;
+    return fileStamp(file) ?? 'absent';
   } catch {
     return 'absent';
   }

@@ -42,3 +42,13 @@ export function statVaultPath(root: string, diskRel: string): PathState {
     file: { path: nfc, diskPath: diskRel, size: st.size, mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs, ino: st.ino, dev: st.dev, ext: dot > 0 ? name.slice(dot + 1).toLowerCase() : '' },
   };
 }
+
+/**
+ * What tells a changed file from an unchanged one without reading it: device,
+ * inode, size, mtime and ctime (an edit that restores size and mtime, as `cp -p`
+ * and `touch -r` do, still moves ctime: issue 20). null when there is no file.
+ */
+export function fileStamp(file: string): string | null {
+  const st = fs.statSync(file, { throwIfNoEntry: false });
+  return st ? `${st.dev}:${st.ino}:${st.size}:${st.mtimeMs}:${st.ctimeMs}` : null;
+}

@@ -4,7 +4,7 @@ import net from 'node:net';
 import { VaultgateError } from '../../errors.js';
 import { BackgroundEmbedder } from '../../dense/index.js';
 import { VaultSession, type Freshness } from '../../session/index.js';
-import { dataRoots, selectVault, writePrivateFile } from '../../vault/index.js';
+import { dataRoots, fileStamp, selectVault, writePrivateFile } from '../../vault/index.js';
 import { runCli } from '../run-cli.js';
 import { BUILD, VERSION } from '../../version.js';
 import { verbOf } from '../argv.js';
@@ -285,8 +285,4 @@ function readOr(file: string): string {
   }
 }
 
-function fileStamp(file: string): string | null {
-  const st = fs.statSync(file, { throwIfNoEntry: false });
-  return st ? `${st.dev}:${st.ino}:${st.size}:${st.mtimeMs}:${st.ctimeMs}` : null;
-}
 
