@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, test } from 'node:test';
-import { offMachineUrl, startFakeProvider, type FakeProvider, type ReceivedRequest } from '../helpers/fake-provider.js';
+import { letterEmbedding, offMachineUrl, startFakeProvider, type FakeProvider, type ReceivedRequest } from '../helpers/fake-provider.js';
 import { runCli, runCliProcess } from '../helpers/run-cli.js';
 import { tempVault } from '../helpers/temp-vault.js';
 
@@ -34,15 +34,9 @@ after(async () => {
   for (const p of providers) await p.close();
 });
 
-/** A deterministic toy embedding: letter counts of the text, so similar texts get similar vectors. */
-function embed(text: string): number[] {
-  const v = new Array(26).fill(0);
-  for (const c of text.toLowerCase()) if (c >= 'a' && c <= 'z') v[c.charCodeAt(0) - 97]++;
-  return v;
-}
-const ollamaEmbed = (req: ReceivedRequest) => ({ body: { model: req.json.model, embeddings: (req.json.input as string[]).map(embed) } });
+const ollamaEmbed = (req: ReceivedRequest) => ({ body: { model: req.json.model, embeddings: (req.json.input as string[]).map(letterEmbedding) } });
 const openaiEmbed = (req: ReceivedRequest) => ({
-  body: { object: 'list', data: (req.json.input as string[]).map((t, index) => ({ object: 'embedding', index, embedding: embed(t) })).reverse() },
+  body: { object: 'list', data: (req.json.input as string[]).map((t, index) => ({ object: 'embedding', index, embedding: letterEmbedding(t) })).reverse() },
 });
 
 test('similar (offline default): linked notes left out unless asked for and marked; a pair’s parts; same-name duplicates', async () => {

@@ -101,3 +101,10 @@ export function offMachineUrl(p: FakeProvider): string {
 export const ollamaChat = (content: string): FakeReply => ({ body: { model: 'm', message: { role: 'assistant', content }, done: true } });
 /** OpenAI's `/chat/completions` reply carrying `content`. */
 export const openaiChat = (content: string): FakeReply => ({ body: { id: 'x', object: 'chat.completion', choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }] } });
+
+/** A deterministic toy embedding: the letter counts of a text, so texts that share letters get close vectors. */
+export function letterEmbedding(text: string): number[] {
+  const v = new Array<number>(26).fill(0);
+  for (const c of text.toLowerCase()) if (c >= 'a' && c <= 'z') v[c.charCodeAt(0) - 97]!++;
+  return v;
+}

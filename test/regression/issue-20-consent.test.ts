@@ -18,7 +18,7 @@ import { after, test } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { CLI_BIN, runCliProcess } from '../helpers/run-cli.js';
-import { offMachineUrl, startFakeProvider, type FakeProvider, type ReceivedRequest } from '../helpers/fake-provider.js';
+import { letterEmbedding, offMachineUrl, startFakeProvider, type FakeProvider, type ReceivedRequest } from '../helpers/fake-provider.js';
 import { rawRequest, serve } from '../helpers/serve.js';
 import { tempDir, tempVault } from '../helpers/temp-vault.js';
 import { TMUX_SKIP, TmuxPane } from '../helpers/tmux.js';
@@ -37,12 +37,7 @@ after(async () => {
   for (const p of providers) await p.close();
 });
 
-function embed(text: string): number[] {
-  const v = new Array(26).fill(0);
-  for (const c of text.toLowerCase()) if (c >= 'a' && c <= 'z') v[c.charCodeAt(0) - 97]++;
-  return v;
-}
-const openaiEmbed = (req: ReceivedRequest) => ({ body: { object: 'list', data: (req.json.input as string[]).map((t, index) => ({ object: 'embedding', index, embedding: embed(t) })) } });
+const openaiEmbed = (req: ReceivedRequest) => ({ body: { object: 'list', data: (req.json.input as string[]).map((t, index) => ({ object: 'embedding', index, embedding: letterEmbedding(t) })) } });
 const openaiChat = (content: string) => ({ body: { id: 'x', object: 'chat.completion', choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }] } });
 
 /** A fake provider on 127.0.0.1, and the URL that names it as if it were elsewhere (see the header). */
