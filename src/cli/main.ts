@@ -16,7 +16,7 @@ import { requireWithCodeCache, type CachedBundle } from './code-cache.js';
 import { verbOf } from './argv.js';
 import { FORWARDED_VERBS, forwardToDaemon } from './daemon/client.js';
 import { dataRoots } from '../vault/dirs.js';
-import { BUILD } from '../version.js';
+import { BUILD, VERSION } from '../version.js';
 import { ttyConfirm } from './tty-confirm.js';
 
 // A closed pipe (e.g. `vaultgate search x | head -1`) is not an error worth a stack trace.
@@ -89,9 +89,16 @@ async function answerHere(): Promise<void> {
   }
 }
 
-// A read the vault's daemon can answer costs a socket round trip; only when none
-// answers is the CLI itself (commander, the operation table, the index) loaded.
-void forwardToDaemon(argv, io).then((forwarded) => {
-  if (forwarded !== null) process.exitCode = forwarded;
-  else return answerHere();
-});
+// `vaultgate --version` alone is what scripts and installers run to see that the
+// command works: answered before the daemon socket and the CLI bundle (commander
+// prints the same line for it when combined with other words).
+if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
+  process.stdout.write(`${VERSION}\n`);
+} else {
+  // A read the vault's daemon can answer costs a socket round trip; only when none
+  // answers is the CLI itself (commander, the operation table, the index) loaded.
+  void forwardToDaemon(argv, io).then((forwarded) => {
+    if (forwarded !== null) process.exitCode = forwarded;
+    else return answerHere();
+  });
+}
