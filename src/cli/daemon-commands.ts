@@ -1,6 +1,7 @@
 import { Command, Option } from 'commander';
 import { VaultgateError } from '../errors.js';
 import type { Reporter } from './command-kit.js';
+import type { runCli as RunCli } from './run-cli.js';
 import { GROUP_HEADINGS } from './register-ops.js';
 
 /** Default of `--walk-interval`: the watcher's safety net, in seconds. */
@@ -12,7 +13,7 @@ const DEFAULT_WALK_INTERVAL_S = 600;
  * process on this machine and mean nothing to an MCP client. Their modules are
  * imported on first use, like every verb's core.
  */
-export function registerDaemonCommands(program: Command, reporter: Reporter): void {
+export function registerDaemonCommands(program: Command, reporter: Reporter, runCli: typeof RunCli): void {
   const daemon = program
     .command('daemon')
     .summary('A long-lived process per vault that answers read commands warm (opt-in)')
@@ -95,6 +96,7 @@ export function registerDaemonCommands(program: Command, reporter: Reporter): vo
           freshness: o.freshness,
           walkIntervalMs: seconds(o.walkInterval) * 1000,
           log: (line) => reporter.io.stderr(`${new Date().toISOString()} ${line}\n`),
+          runCli,
         });
         return { json: { stopped: reason }, text: `stopped: ${reason}` };
       }),

@@ -87,7 +87,7 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
 
   registerOperations(program, reporter, operationVerb(argv));
   registerFaceVerbs(program, reporter);
-  registerDaemonCommands(program, reporter);
+  registerDaemonCommands(program, reporter, runCli);
   // Every subcommand reports usage errors the same way, shows global options in its help, and exits through us.
   const configure = (cmd: Command) => {
     cmd.exitOverride().configureOutput({ writeOut: (s) => io.stdout(s), writeErr: (s) => void (commanderErr += s) });

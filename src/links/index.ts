@@ -16,6 +16,8 @@
  * - {@link openVaultView}: scan + lazily parse the vault.
  * - {@link resolveInVault}, {@link noteLinks}, {@link backlinks}, {@link checkVault}:
  *   what the `resolve`, `links`, `backlinks` and `check` commands return.
+ * - {@link readLinkFormat}: the vault's `.obsidian/app.json` settings for new links
+ *   (plan, proposals and atomize write links the way Obsidian would).
  */
 export * from './fold.js';
 export * from './file-index.js';
@@ -24,6 +26,7 @@ export * from './strip-heading.js';
 export * from './resolve-subpath.js';
 export * from './resolve-link.js';
 export * from './link-text.js';
+export { readLinkFormat } from './link-format.js';
 export * from './vault-view.js';
 export * from './note-args.js';
 export * from './vault-links.js';

@@ -12,6 +12,5 @@
  */
 export * from './unsafe-ranges.js';
 export * from './insertion.js';
-export * from './link-format.js';
 export * from './make-plan.js';
 export * from './propose-plan.js';

@@ -6,7 +6,7 @@ import { linkTextFor, resolveLinkPath, type FileIndex, type LinkFormat } from '.
 import { parseLinkSyntax, parseNote } from '../markdown/index.js';
 import { readNoteFile, readVaultConfig, sha256Hex } from '../vault/index.js';
 import { planInsertion, type Insertion, type Position } from './insertion.js';
-import { readLinkFormat } from './link-format.js';
+import { readLinkFormat } from '../links/index.js';
 
 type Env = Record<string, string | undefined>;
 

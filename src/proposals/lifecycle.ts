@@ -11,7 +11,7 @@ import { proposalBundle } from './bundle.js';
 import { defaultTitle, resolveChanges, type ChangeRequest } from './changes.js';
 import { asProposal, forProposal } from './engine-errors.js';
 import { rewriteLinks, type LinkRewriter } from './link-rewrite.js';
-import { readLinkFormat } from '../plan/index.js';
+import { readLinkFormat } from '../links/index.js';
 import { linkTargetPins, type ExpectedLinkTarget } from './link-targets.js';
 import { runReview } from './review.js';
 import { diffLinkEffects } from './review-hash.js';

@@ -5,7 +5,7 @@ import { VaultgateError } from '../../errors.js';
 import { BackgroundEmbedder } from '../../dense/index.js';
 import { VaultSession, type Freshness } from '../../session/index.js';
 import { dataRoots, fileStamp, selectVault, writePrivateFile } from '../../vault/index.js';
-import { runCli } from '../run-cli.js';
+import type { runCli } from '../run-cli.js';
 import { BUILD, VERSION } from '../../version.js';
 import { verbOf } from '../argv.js';
 import { controlDaemon, FORWARDED_VERBS, vaultOption } from './client.js';
@@ -25,6 +25,8 @@ export interface DaemonOptions {
   walkIntervalMs: number;
   /** A line for the daemon's log (its stderr). */
   log: (line: string) => void;
+  /** The CLI that answers each request, handed in by the CLI that started the daemon (importing it here would close a cycle). */
+  runCli: typeof runCli;
 }
 
 /** How often the daemon checks that its vault, its socket and its build are still there. */
@@ -171,7 +173,7 @@ export async function serveDaemon(opts: DaemonOptions): Promise<{ reason: string
   const answer = async (socket: net.Socket, request: RunRequest) => {
     if (socket.destroyed) return;
     const own: VaultSession[] = [];
-    const code = await runCli(request.argv, {
+    const code = await opts.runCli(request.argv, {
       stdout: (s) => send(socket, { t: 'out', d: s }),
       stderr: (s) => send(socket, { t: 'err', d: s }),
       env: request.env,

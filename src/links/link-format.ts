@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { DEFAULT_LINK_FORMAT, type LinkFormat } from '../links/index.js';
+import { DEFAULT_LINK_FORMAT, type LinkFormat } from './link-text.js';
 
 /**
  * The vault's link settings from `.obsidian/app.json` (`newLinkFormat`,
