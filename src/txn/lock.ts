@@ -7,6 +7,7 @@ import { removeTree } from './durable.js';
 import { realFsOps, rethrowIfCrash, type FsOps } from './fs-ops.js';
 import { txnLayout } from './layout.js';
 import { DEFAULT_LOCK_TIMEOUT_MS, HEARTBEAT_EVERY_MS, HEARTBEAT_TTL_MS, MAX_CLOCK_SKEW_MS, MAX_STATE_FILE_BYTES } from './settings.js';
+import { processAlive } from '../process-alive.js';
 
 /**
  * The vault lock: `.vaultgate/lock/` holding `owner.json`. It is born complete —
@@ -56,15 +57,6 @@ export function processStartTime(pid: number): string | null {
     return fields[19] ?? null; // field 22 overall; fields[0] is field 3
   } catch {
     return null;
-  }
-}
-
-function pidAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 
@@ -140,7 +132,7 @@ export function judgeOwner(owner: LockOwner | null, ageMs: number, ttl = HEARTBE
   if (!owner) return ageMs > ttl ? (unreadable ? 'unreadable' : 'invalid') : 'unverified';
   if (owner.host === os.hostname()) {
     if (owner.pid === process.pid) return heldTokens.has(owner.token) ? 'live' : 'dead';
-    if (!pidAlive(owner.pid)) return 'dead';
+    if (!processAlive(owner.pid)) return 'dead';
     const now = processStartTime(owner.pid);
     if (owner.start_time !== null && now !== null && now !== owner.start_time) return 'reused-pid';
     return 'live';

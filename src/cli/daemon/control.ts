@@ -9,6 +9,7 @@ import { BUILD } from '../../version.js';
 import { controlDaemon, type ControlOutcome } from './client.js';
 import { daemonPaths, type DaemonPaths } from './paths.js';
 import type { DaemonInfo } from './protocol.js';
+import { processAlive } from '../../process-alive.js';
 
 type Env = Record<string, string | undefined>;
 
@@ -160,22 +161,13 @@ function isOurDaemon(pid: number): boolean {
   }
 }
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 async function untilGone(pid: number, timeoutMs: number): Promise<boolean> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    if (!alive(pid)) return true;
+    if (!processAlive(pid)) return true;
     await sleep(25);
   }
-  return !alive(pid);
+  return !processAlive(pid);
 }
 
 /** The end of the daemon's log: only its last 4 KiB are read (a long-lived daemon's log can be large). */

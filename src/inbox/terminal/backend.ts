@@ -1,6 +1,4 @@
-import { typedEnvironmentError } from '../../environment-error.js';
-import { exitCodeOf, isVaultgateError } from '../../errors.js';
-import { findOperation, runOperation, type OpContext } from '../../ops/index.js';
+import { errorReport, findOperation, runOperation, type OpContext } from '../../ops/index.js';
 import type { ApplyResultView, AuditEvent, ProposalSummary, ProposeResult, ReviewResult, ShowResult } from '../../proposals/index.js';
 import type { ErrorView, View } from './model.js';
 import { PAGE_SIZE } from './window.js';
@@ -43,7 +41,8 @@ export function opsBackend(ctx: OpContext): InboxBackend {
 
 /** A thrown value as the inbox shows it: typed errors as the CLI prints them, anything else a bug (INTERNAL, exit 1). */
 export function errorView(raised: unknown): ErrorView {
-  const e = typedEnvironmentError(raised);
-  if (isVaultgateError(e)) return { code: e.code, message: e.message, ...(e.hint ? { hint: e.hint } : {}), exit: exitCodeOf(e) };
-  return { code: 'INTERNAL', message: `internal error: ${(e as Error)?.message ?? String(e)}`, hint: 'This is a bug in vaultgate; the stack is printed when the inbox closes.', exit: exitCodeOf(e) };
+  const { error, exitCode, internal } = errorReport(raised);
+  // A bug's stack is kept for when the inbox closes (ink owns the screen until then).
+  const hint = internal ? 'This is a bug in vaultgate; the stack is printed when the inbox closes.' : error.hint;
+  return { code: error.code, message: error.message, ...(hint ? { hint } : {}), exit: exitCode };
 }
