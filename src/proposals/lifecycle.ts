@@ -157,10 +157,13 @@ async function storeAndReview(
   collectAfterBig(rec.changes); // the texts' encodings and their deflated copies are garbage now
   // the first review records what every new link opens: the precondition every later review checks;
   // `checked`: the same changes' bundle, validated before storing under a placeholder id; only the id differs
-  const review = await runReview(session, rec, parsed, {
+  const memo = parsed ?? store.parses();
+  const review = await runReview(session, rec, memo, {
     record: { expected, done: (targets) => store.setLinkTargets(rec.id, targets) },
     ...(checked ? { bundle: { ...checked, operation_id: rec.operation_id } } : {}),
   });
+  // review and apply read these back instead of parsing the same texts again (issue 20 §8)
+  store.keepParses(memo);
   const stored = store.saveReview(rec.id, review, review.verdict, ['pending', 'blocked'], reviewedEvent(rec, review, actor, 'reviewed'));
   const saved = store.require(rec.id);
   return {
@@ -304,7 +307,9 @@ export async function review(session: VaultSession, id: string, actor: string): 
     const p = settle(session, store, store.require(id), actor);
     // an undone proposal's review is its stored one too: `reopen` reviews it again under a new transaction id
     if (p.state === 'applied' || p.state === 'recovery' || p.state === 'undone') return withView({ proposal: { id: p.id, state: p.state } }, p.review);
-    const r = await runReview(session, p);
+    const parses = store.parses();
+    const r = await runReview(session, p, parses);
+    parses.keep();
     const next: ProposalState = p.state === 'declined' ? 'declined' : r.verdict;
     const stored = store.saveReview(p.id, r, next, [p.state], reviewedEvent(p, r, actor, 'reviewed'));
     const saved = store.require(id);
@@ -448,7 +453,9 @@ export async function apply(session: VaultSession, id: string, reviewHash: strin
           if (cur.state === 'undone') throw undoneError(cur);
           const seen = approvedReview(cur.review) ?? approved;
           // the same proposal, so the same changes (they never change once stored): the bundle built above
-          const r = await runReview(session, cur, undefined, cur.operation_id === p.operation_id ? { bundle } : {});
+          const parses = store.parses();
+          const r = await runReview(session, cur, parses, cur.operation_id === p.operation_id ? { bundle } : {});
+          parses.keep();
           const from: ProposalState[] = ['pending', 'blocked', 'recovery'];
           if (r.verdict === 'blocked') {
             store.saveReview(id, r, 'blocked', from);
@@ -578,7 +585,9 @@ export async function reopen(session: VaultSession, id: string, actor: string): 
       }
       p = store.require(id);
     }
-    const r = await runReview(session, p);
+    const parses = store.parses();
+    const r = await runReview(session, p, parses);
+    parses.keep();
     if (!store.saveReview(id, r, r.verdict, [from], reviewedEvent(p, r, actor, 'reopened', { from, ...(spent ? { previous_operation_id: spent } : {}) }))) {
       throw stateError(store.require(id), 'reopen', 'declined or undone', 'It changed meanwhile; `vaultgate show ID` shows its state.');
     }

@@ -4,7 +4,9 @@ import { sha256Hex } from '../vault/index.js';
 import { MAX_FILE_BYTES } from '../txn/index.js';
 import { changeDiff } from './diff.js';
 import { lazyProperty } from './lazy.js';
+import { KeptParses } from './parse-cache.js';
 import { openStore, type StoreDb, type StoreSpec } from '../store/index.js';
+import type { NoteModel } from '../markdown/index.js';
 import type { AuditEvent, FolderMove, LinkTarget, ProposalOrigin, ProposalRecord, ProposalState, StoredChange, StoredReview } from './types.js';
 
 type Env = Record<string, string | undefined>;
@@ -177,10 +179,23 @@ const SCHEMA_V5 = `
 ALTER TABLE proposals ADD COLUMN folder_moves TEXT NOT NULL DEFAULT '[]';
 `;
 
+/**
+ * v6 (issue 20 §8): parses of long proposal texts kept between propose, review
+ * and apply (parse-cache.ts): a cache, bounded, keyed by the text's `textKey`.
+ */
+const SCHEMA_V6 = `
+CREATE TABLE parses (
+  key   TEXT PRIMARY KEY,
+  build TEXT NOT NULL,
+  bytes INTEGER NOT NULL,
+  model BLOB NOT NULL
+) STRICT;
+`;
+
 export const PROPOSAL_STORE: StoreSpec = {
   name: 'proposals',
   applicationId: 0x56475052, // 'VGPR'
-  migrations: [SCHEMA_V1, SCHEMA_V2, SCHEMA_V3, SCHEMA_V4, SCHEMA_V5],
+  migrations: [SCHEMA_V1, SCHEMA_V2, SCHEMA_V3, SCHEMA_V4, SCHEMA_V5, SCHEMA_V6],
 };
 
 interface ProposalRow {
@@ -275,6 +290,19 @@ export class ProposalStore {
   /** Texts already read or written, by hash: a big proposal is read several times per command (apply: four). */
   readonly #texts = new Map<string, string>();
   private constructor(readonly db: StoreDb, readonly file: string) {}
+
+  /** A parse memo for review and the link rewriter that reads the parses kept by earlier commands; `keep()` it after use. */
+  parses(): KeptParses {
+    return new KeptParses(this.db);
+  }
+
+  /** Keep the long texts' parses a command made without a store open yet (propose parses before it stores). */
+  keepParses(parsed: ReadonlyMap<string, NoteModel>): void {
+    if (parsed instanceof KeptParses) return parsed.keep();
+    const kept = this.parses();
+    for (const [key, model] of parsed) kept.set(key, model);
+    kept.keep();
+  }
 
   /** Open for writing (created when absent). */
   static open(root: string, env: Env): ProposalStore {
