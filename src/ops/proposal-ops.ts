@@ -71,7 +71,26 @@ function reviewText(r: ReviewView & { proposal: { id: string; state: string } })
   // every link a move or heading rename rewrites, where and how (the diff shows them in context)
   const rewritten = r.files.flatMap((f) => (f.links_rewritten ?? []).map((l) => `  ${f.to ?? f.path}:${l.line}  ${l.before} → ${l.after}`));
   const links = rewritten.length > 0 ? ['', `links rewritten (${rewritten.length}):`, ...rewritten] : [];
-  return [`${r.proposal.id}: ${r.proposal.state}${r.review_hash ? `  review_hash ${r.review_hash}` : ''}`, ...marks, ...links, '', r.diff].join('\n');
+  return [`${r.proposal.id}: ${r.proposal.state}${r.review_hash ? `  review_hash ${r.review_hash}` : ''}`, ...claimText(r), ...marks, ...links, '', r.diff].join('\n');
+}
+
+/** A plan's claim with each cited fragment beside it (issue 22 §2): status, side, where, and the exact text. */
+function claimText(r: ReviewView): string[] {
+  if (!r.claim) return [];
+  const c = r.claim;
+  const ev = (r.evidence ?? []).map((e) => {
+    const at = `${e.note}:${e.lines[0]}${e.lines[1] === e.lines[0] ? '' : `-${e.lines[1]}`}`;
+    const heading = e.heading.length ? ` (${e.heading.join(' > ')})` : '';
+    const now = e.found_lines ? ` [now at ${e.found_lines[0]}-${e.found_lines[1]}]` : '';
+    return `  ${e.status.padEnd(9)} ${e.side} ${at}${heading}${e.anchor ? ' anchor' : ''}${now}  ${e.text.replace(/\s*\n\s*/g, ' ')}`;
+  });
+  return [
+    `claim: ${c.text}`,
+    `  (${c.kind}, catalog ${c.catalog_id}, answer ${c.answer_id}, recommendation ${c.recommendation})`,
+    `evidence (${ev.length}; whether it supports the claim is for you to judge):`,
+    ...ev,
+    '',
+  ];
 }
 
 export const proposeOp = defineOperation({

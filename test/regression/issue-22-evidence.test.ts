@@ -1,0 +1,140 @@
+/**
+ * Issue #22 §2: the evidence sits beside the claim in review. A proposal made
+ * by `plan --propose` carried the claim (in its summary) and a catalog id; the
+ * fragments it rests on were in neither `show` nor `review`, so the person had
+ * to go back to the `relate` output to judge the claim, and nothing noticed
+ * when a cited sentence was edited away after the proposal. Now the proposal
+ * stores every cited fragment (id, side, note, heading, lines, text, as
+ * verified at propose time); show and review list them beside the claim, with
+ * a status review re-checks; a fragment no longer in its note is the named
+ * check `evidence` — a warning, or a block when the plan depends on it (its
+ * note is the one the change writes, or it was the last support of the claim
+ * in its note) — and apply refuses with 75.
+ */
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { test } from 'node:test';
+import { runCliProcess } from '../helpers/run-cli.js';
+import { snapshotTree, tempVault } from '../helpers/temp-vault.js';
+
+type V = { root: string; home: string };
+const vg = (v: V, args: string[]) => runCliProcess(args, { vault: v.root, home: v.home, cwd: v.root });
+const CACHE = '# Cache lifetime\n\nEntries live one hour in the edge cache.\nThe limit protects the origin from load.\n\n## Why\n\nOrigin servers were overloaded in 2024.\n';
+const ORIGIN = '# Origin load\n\nWithout a cache the origin serves every request.\n\nOne hour was chosen in the v1.2 review.\n';
+const CLAIM = 'the hour chosen in the review is the edge cache lifetime';
+const SRC = 'reviews/Origin load.md';
+const DST = 'ops/Cache lifetime.md';
+
+/** relate prepare → a hand-written answer (no model) → relate validate → plan --propose. */
+async function planProposal(v: V) {
+  const cat = (await vg(v, ['relate', 'prepare', SRC, DST])).json;
+  const id = (side: string, n: number) => cat.fragments.filter((f: any) => f.side === side)[n].id;
+  const file = path.join(v.root, '..', `answer-${cat.catalog_id}.json`);
+  fs.writeFileSync(
+    file,
+    JSON.stringify({
+      version: 'vaultgate.relation.v1',
+      recommendations: [{ kind: 'link_a_to_b', claim: CLAIM, evidence_a: [id('A', 1)], evidence_b: [id('B', 0), id('B', 2)], anchor: id('A', 1) }],
+    }),
+  );
+  assert.equal((await vg(v, ['relate', 'validate', cat.catalog_id, file])).exitCode, 0);
+  const r = await vg(v, ['plan', cat.catalog_id, '--recommendation', '0', '--propose', '--agent', 'tester']);
+  assert.equal(r.exitCode, 0, r.stdout + r.stderr);
+  assert.equal(r.json.proposal.state, 'pending');
+  return { id: r.json.proposal.id as string, hash: r.json.review.review_hash as string, cat, frag: id };
+}
+
+function edit(v: V, rel: string, from: string, to: string) {
+  const p = path.join(v.root, rel);
+  const text = fs.readFileSync(p, 'utf8');
+  assert.ok(text.includes(from));
+  fs.writeFileSync(p, text.replace(from, to));
+}
+
+test('issue 22 §2: plan --propose carries its evidence; show and review list every cited fragment beside the claim (JSON and text)', async () => {
+  const v = tempVault({ [DST]: CACHE, [SRC]: ORIGIN });
+  const { id, cat, frag } = await planProposal(v);
+  const expected = [
+    { id: frag('A', 1), side: 'A', note: SRC, heading: ['Origin load'], lines: [5, 5], text: 'One hour was chosen in the v1.2 review.', anchor: true, status: 'ok' },
+    { id: frag('B', 0), side: 'B', note: DST, heading: ['Cache lifetime'], lines: [3, 3], text: 'Entries live one hour in the edge cache.', anchor: false, status: 'ok' },
+    { id: frag('B', 2), side: 'B', note: DST, heading: ['Cache lifetime', 'Why'], lines: [8, 8], text: 'Origin servers were overloaded in 2024.', anchor: false, status: 'ok' },
+  ];
+  for (const verb of ['show', 'review']) {
+    const r = await vg(v, [verb, id]);
+    assert.equal(r.exitCode, 0, r.stdout + r.stderr);
+    assert.deepEqual(r.json.claim, { text: CLAIM, kind: 'link_a_to_b', catalog_id: cat.catalog_id, answer_id: 1, recommendation: 0 }, verb);
+    assert.deepEqual(r.json.evidence, expected, verb);
+  }
+  const checks = (await vg(v, ['review', id])).json.checks;
+  const ev = checks.filter((c: any) => c.name === 'evidence');
+  assert.equal(ev.length, 1);
+  assert.equal(ev[0].ok, true);
+  const text = (await vg(v, ['show', id, '--text'])).stdout;
+  assert.match(text, new RegExp(`claim: ${CLAIM}`));
+  assert.match(text, /ok +B ops\/Cache lifetime\.md:8 \(Cache lifetime > Why\) +Origin servers were overloaded in 2024\./);
+  assert.match(text, /ok +A reviews\/Origin load\.md:5 \(Origin load\) anchor +One hour was chosen/);
+});
+
+test('issue 22 §2: a cited sentence of the target edited — one of two is a warning, the last one blocks (evidence); apply exits 75', async () => {
+  const v = tempVault({ [DST]: CACHE, [SRC]: ORIGIN });
+  const { id, hash, frag } = await planProposal(v);
+  edit(v, DST, 'overloaded in 2024', 'overloaded in 2025');
+  let r = await vg(v, ['review', id]);
+  assert.equal(r.exitCode, 0, r.stdout);
+  const ev = () => r.json.checks.filter((c: any) => c.name === 'evidence' && !c.ok);
+  assert.deepEqual(ev().map((c: any) => [c.severity, c.details.id, c.details.status]), [['warn', frag('B', 2), 'changed']]);
+  assert.match(ev()[0].message, /Origin servers were overloaded in 2024\./);
+  assert.deepEqual(r.json.evidence.map((e: any) => e.status), ['ok', 'ok', 'changed']);
+  // the target's bytes are pinned too (§1): the proposal is blocked, by link_target
+  assert.equal(r.json.proposal.state, 'blocked');
+  let a = await vg(v, ['apply', id, '--review-hash', hash]);
+  assert.equal(a.exitCode, 75, a.stdout + a.stderr);
+  // the other B sentence goes too: nothing in the target supports the claim any more
+  edit(v, DST, 'Entries live one hour', 'Entries live two hours');
+  r = await vg(v, ['review', id]);
+  assert.deepEqual(ev().map((c: any) => [c.severity, c.details.id]), [['block', frag('B', 0)], ['block', frag('B', 2)]]);
+  assert.deepEqual((await vg(v, ['proposals'])).json.proposals[0].blocking.sort(), ['evidence', 'link_target']);
+  const before = snapshotTree(v.root);
+  a = await vg(v, ['apply', id, '--review-hash', hash]);
+  assert.equal(a.exitCode, 75, a.stdout + a.stderr);
+  assert.equal(a.json.error.code, 'EVIDENCE_CHANGED');
+  assert.match(a.json.error.hint, /review/);
+  assert.deepEqual(snapshotTree(v.root), before, 'nothing written');
+  assert.equal(fs.readFileSync(path.join(v.root, SRC), 'utf8'), ORIGIN);
+  // show says what the last review found, without checking again
+  const s = await vg(v, ['show', id]);
+  assert.deepEqual(s.json.evidence.map((e: any) => e.status), ['ok', 'changed', 'changed']);
+});
+
+test('issue 22 §2: the anchor sentence in the note the plan writes into edited, and the target moved away: evidence blocks; apply exits 75', async () => {
+  const v = tempVault({ [DST]: CACHE, [SRC]: ORIGIN });
+  const { id, hash, frag } = await planProposal(v);
+  edit(v, SRC, 'One hour was chosen', 'One hour was picked');
+  fs.mkdirSync(path.join(v.root, 'archive'));
+  fs.renameSync(path.join(v.root, DST), path.join(v.root, 'archive/Cache lifetime.md'));
+  const r = await vg(v, ['review', id]);
+  const ev = r.json.checks.filter((c: any) => c.name === 'evidence' && !c.ok);
+  assert.deepEqual(
+    ev.map((c: any) => [c.severity, c.details.id, c.details.status]),
+    [
+      ['block', frag('A', 1), 'changed'],
+      ['block', frag('B', 0), 'note_gone'],
+      ['block', frag('B', 2), 'note_gone'],
+    ],
+  );
+  assert.equal(r.json.proposal.state, 'blocked');
+  const a = await vg(v, ['apply', id, '--review-hash', hash]);
+  assert.equal(a.exitCode, 75, a.stdout + a.stderr);
+});
+
+test('issue 22 §2: a proposal not made from a plan has no claim and no evidence check', async () => {
+  const v = tempVault({ [SRC]: ORIGIN });
+  const crypto = await import('node:crypto');
+  const r = await vg(v, ['propose', SRC, '--append', '--content', 'More.', '--base', crypto.createHash('sha256').update(ORIGIN).digest('hex')]);
+  assert.equal(r.exitCode, 0, r.stdout);
+  const s = await vg(v, ['show', r.json.proposal.id]);
+  assert.equal(s.json.claim, undefined);
+  assert.equal(s.json.evidence, undefined);
+  assert.equal(s.json.checks.some((c: any) => c.name === 'evidence'), false);
+});
