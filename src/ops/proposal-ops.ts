@@ -14,6 +14,11 @@ import { actorOf, agentName } from './settings.js';
 
 /** A review check as documented (docs/json.md): the MCP output schemas name these fields. */
 const CHECK = { name: 'string', ok: 'boolean', severity: 'string', message: 'string' } as const;
+/** A plan's claim and its cited fragments (issue 22 §2), present only for a proposal made by `plan --propose`. */
+const CLAIM = {
+  claim: { object: { text: 'string', kind: 'string', catalog_id: 'string', answer_id: 'integer', recommendation: 'integer' }, optional: true },
+  evidence: { array: { id: 'string', side: 'string', note: 'string', heading: { array: 'string' }, lines: { array: 'integer' }, text: 'string', anchor: 'boolean', status: 'string' }, optional: true },
+} as const;
 
 const proposalsCore = () => import('../proposals/index.js');
 
@@ -242,7 +247,7 @@ export const reviewOp = defineOperation({
   description: 'Re-runnable: pending and blocked follow the vault. Writes nothing into the vault (the result is stored with the proposal).',
   examples: ['vaultgate review p-7', 'vaultgate review p-7 --json'],
   params: [idArg] as const,
-  output: { proposal: { object: { id: 'string', state: 'string' } }, checks: { array: CHECK }, files: { array: { path: 'string', action: 'string', old_sha256: 'string|null', new_sha256: 'string|null', diff: 'string' } }, diff: 'string', review_hash: 'string|null' },
+  output: { proposal: { object: { id: 'string', state: 'string' } }, checks: { array: CHECK }, files: { array: { path: 'string', action: 'string', old_sha256: 'string|null', new_sha256: 'string|null', diff: 'string' } }, diff: 'string', review_hash: 'string|null', ...CLAIM },
   annotations: { readOnly: false, destructive: false, idempotent: true, openWorld: false },
   async run(input, ctx) {
     const { review } = await proposalsCore();
@@ -259,7 +264,7 @@ export const showOp = defineOperation({
   summary: 'A proposal and its last review, without checking again',
   examples: ['vaultgate show p-7', 'vaultgate show p-7 --json'],
   params: [idArg] as const,
-  output: { proposal: { object: { id: 'string', state: 'string', title: 'string', agent: 'string|null' } }, checks: { array: CHECK }, files: { array: { path: 'string', action: 'string', old_sha256: 'string|null', new_sha256: 'string|null', diff: 'string' } }, diff: 'string', review_hash: 'string|null' },
+  output: { proposal: { object: { id: 'string', state: 'string', title: 'string', agent: 'string|null' } }, checks: { array: CHECK }, files: { array: { path: 'string', action: 'string', old_sha256: 'string|null', new_sha256: 'string|null', diff: 'string' } }, diff: 'string', review_hash: 'string|null', ...CLAIM },
   annotations: { readOnly: true, destructive: false, idempotent: true, openWorld: false },
   async run(input, ctx) {
     const { show } = await proposalsCore();

@@ -18,42 +18,19 @@ import { test } from 'node:test';
 import { runCliProcess } from '../helpers/run-cli.js';
 import { snapshotTree, tempVault } from '../helpers/temp-vault.js';
 
+import { EVIDENCE_CLAIM as CLAIM, EVIDENCE_DST as DST, EVIDENCE_NOTES, EVIDENCE_SRC as SRC, editNote, planProposal as plan } from '../helpers/plan-proposal.js';
+
 type V = { root: string; home: string };
 const vg = (v: V, args: string[]) => runCliProcess(args, { vault: v.root, home: v.home, cwd: v.root });
-const CACHE = '# Cache lifetime\n\nEntries live one hour in the edge cache.\nThe limit protects the origin from load.\n\n## Why\n\nOrigin servers were overloaded in 2024.\n';
-const ORIGIN = '# Origin load\n\nWithout a cache the origin serves every request.\n\nOne hour was chosen in the v1.2 review.\n';
-const CLAIM = 'the hour chosen in the review is the edge cache lifetime';
-const SRC = 'reviews/Origin load.md';
-const DST = 'ops/Cache lifetime.md';
-
-/** relate prepare → a hand-written answer (no model) → relate validate → plan --propose. */
-async function planProposal(v: V) {
-  const cat = (await vg(v, ['relate', 'prepare', SRC, DST])).json;
-  const id = (side: string, n: number) => cat.fragments.filter((f: any) => f.side === side)[n].id;
-  const file = path.join(v.root, '..', `answer-${cat.catalog_id}.json`);
-  fs.writeFileSync(
-    file,
-    JSON.stringify({
-      version: 'vaultgate.relation.v1',
-      recommendations: [{ kind: 'link_a_to_b', claim: CLAIM, evidence_a: [id('A', 1)], evidence_b: [id('B', 0), id('B', 2)], anchor: id('A', 1) }],
-    }),
-  );
-  assert.equal((await vg(v, ['relate', 'validate', cat.catalog_id, file])).exitCode, 0);
-  const r = await vg(v, ['plan', cat.catalog_id, '--recommendation', '0', '--propose', '--agent', 'tester']);
-  assert.equal(r.exitCode, 0, r.stdout + r.stderr);
-  assert.equal(r.json.proposal.state, 'pending');
-  return { id: r.json.proposal.id as string, hash: r.json.review.review_hash as string, cat, frag: id };
-}
-
-function edit(v: V, rel: string, from: string, to: string) {
-  const p = path.join(v.root, rel);
-  const text = fs.readFileSync(p, 'utf8');
-  assert.ok(text.includes(from));
-  fs.writeFileSync(p, text.replace(from, to));
-}
+const ORIGIN = EVIDENCE_NOTES[SRC];
+const planProposal = async (v: V) => {
+  const p = await plan(v);
+  return { ...p, cat: { catalog_id: p.catalogId } };
+};
+const edit = (v: V, rel: string, from: string, to: string) => editNote(v.root, rel, from, to);
 
 test('issue 22 §2: plan --propose carries its evidence; show and review list every cited fragment beside the claim (JSON and text)', async () => {
-  const v = tempVault({ [DST]: CACHE, [SRC]: ORIGIN });
+  const v = tempVault(EVIDENCE_NOTES);
   const { id, cat, frag } = await planProposal(v);
   const expected = [
     { id: frag('A', 1), side: 'A', note: SRC, heading: ['Origin load'], lines: [5, 5], text: 'One hour was chosen in the v1.2 review.', anchor: true, status: 'ok' },
@@ -77,7 +54,7 @@ test('issue 22 §2: plan --propose carries its evidence; show and review list ev
 });
 
 test('issue 22 §2: a cited sentence of the target edited — one of two is a warning, the last one blocks (evidence); apply exits 75', async () => {
-  const v = tempVault({ [DST]: CACHE, [SRC]: ORIGIN });
+  const v = tempVault(EVIDENCE_NOTES);
   const { id, hash, frag } = await planProposal(v);
   edit(v, DST, 'overloaded in 2024', 'overloaded in 2025');
   let r = await vg(v, ['review', id]);
@@ -108,7 +85,7 @@ test('issue 22 §2: a cited sentence of the target edited — one of two is a wa
 });
 
 test('issue 22 §2: the anchor sentence in the note the plan writes into edited, and the target moved away: evidence blocks; apply exits 75', async () => {
-  const v = tempVault({ [DST]: CACHE, [SRC]: ORIGIN });
+  const v = tempVault(EVIDENCE_NOTES);
   const { id, hash, frag } = await planProposal(v);
   edit(v, SRC, 'One hour was chosen', 'One hour was picked');
   fs.mkdirSync(path.join(v.root, 'archive'));
