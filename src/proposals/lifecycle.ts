@@ -390,19 +390,21 @@ function blockedError(p: ProposalRecord, r: StoredReview): VaultgateError {
       hint: base[0]!.name === 'base' ? 'The vault changed since the proposal was made; the agent should re-read the note and propose again.' : 'See `vaultgate tx status`.',
     });
   }
-  // a cited fragment the plan depends on is gone from its note (issue 22 §2): the claim must be judged again
-  const evidence = failing.filter((c) => c.name === 'evidence');
-  if (evidence.length > 0) {
-    return new VaultgateError('EVIDENCE_CHANGED', `${p.id} cannot be applied: the evidence its claim rests on changed: ${evidence.map((c) => c.message).join('; ')}`, {
-      details,
-      hint: `\`vaultgate review ${p.id}\` shows each cited fragment beside the claim; the agent should relate the notes again and propose a fresh plan.`,
-    });
-  }
   const targets = failing.filter((c) => c.name === 'link_target');
   if (targets.length > 0) {
     return new VaultgateError('LINK_TARGET_CHANGED', `${p.id} cannot be applied: a link it adds no longer opens the file it opened when proposed: ${targets.map((c) => c.message).join('; ')}`, {
       details,
       hint: `\`vaultgate review ${p.id}\` shows what the link opens now; the agent should propose the change again against the vault as it is.`,
+    });
+  }
+  // a cited fragment the plan depends on is gone from its note (issue 22 §2): the claim must be judged again.
+  // After base and link_target: a plan's two notes are pinned by those too, and what the
+  // link opens is the first thing to fix; their errors' details.checks list the evidence as well.
+  const evidence = failing.filter((c) => c.name === 'evidence');
+  if (evidence.length > 0) {
+    return new VaultgateError('EVIDENCE_CHANGED', `${p.id} cannot be applied: the evidence its claim rests on changed: ${evidence.map((c) => c.message).join('; ')}`, {
+      details,
+      hint: `\`vaultgate review ${p.id}\` shows each cited fragment beside the claim; the agent should relate the notes again and propose a fresh plan.`,
     });
   }
   const policy = failing.filter((c) => c.name === 'owner' || c.name === 'managed_blocks');

@@ -75,7 +75,9 @@ test('issue 22 §2: a cited sentence of the target edited — one of two is a wa
   const before = snapshotTree(v.root);
   a = await vg(v, ['apply', id, '--review-hash', hash]);
   assert.equal(a.exitCode, 75, a.stdout + a.stderr);
-  assert.equal(a.json.error.code, 'EVIDENCE_CHANGED');
+  // the target's bytes changed, so link_target names the error; its details list the evidence that went
+  assert.equal(a.json.error.code, 'LINK_TARGET_CHANGED');
+  assert.deepEqual(a.json.error.details.checks.filter((c: any) => c.name === 'evidence').map((c: any) => c.details.id), [frag('B', 0), frag('B', 2)]);
   assert.match(a.json.error.hint, /review/);
   assert.deepEqual(snapshotTree(v.root), before, 'nothing written');
   assert.equal(fs.readFileSync(path.join(v.root, SRC), 'utf8'), ORIGIN);
@@ -103,6 +105,8 @@ test('issue 22 §2: the anchor sentence in the note the plan writes into edited,
   assert.equal(r.json.proposal.state, 'blocked');
   const a = await vg(v, ['apply', id, '--review-hash', hash]);
   assert.equal(a.exitCode, 75, a.stdout + a.stderr);
+  assert.equal(a.json.error.code, 'STALE_HASH');
+  assert.equal(a.json.error.details.checks.filter((c: any) => c.name === 'evidence').length, 3);
 });
 
 test('issue 22 §2: a proposal not made from a plan has no claim and no evidence check', async () => {
