@@ -119,3 +119,29 @@ test('issue 22 §2: a proposal not made from a plan has no claim and no evidence
   assert.equal(s.json.evidence, undefined);
   assert.equal(s.json.checks.some((c: any) => c.name === 'evidence'), false);
 });
+
+test('issue 22 §2: through MCP, the review tool and the proposal resource carry the claim and its evidence (the output schema names them)', async () => {
+  const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
+  const { StdioClientTransport } = await import('@modelcontextprotocol/sdk/client/stdio.js');
+  const { CLI_BIN } = await import('../helpers/run-cli.js');
+  const v = tempVault(EVIDENCE_NOTES);
+  const { id, frag } = await planProposal(v);
+  const transport = new StdioClientTransport({ command: process.execPath, args: [CLI_BIN, 'mcp', '--vault', v.root], env: { ...(process.env as Record<string, string>), VAULTGATE_HOME: v.home }, stderr: 'pipe' });
+  const client = new Client({ name: 'vaultgate-test', version: '1.0.0' });
+  await client.connect(transport);
+  const statuses = [[frag('A', 1), 'ok'], [frag('B', 0), 'ok'], [frag('B', 2), 'ok']];
+  try {
+    const schema: any = (await client.listTools()).tools.find((t) => t.name === 'review')!.outputSchema;
+    assert.ok(schema.properties.claim && schema.properties.evidence, 'the review tool\'s output schema names claim and evidence');
+    const r: any = await client.callTool({ name: 'review', arguments: { id } });
+    assert.equal(r.structuredContent.ok, true, JSON.stringify(r));
+    assert.equal(r.structuredContent.claim.text, CLAIM);
+    assert.deepEqual(r.structuredContent.evidence.map((e: any) => [e.id, e.status]), statuses);
+    const res: any = await client.readResource({ uri: `vaultgate://proposal/${id}` });
+    const shown = JSON.parse(res.contents[0].text);
+    assert.equal(shown.claim.text, CLAIM);
+    assert.deepEqual(shown.evidence.map((e: any) => [e.id, e.status]), statuses);
+  } finally {
+    await client.close();
+  }
+});
