@@ -1,5 +1,5 @@
 import { VaultgateError, isVaultgateError } from '../errors.js';
-import { parseNote } from '../markdown/index.js';
+import { locateQuote } from '../markdown/quote-location.js';
 import { parseStrictJson } from '../txn/index.js';
 import { readNoteFile, type NoteFile } from '../vault/index.js';
 
@@ -84,7 +84,7 @@ function checkId(id: string, packet: Map<string, PacketItem> | null, read: (p: s
   if (file instanceof VaultgateError) return { status: 'not_found', ...base, reason: file.message };
   if (file.sha256 === item.sha256) return { status: 'ok', ...base };
   // The file changed: the evidence still counts if its text is still where it was cited.
-  const where = locate(file.text, item.text, item.lines);
+  const where = locateQuote(file.text, item.text, item.lines);
   if (where === 'here') return { status: 'ok', ...base, reason: 'the file changed, but the evidence text is unchanged at its lines' };
   if (where) return { status: 'elsewhere_in_note', ...base, found_lines: where, reason: 'the file changed and the evidence text moved' };
   return { status: 'file_changed', ...base, reason: 'the file changed since the packet and the evidence text is no longer in it' };
@@ -94,35 +94,12 @@ function checkQuote(c: { path: string; lines: [number, number]; quote: string; s
   const file = read(c.path);
   const base = { path: c.path, lines: c.lines };
   if (file instanceof VaultgateError) return { status: 'not_found', ...base, reason: file.message };
-  const where = c.quote === '' ? null : locate(file.text, c.quote, c.lines);
+  const where = c.quote === '' ? null : locateQuote(file.text, c.quote, c.lines);
   if (where === 'here') return { status: 'ok', ...base };
   const changed = c.sha256 !== undefined && c.sha256 !== file.sha256;
   if (where) return { status: 'elsewhere_in_note', ...base, found_lines: where, reason: 'the quote is in the note, but not in the section of the cited lines' };
   if (changed) return { status: 'file_changed', ...base, reason: 'the file changed since it was cited (sha256 differs) and the quote is not in it' };
   return { status: 'not_found', ...base, reason: c.quote === '' ? 'the quote is empty' : 'the quote is not in the note' };
-}
-
-/** 'here' when `needle` is in the section(s) holding `lines`; else the lines of its first occurrence in the note, or null. */
-function locate(text: string, needle: string, lines: [number, number]): 'here' | [number, number] | null {
-  const model = parseNote(text);
-  const lineCount = model.lineStarts.length;
-  const [from, to] = lines;
-  if (from >= 1 && to >= from && from <= lineCount) {
-    const sections = model.sections.filter((s) => s.startLine <= to && s.endLine >= from);
-    // Text before the first section (frontmatter, or a note without sections) is its own region.
-    const start = sections.length ? sections[0]!.range.start : model.lineStarts[from - 1]!;
-    const endLine = Math.min(to, lineCount);
-    const end = sections.length ? sections.at(-1)!.range.end : endLine < lineCount ? model.lineStarts[endLine]! : text.length;
-    if (text.slice(start, end).includes(needle)) return 'here';
-  }
-  const at = text.indexOf(needle);
-  if (at === -1) return null;
-  const lineAt = (o: number) => {
-    let l = 0;
-    while (l + 1 < lineCount && model.lineStarts[l + 1]! <= o) l++;
-    return l + 1;
-  };
-  return [lineAt(at), lineAt(at + Math.max(needle.length - 1, 0))];
 }
 
 function invalid(message: string, field: string): VaultgateError {

@@ -37,7 +37,7 @@ export const planOp = defineOperation({
       line: input.line,
       listItem: input.list_item,
     });
-    const { new_text: _t, bom: _b, ...out } = result;
+    const { new_text: _t, bom: _b, cited: _c, ...out } = result;
     if (!input.propose) return { ...out };
     const agent = input.agent ?? agentName(ctx.env);
     const proposed = await proposePlan(session, result, actorOf(ctx.env, agent), agent);

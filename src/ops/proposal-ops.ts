@@ -14,6 +14,11 @@ import { actorOf, agentName } from './settings.js';
 
 /** A review check as documented (docs/json.md): the MCP output schemas name these fields. */
 const CHECK = { name: 'string', ok: 'boolean', severity: 'string', message: 'string' } as const;
+/** A plan's claim and its cited fragments (issue 22 §2), present only for a proposal made by `plan --propose`. */
+const CLAIM = {
+  claim: { object: { text: 'string', kind: 'string', catalog_id: 'string', answer_id: 'integer', recommendation: 'integer' }, optional: true },
+  evidence: { array: { id: 'string', side: 'string', note: 'string', heading: { array: 'string' }, lines: { array: 'integer' }, text: 'string', anchor: 'boolean', status: 'string' }, optional: true },
+} as const;
 
 const proposalsCore = () => import('../proposals/index.js');
 
@@ -71,7 +76,26 @@ function reviewText(r: ReviewView & { proposal: { id: string; state: string } })
   // every link a move or heading rename rewrites, where and how (the diff shows them in context)
   const rewritten = r.files.flatMap((f) => (f.links_rewritten ?? []).map((l) => `  ${f.to ?? f.path}:${l.line}  ${l.before} → ${l.after}`));
   const links = rewritten.length > 0 ? ['', `links rewritten (${rewritten.length}):`, ...rewritten] : [];
-  return [`${r.proposal.id}: ${r.proposal.state}${r.review_hash ? `  review_hash ${r.review_hash}` : ''}`, ...marks, ...links, '', r.diff].join('\n');
+  return [`${r.proposal.id}: ${r.proposal.state}${r.review_hash ? `  review_hash ${r.review_hash}` : ''}`, ...claimText(r), ...marks, ...links, '', r.diff].join('\n');
+}
+
+/** A plan's claim with each cited fragment beside it (issue 22 §2): status, side, where, and the exact text. */
+function claimText(r: ReviewView): string[] {
+  if (!r.claim) return [];
+  const c = r.claim;
+  const ev = (r.evidence ?? []).map((e) => {
+    const at = `${e.note}:${e.lines[0]}${e.lines[1] === e.lines[0] ? '' : `-${e.lines[1]}`}`;
+    const heading = e.heading.length ? ` (${e.heading.join(' > ')})` : '';
+    const now = e.found_lines ? ` [now at ${e.found_lines[0]}-${e.found_lines[1]}]` : '';
+    return `  ${e.status.padEnd(9)} ${e.side} ${at}${heading}${e.anchor ? ' anchor' : ''}${now}  ${e.text.replace(/\s*\n\s*/g, ' ')}`;
+  });
+  return [
+    `claim: ${c.text}`,
+    `  (${c.kind}, catalog ${c.catalog_id}, answer ${c.answer_id}, recommendation ${c.recommendation})`,
+    `evidence (${ev.length}; whether it supports the claim is for you to judge):`,
+    ...ev,
+    '',
+  ];
 }
 
 export const proposeOp = defineOperation({
@@ -223,7 +247,7 @@ export const reviewOp = defineOperation({
   description: 'Re-runnable: pending and blocked follow the vault. Writes nothing into the vault (the result is stored with the proposal).',
   examples: ['vaultgate review p-7', 'vaultgate review p-7 --json'],
   params: [idArg] as const,
-  output: { proposal: { object: { id: 'string', state: 'string' } }, checks: { array: CHECK }, files: { array: { path: 'string', action: 'string', old_sha256: 'string|null', new_sha256: 'string|null', diff: 'string' } }, diff: 'string', review_hash: 'string|null' },
+  output: { proposal: { object: { id: 'string', state: 'string' } }, checks: { array: CHECK }, files: { array: { path: 'string', action: 'string', old_sha256: 'string|null', new_sha256: 'string|null', diff: 'string' } }, diff: 'string', review_hash: 'string|null', ...CLAIM },
   annotations: { readOnly: false, destructive: false, idempotent: true, openWorld: false },
   async run(input, ctx) {
     const { review } = await proposalsCore();
@@ -240,7 +264,7 @@ export const showOp = defineOperation({
   summary: 'A proposal and its last review, without checking again',
   examples: ['vaultgate show p-7', 'vaultgate show p-7 --json'],
   params: [idArg] as const,
-  output: { proposal: { object: { id: 'string', state: 'string', title: 'string', agent: 'string|null' } }, checks: { array: CHECK }, files: { array: { path: 'string', action: 'string', old_sha256: 'string|null', new_sha256: 'string|null', diff: 'string' } }, diff: 'string', review_hash: 'string|null' },
+  output: { proposal: { object: { id: 'string', state: 'string', title: 'string', agent: 'string|null' } }, checks: { array: CHECK }, files: { array: { path: 'string', action: 'string', old_sha256: 'string|null', new_sha256: 'string|null', diff: 'string' } }, diff: 'string', review_hash: 'string|null', ...CLAIM },
   annotations: { readOnly: true, destructive: false, idempotent: true, openWorld: false },
   async run(input, ctx) {
     const { show } = await proposalsCore();

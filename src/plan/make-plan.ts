@@ -55,6 +55,8 @@ export interface PlanResult {
   new_text?: string;
   /** @internal Whether the source note starts with a byte-order mark (kept in the new bytes). */
   bom?: boolean;
+  /** @internal The fragments the recommendation cites, for the proposal's evidence (issue 22 §2). */
+  cited?: Pick<AcceptedRecommendation, 'evidence_a' | 'evidence_b' | 'anchor'>;
 }
 
 /**
@@ -133,6 +135,7 @@ export function makePlan(root: string, env: Env, reader: IndexReader, req: PlanR
     diff,
     new_text: newText,
     bom,
+    cited: { evidence_a: rec.evidence_a, evidence_b: rec.evidence_b, anchor: rec.anchor },
   };
 }
 

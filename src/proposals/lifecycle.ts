@@ -19,7 +19,9 @@ import type { Bundle } from '../txn/index.js';
 import { collectAfterBig } from './collect.js';
 import { lazyProperty } from './lazy.js';
 import { fileHashes, now, PROPOSAL_STORE, ProposalStore, unknownProposal, type ListFilter, type LogFilter, type ProposalSummary } from './store.js';
-import type { AuditEvent, FolderMove, ProposalRecord, ProposalState, StoredChange, StoredReview } from './types.js';
+import type { AuditEvent, EvidenceView, FolderMove, ProposalClaim, ProposalRecord, ProposalState, StoredChange, StoredReview } from './types.js';
+import { uncheckedEvidence } from './evidence-check.js';
+import { evidenceKeys } from './review-hash.js';
 
 /**
  * The proposal loop (DESIGN §5.2, docs/proposals.md): propose → review →
@@ -43,7 +45,12 @@ export interface ProposeInput {
   changes: ChangeRequest[];
   /** @internal A plan's link as `plan` checked it: recorded as the link's target precondition as planned (issue 22 §1). */
   expect_link_targets?: ExpectedLinkTarget[];
+  /** @internal A plan's claim and the fragments it cites, as verified when proposed (issue 22 §2). */
+  claim?: ProposalClaim;
 }
+
+/** The claim a plan's proposal carries out (issue 22 §2), shown beside its `evidence`. */
+export type ClaimView = Omit<ProposalClaim, 'evidence'>;
 
 /** What review reports (the `review` JSON without its `proposal`). */
 export interface ReviewView {
@@ -52,6 +59,9 @@ export interface ReviewView {
   diff: string;
   link_changes: StoredReview['link_changes'];
   review_hash: string | null;
+  /** Only for a proposal made from a plan: the claim, and every fragment it cites with what the review found. */
+  claim?: ClaimView;
+  evidence?: EvidenceView[];
 }
 
 export interface ProposeResult {
@@ -90,18 +100,25 @@ function checkText(what: string, value: string | undefined, max: number): string
   return value;
 }
 
-const view = (r: StoredReview | null): ReviewView => {
-  if (r === null) return { checks: [], files: [], diff: '', link_changes: [], review_hash: null };
+/** The claim and its evidence beside the checks (issue 22 §2): as the review found them, or unchecked before one. */
+function claimView(claim: ProposalClaim | null | undefined, r: StoredReview | null): Pick<ReviewView, 'claim' | 'evidence'> {
+  if (!claim) return {};
+  const { evidence, ...head } = claim;
+  return { claim: head, evidence: r?.evidence ?? uncheckedEvidence({ ...head, evidence }) };
+}
+
+const view = (r: StoredReview | null, claim?: ProposalClaim | null): ReviewView => {
+  if (r === null) return { checks: [], files: [], diff: '', link_changes: [], review_hash: null, ...claimView(claim, r) };
   // reviews stored before the link-stability check have no link_changes, nor links_rewritten
-  const v: ReviewView = { checks: r.checks, files: r.files.map((f) => ({ ...f, links_rewritten: f.links_rewritten ?? [] })), diff: '', link_changes: r.link_changes ?? [], review_hash: r.review_hash };
+  const v: ReviewView = { checks: r.checks, files: r.files.map((f) => ({ ...f, links_rewritten: f.links_rewritten ?? [] })), diff: '', link_changes: r.link_changes ?? [], review_hash: r.review_hash, ...claimView(claim, r) };
   // the joined diff (as large as the change) is made when read, by whoever prints it, and not held
   lazyProperty(v, 'diff', () => r.diff, { keep: false });
   return v;
 };
 
 /** `{...head, ...view(r)}`, keeping the view's lazy diff lazy (a spread would make it at once, and hold it). */
-function withView<H extends object>(head: H, r: StoredReview | null): H & ReviewView {
-  return Object.defineProperties(head, Object.getOwnPropertyDescriptors(view(r))) as H & ReviewView;
+function withView<H extends object>(head: H, r: StoredReview | null, claim?: ProposalClaim | null): H & ReviewView {
+  return Object.defineProperties(head, Object.getOwnPropertyDescriptors(view(r, claim))) as H & ReviewView;
 }
 
 const filesView = (changes: readonly StoredChange[]): ProposalFileView[] =>
@@ -169,7 +186,7 @@ async function storeAndReview(
   return {
     proposal: { id: saved.id, state: saved.state, title: saved.title, files: filesView(saved.changes), ...(saved.rollback_of ? { rollback_of: saved.rollback_of } : {}) },
     // the review just made when it was stored: the same as the stored copy, with its diffs already computed
-    review: view(stored ? review : saved.review),
+    review: view(stored ? review : saved.review, saved.claim),
   };
 }
 
@@ -211,6 +228,7 @@ export async function propose(session: VaultSession, input: ProposeInput, actor:
         rollback_of: null,
         changes,
         folder_moves: folderMoves,
+        ...(input.claim ? { claim: input.claim } : {}),
       },
       actor,
       parsed,
@@ -306,19 +324,19 @@ export async function review(session: VaultSession, id: string, actor: string): 
   return withStoreAsync(session, async (store) => {
     const p = settle(session, store, store.require(id), actor);
     // an undone proposal's review is its stored one too: `reopen` reviews it again under a new transaction id
-    if (p.state === 'applied' || p.state === 'recovery' || p.state === 'undone') return withView({ proposal: { id: p.id, state: p.state } }, p.review);
+    if (p.state === 'applied' || p.state === 'recovery' || p.state === 'undone') return withView({ proposal: { id: p.id, state: p.state } }, p.review, p.claim);
     const parses = store.parses();
     const r = await runReview(session, p, parses);
     parses.keep();
     const next: ProposalState = p.state === 'declined' ? 'declined' : r.verdict;
     const stored = store.saveReview(p.id, r, next, [p.state], reviewedEvent(p, r, actor, 'reviewed'));
     const saved = store.require(id);
-    return withView({ proposal: { id: saved.id, state: saved.state } }, stored ? r : saved.review);
+    return withView({ proposal: { id: saved.id, state: saved.state } }, stored ? r : saved.review, saved.claim);
   });
 }
 
 export interface ShowResult extends ReviewView {
-  proposal: Omit<ProposalRecord, 'changes' | 'review'> & {
+  proposal: Omit<ProposalRecord, 'changes' | 'review' | 'claim'> & {
     rolled_back_by: string | null;
     reviewed_at: string | null;
   };
@@ -360,7 +378,7 @@ export function show(session: VaultSession, id: string, actor: string): ShowResu
           undone_at: p.undone_at,
           undone_by: p.undone_by,
         },
-      }, p.review);
+      }, p.review, p.claim);
     },
   );
 }
@@ -382,6 +400,16 @@ function blockedError(p: ProposalRecord, r: StoredReview): VaultgateError {
     return new VaultgateError('LINK_TARGET_CHANGED', `${p.id} cannot be applied: a link it adds no longer opens the file it opened when proposed: ${targets.map((c) => c.message).join('; ')}`, {
       details,
       hint: `\`vaultgate review ${p.id}\` shows what the link opens now; the agent should propose the change again against the vault as it is.`,
+    });
+  }
+  // a cited fragment the plan depends on is gone from its note (issue 22 §2): the claim must be judged again.
+  // After base and link_target: a plan's two notes are pinned by those too, and what the
+  // link opens is the first thing to fix; their errors' details.checks list the evidence as well.
+  const evidence = failing.filter((c) => c.name === 'evidence');
+  if (evidence.length > 0) {
+    return new VaultgateError('EVIDENCE_CHANGED', `${p.id} cannot be applied: the evidence its claim rests on changed: ${evidence.map((c) => c.message).join('; ')}`, {
+      details,
+      hint: `\`vaultgate review ${p.id}\` shows each cited fragment beside the claim; the agent should relate the notes again and propose a fresh plan.`,
     });
   }
   const policy = failing.filter((c) => c.name === 'owner' || c.name === 'managed_blocks');
@@ -498,6 +526,15 @@ export async function apply(session: VaultSession, id: string, reviewHash: strin
  */
 function mismatchError(id: string, approvedHash: string, approved: StoredReview | null, r: StoredReview): VaultgateError {
   const hint = `Run \`vaultgate review ${id}\`, read the diff and the link changes again, and apply with the new review_hash.`;
+  // a cited fragment changed after the approval (issue 22 §2), even one that only warns: the person judged other evidence
+  if (approved !== null && approved.approval_sha256 != null && approved.approval_sha256 === r.approval_sha256 && evidenceKeys(approved).join('\n') !== evidenceKeys(r).join('\n')) {
+    const was = new Map((approved.evidence ?? []).map((e) => [e.id, e.status]));
+    const moved = (r.evidence ?? []).filter((e) => was.get(e.id) !== e.status).map((e) => `${e.id} ${was.get(e.id) ?? 'unchecked'} → ${e.status}`);
+    return new VaultgateError('EVIDENCE_CHANGED', `the evidence ${id}'s claim rests on changed since it was approved: ${moved.join('; ')}`, {
+      details: { id, expected: r.review_hash, actual: approvedHash, evidence: r.evidence ?? [] },
+      hint: `Run \`vaultgate review ${id}\`, read the claim and its evidence again, and apply with the new review_hash.`,
+    });
+  }
   if (approved !== null && approved.approval_sha256 != null && approved.approval_sha256 === r.approval_sha256) {
     const { added, removed } = diffLinkEffects(approved, r);
     const shown = [...added.map((e) => `+ ${e.text}`), ...removed.map((e) => `- ${e.text}`)];
@@ -594,7 +631,7 @@ export async function reopen(session: VaultSession, id: string, actor: string): 
     // what it was is in the log; what it is now is a change not in the vault
     store.transition(id, [r.verdict], r.verdict, undefined, { declined_reason: null, undone: null, ...(from === 'undone' ? { applied_at: null, changed_paths: null } : {}) });
     const saved = store.require(id);
-    return withView({ proposal: { id, state: saved.state } }, saved.review);
+    return withView({ proposal: { id, state: saved.state } }, saved.review, saved.claim);
   });
 }
 

@@ -29,7 +29,17 @@ export interface LinkEffect {
   item: LinkChange | BrokenLink;
 }
 
-type Reviewed = Pick<StoredReview, 'link_changes' | 'files'>;
+type Reviewed = Pick<StoredReview, 'link_changes' | 'files'> & Partial<Pick<StoredReview, 'evidence'>>;
+
+/**
+ * A plan's cited fragments as review found them (issue 22 §2), by id and
+ * status: a fragment that changes after the person approved makes apply
+ * refuse (EVIDENCE_CHANGED), even when it only warns; none: no key at all,
+ * so the hash of every other proposal is what it was.
+ */
+export function evidenceKeys(r: Partial<Pick<StoredReview, 'evidence'>>): string[] {
+  return (r.evidence ?? []).map((e) => `${e.id}\0${e.status}`).sort();
+}
 
 export function linkEffects(r: Reviewed): LinkEffect[] {
   const out: LinkEffect[] = [];
@@ -53,7 +63,8 @@ export function reviewHashOf(approval: string, r: Reviewed): string {
   const effects = linkEffects(r)
     .map((e) => e.key)
     .sort();
-  return sha256Hex(Buffer.from(JSON.stringify({ schema: 'vaultgate.review.v1', approval, link_effects: effects }), 'utf8'));
+  const evidence = evidenceKeys(r);
+  return sha256Hex(Buffer.from(JSON.stringify({ schema: 'vaultgate.review.v1', approval, link_effects: effects, ...(r.evidence === undefined ? {} : { evidence }) }), 'utf8'));
 }
 
 /** The side effects in `now` and not in `then` (`added`), and the other way round (`removed`), as multisets. */

@@ -12,6 +12,7 @@ import { textMemo } from './text-key.js';
 import { reviewLinks, type FileLinks } from './link-review.js';
 import { linkTargetChecks, linkTargetPins, recordLinkTargets, targetHasher, type ExpectedLinkTarget } from './link-targets.js';
 import { reviewHashOf } from './review-hash.js';
+import { evidenceChecks } from './evidence-check.js';
 import type { LinkTarget, ProposalRecord, ReviewFile, StoredChange, StoredReview } from './types.js';
 import { readCurrent } from './vault-files.js';
 import { filesUnder, isFolder } from './changes.js';
@@ -25,7 +26,7 @@ import { forProposal } from './engine-errors.js';
  * blocks and the hash is the one the person approved.
  *
  * Checks, in order (docs/proposals.md): base, path, owner, managed_blocks,
- * frontmatter, links, link_target, link_stability, shrink, and for a proposal made under a scenario its
+ * frontmatter, links, link_target, evidence (a plan's claim only), link_stability, shrink, and for a proposal made under a scenario its
  * `scenario` and `validator` checks (src/policy). Each name appears at least
  * once: one passing entry, or one failing entry per problem (with its path).
  */
@@ -34,7 +35,7 @@ import { forProposal } from './engine-errors.js';
 export const SHRINK_LIMIT = 0.5;
 
 export type ReviewInput = Pick<ProposalRecord, 'operation_id' | 'changes' | 'allow_shrink' | 'allow_relink' | 'allow_broken_links' | 'scenario'> &
-  Partial<Pick<ProposalRecord, 'id' | 'title' | 'summary' | 'agent' | 'session' | 'link_targets' | 'folder_moves'>>;
+  Partial<Pick<ProposalRecord, 'id' | 'title' | 'summary' | 'agent' | 'session' | 'link_targets' | 'folder_moves' | 'claim'>>;
 
 const stripBom = (t: string) => (t.charCodeAt(0) === 0xfeff ? t.slice(1) : t);
 const pass = (name: string, message: string, severity: 'block' | 'warn' = 'block'): ReviewCheck => ({ name, ok: true, severity, message });
@@ -184,6 +185,9 @@ export async function runReview(session: VaultSession, p: ReviewInput, parsed: M
   checks.push(...frontmatterChecks(p.changes, parse));
   checks.push(...links.checks.filter((c) => c.name === 'links'));
   checks.push(...(linkTargets.length ? linkTargets : [pass('link_target', 'checked once the base matches again')]));
+  // evidence (issue 22 §2): the fragments a plan's claim cites, still in their notes
+  const evidence = p.claim ? evidenceChecks(root, p.claim, p.changes) : null;
+  if (evidence) checks.push(...evidence.checks);
   checks.push(...links.checks.filter((c) => c.name !== 'links'));
   const shrinks = p.changes.map((c) => shrinkOf(c, parse));
   checks.push(...shrinkChecks(p, shrinks, links.files));
@@ -197,7 +201,8 @@ export async function runReview(session: VaultSession, p: ReviewInput, parsed: M
     files: reviewFiles,
     diff: '',
     link_changes: links.changes,
-    review_hash: approval === null ? null : reviewHashOf(approval, { link_changes: links.changes, files: reviewFiles }),
+    ...(evidence ? { evidence: evidence.evidence } : {}),
+    review_hash: approval === null ? null : reviewHashOf(approval, { link_changes: links.changes, files: reviewFiles, ...(evidence ? { evidence: evidence.evidence } : {}) }),
     approval_sha256: approval,
     reviewed_at: new Date().toISOString(),
   } satisfies StoredReview;

@@ -7,7 +7,7 @@ import { lazyProperty } from './lazy.js';
 import { KeptParses } from './parse-cache.js';
 import { openStore, type StoreDb, type StoreSpec } from '../store/index.js';
 import type { NoteModel } from '../markdown/index.js';
-import type { AuditEvent, FolderMove, LinkTarget, ProposalOrigin, ProposalRecord, ProposalState, StoredChange, StoredReview } from './types.js';
+import type { AuditEvent, FolderMove, LinkTarget, ProposalClaim, ProposalOrigin, ProposalRecord, ProposalState, StoredChange, StoredReview } from './types.js';
 
 type Env = Record<string, string | undefined>;
 
@@ -180,10 +180,19 @@ ALTER TABLE proposals ADD COLUMN folder_moves TEXT NOT NULL DEFAULT '[]';
 `;
 
 /**
- * v6 (issue 20 §8): parses of long proposal texts kept between propose, review
- * and apply (parse-cache.ts): a cache, bounded, keyed by the text's `textKey`.
+ * v6 (issue 22 §2): the claim a proposal made by `plan --propose` rests on and
+ * the fragments it cites, as verified when proposed (JSON ProposalClaim);
+ * NULL for every other proposal and for older rows.
  */
 const SCHEMA_V6 = `
+ALTER TABLE proposals ADD COLUMN claim TEXT;
+`;
+
+/**
+ * v7 (issue 20 §8): parses of long proposal texts kept between propose, review
+ * and apply (parse-cache.ts): a cache, bounded, keyed by the text's `textKey`.
+ */
+const SCHEMA_V7 = `
 CREATE TABLE parses (
   key   TEXT PRIMARY KEY,
   build TEXT NOT NULL,
@@ -195,7 +204,7 @@ CREATE TABLE parses (
 export const PROPOSAL_STORE: StoreSpec = {
   name: 'proposals',
   applicationId: 0x56475052, // 'VGPR'
-  migrations: [SCHEMA_V1, SCHEMA_V2, SCHEMA_V3, SCHEMA_V4, SCHEMA_V5, SCHEMA_V6],
+  migrations: [SCHEMA_V1, SCHEMA_V2, SCHEMA_V3, SCHEMA_V4, SCHEMA_V5, SCHEMA_V6, SCHEMA_V7],
 };
 
 interface ProposalRow {
@@ -224,6 +233,7 @@ interface ProposalRow {
   changed_paths: string | null;
   declined_reason: string | null;
   link_targets: string | null;
+  claim: string | null;
   undone_at: string | null;
   undone_by: string | null;
 }
@@ -241,7 +251,7 @@ export type NewProposal = Pick<
   ProposalRecord,
   'title' | 'summary' | 'agent' | 'session' | 'scenario' | 'allow_shrink' | 'allow_relink' | 'allow_broken_links' | 'origin' | 'rollback_of' | 'changes'
 > &
-  Partial<Pick<ProposalRecord, 'folder_moves'>>;
+  Partial<Pick<ProposalRecord, 'folder_moves' | 'claim'>>;
 
 export interface ListFilter {
   /** Only proposals in one of these states (absent or empty: every state). */
@@ -345,10 +355,10 @@ export class ProposalStore {
       const operationId = `proposal-${id}-${this.nonce()}`;
       this.db
         .prepare(
-          `INSERT INTO proposals (seq, id, state, title, summary, agent, session, scenario, allow_shrink, allow_relink, allow_broken_links, folder_moves, origin, rollback_of, operation_id, created_at, updated_at)
-           VALUES (?, ?, 'pending', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+          `INSERT INTO proposals (seq, id, state, title, summary, agent, session, scenario, allow_shrink, allow_relink, allow_broken_links, folder_moves, origin, rollback_of, operation_id, created_at, updated_at, claim)
+           VALUES (?, ?, 'pending', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
         )
-        .run(seq, id, p.title, p.summary, p.agent, p.session, p.scenario, p.allow_shrink ? 1 : 0, p.allow_relink ? 1 : 0, p.allow_broken_links ? 1 : 0, JSON.stringify(p.folder_moves ?? []), p.origin, p.rollback_of, operationId, at, at);
+        .run(seq, id, p.title, p.summary, p.agent, p.session, p.scenario, p.allow_shrink ? 1 : 0, p.allow_relink ? 1 : 0, p.allow_broken_links ? 1 : 0, JSON.stringify(p.folder_moves ?? []), p.origin, p.rollback_of, operationId, at, at, p.claim ? JSON.stringify(p.claim) : null);
       const ins = this.db.prepare('INSERT INTO changes (proposal_seq, ord, path, action, to_path, base_sha256, new_sha256) VALUES (?, ?, ?, ?, ?, ?, ?)');
       p.changes.forEach((c, ord) => {
         if (c.old_text !== null) this.putText(c.base_sha256!, c.old_text);
@@ -448,6 +458,7 @@ export class ProposalStore {
       changed_paths: row.changed_paths === null ? null : (JSON.parse(row.changed_paths) as string[]),
       declined_reason: row.declined_reason,
       link_targets: row.link_targets === null ? null : (JSON.parse(row.link_targets) as LinkTarget[]),
+      claim: row.claim === null ? null : (JSON.parse(row.claim) as ProposalClaim),
       undone_at: row.undone_at,
       undone_by: row.undone_by,
     };

@@ -92,6 +92,11 @@ export interface ProposalRecord {
    * vaultgate recorded them (nothing to check).
    */
   link_targets: LinkTarget[] | null;
+  /**
+   * The claim a proposal made by `plan --propose` rests on, with every fragment
+   * it cites as verified when proposed (issue 22 §2); null for any other proposal.
+   */
+  claim: ProposalClaim | null;
   /** While undone: when, and the engine operation that undid it (`_undo-<operation_id>`); else null. */
   undone_at: string | null;
   undone_by: string | null;
@@ -117,6 +122,61 @@ export interface LinkTarget {
   target: string | null;
   /** SHA-256 of that file's bytes (null: no file). */
   target_sha256: string | null;
+}
+
+/**
+ * The claim behind a proposal made from a plan (issue 22 §2): the accepted
+ * recommendation it carries out, and the catalog fragments it cites.
+ */
+export interface ProposalClaim {
+  text: string;
+  /** The recommendation's kind (`link_a_to_b`, `link_b_to_a`). */
+  kind: string;
+  catalog_id: string;
+  answer_id: number;
+  /** Index of the recommendation in that answer. */
+  recommendation: number;
+  /** evidence_a, then evidence_b, then the anchor when it is not already cited. */
+  evidence: EvidenceFragment[];
+}
+
+/** One cited fragment as it was verified when the proposal was made: exact text of its note. */
+export interface EvidenceFragment {
+  /** The catalog's fragment id. */
+  id: string;
+  side: 'A' | 'B';
+  /** The note it is in (vault path). */
+  note: string;
+  /** Heading path of its section. */
+  heading: string[];
+  /** 1-based inclusive lines in the note. */
+  lines: [number, number];
+  text: string;
+  /** It is where the link goes (the recommendation's anchor). */
+  anchor: boolean;
+  /** SHA-256 of the note's bytes it was verified against. */
+  note_sha256: string;
+}
+
+/**
+ * What review found of a cited fragment: `ok` (its text is still in the
+ * section of its lines), `moved` (still in the note, elsewhere: `found_lines`),
+ * `changed` (no longer in the note), `note_gone` (no note at its path: deleted
+ * or moved away, or unreadable).
+ */
+export type EvidenceStatus = 'ok' | 'moved' | 'changed' | 'note_gone';
+
+/** A cited fragment as show and review list it (docs/json.md). */
+export interface EvidenceView {
+  id: string;
+  side: 'A' | 'B';
+  note: string;
+  heading: string[];
+  lines: [number, number];
+  text: string;
+  anchor: boolean;
+  status: EvidenceStatus | 'unchecked';
+  found_lines?: [number, number];
 }
 
 /** A link named in a review (links_added, and links_removed with `status: null`). */
@@ -220,6 +280,8 @@ export interface StoredReview {
    * planned (base, path or link_target failed).
    */
   review_hash: string | null;
+  /** Each cited fragment as this review found it (only for a proposal with a claim). */
+  evidence?: EvidenceView[];
   /** The engine's approval hash of the bundle (absent in reviews stored before issue 20: their review_hash was it). */
   approval_sha256?: string | null;
   reviewed_at: string;

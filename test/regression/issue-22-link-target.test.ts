@@ -55,15 +55,18 @@ function write(v: V, rel: string, text: string) {
   fs.writeFileSync(path.join(v.root, rel), text);
 }
 
-/** The proposal is blocked by link_target, lists as blocked, and apply (with the hash of the clean review) exits 75 and writes nothing. */
-async function blockedByLinkTarget(v: V, id: string, reviewHash: string, expect: { target: string; now: string | null }) {
+/**
+ * The proposal is blocked by link_target, lists as blocked, and apply (with the hash of the clean review) exits 75 and writes nothing.
+ * `evidence`: a plan's proposal, whose cited sentence of the target is not in the namesake either (issue 22 §2's check blocks too).
+ */
+async function blockedByLinkTarget(v: V, id: string, reviewHash: string, expect: { target: string; now: string | null; evidence?: boolean }) {
   const r = await vg(v, ['review', id]);
   assert.equal(r.exitCode, 0, r.stdout);
   assert.equal(r.json.proposal.state, 'blocked');
   const failing = r.json.checks.filter((c: any) => !c.ok);
   assert.deepEqual(
     failing.map((c: any) => [c.name, c.severity]),
-    [['link_target', 'block']],
+    [['link_target', 'block'], ...(expect.evidence ? [['evidence', 'block']] : [])],
     JSON.stringify(failing),
   );
   assert.equal(failing[0].details.target, expect.target);
@@ -71,7 +74,7 @@ async function blockedByLinkTarget(v: V, id: string, reviewHash: string, expect:
   assert.match(failing[0].message, /\[\[Cache lifetime\]\]/);
   const list = await vg(v, ['proposals']);
   const row = list.json.proposals.find((p: any) => p.id === id);
-  assert.deepEqual([row.state, row.blocking], ['blocked', ['link_target']], 'the queue (and so both inboxes) does not read ok');
+  assert.deepEqual([row.state, row.blocking], ['blocked', ['link_target', ...(expect.evidence ? ['evidence'] : [])]], 'the queue (and so both inboxes) does not read ok');
   const before = snapshotTree(v.root);
   const a = await vg(v, ['apply', id, '--review-hash', reviewHash]);
   assert.equal(a.exitCode, 75, a.stdout + a.stderr);
@@ -84,7 +87,7 @@ test('issue 22 §1: after plan --propose, the target moved away and an unrelated
   const p = await planProposal(v);
   move(v, 'ops/Cache lifetime.md', 'archive/Edge cache.md');
   write(v, 'ops/Cache lifetime.md', UNRELATED);
-  await blockedByLinkTarget(v, p.proposal.id, p.review.review_hash, { target: 'ops/Cache lifetime.md', now: 'ops/Cache lifetime.md' });
+  await blockedByLinkTarget(v, p.proposal.id, p.review.review_hash, { target: 'ops/Cache lifetime.md', now: 'ops/Cache lifetime.md', evidence: true });
   assert.equal(fs.readFileSync(path.join(v.root, 'reviews/Origin load.md'), 'utf8'), ORIGIN);
   // putting the target back unblocks it, and what was reviewed is what lands
   fs.rmSync(path.join(v.root, 'ops/Cache lifetime.md'));
@@ -112,7 +115,8 @@ test('issue 22 §1: the swap between a clean review and apply (the last barrier)
   assert.match(a.json.error.hint, /review/);
   assert.deepEqual(snapshotTree(v.root), before, 'nothing written');
   const row = (await vg(v, ['proposals'])).json.proposals[0];
-  assert.deepEqual([row.state, row.blocking], ['blocked', ['link_target']]);
+  // the cited sentence's note is gone from its path too (issue 22 §2)
+  assert.deepEqual([row.state, row.blocking], ['blocked', ['link_target', 'evidence']]);
 });
 
 test('issue 22 §1: any proposal that adds a link records its target; a swap after propose blocks it the same way', async () => {

@@ -1,6 +1,7 @@
 import type { ApplyResultView, AuditEvent, ProposalState, ProposalSummary, ProposeResult, ReviewResult, ShowResult } from '../../proposals/index.js';
 import { clampPos, endPos, scrollBy, TOP, type BodyLine, type BodyPos } from './body-view.js';
 import { ago, checkLines, diffTone, shortHash } from './format.js';
+import { claimLines } from './evidence.js';
 import type { Key } from './keys.js';
 import { printable } from './text.js';
 import { clamp, evictPages, followCursor, PAGE_SIZE, pageOf, pagesFor, rowAt } from './window.js';
@@ -231,6 +232,7 @@ export function detailBody(d: ShowResult, now: number, page: DiffPage = FIRST_DI
   if (p.rolled_back_by) facts.push(`rolled back by ${p.rolled_back_by}`);
   add(facts.join(' · '), 'dim');
   if (p.summary) for (const l of p.summary.split('\n')) add(l);
+  for (const c of claimLines(d)) add(c.text, c.tone);
   if (p.declined_reason) add(`declined: ${p.declined_reason}`, 'warn');
   if (p.applied_at) add(`applied ${ago(p.applied_at, now)} as ${p.operation_id}${p.changed_paths?.length ? `: ${p.changed_paths.join(', ')}` : ''}`, 'info');
   if (p.undone_by) add(`undone ${p.undone_at ? ago(p.undone_at, now) : ''} by ${p.undone_by}: the vault no longer holds this change (o reopens it)`, 'warn');
@@ -359,6 +361,7 @@ function withReview(s: InboxState, id: string, r: ReviewResult): ShowResult | nu
     files: r.files,
     diff: r.diff,
     review_hash: r.review_hash,
+    ...(r.evidence ? { evidence: r.evidence } : {}),
   };
 }
 

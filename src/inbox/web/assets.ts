@@ -111,6 +111,16 @@ main { display: flex; gap: 12px; padding: 12px 16px; align-items: flex-start; }
 .detail h2 { margin: 0 0 4px; font-size: 18px; overflow-wrap: anywhere; }
 .detail .meta { color: var(--mute); font-size: 12px; margin-bottom: 8px; }
 .detail .summary { white-space: pre-wrap; margin: 8px 0; }
+.claim { border-left: 3px solid var(--line); padding: 2px 0 2px 10px; margin: 8px 0; }
+.claim .claim-text { font-weight: 600; margin: 4px 0; overflow-wrap: anywhere; }
+.evidence { list-style: none; padding: 0; margin: 4px 0; }
+.evidence li { padding: 3px 0; }
+.evidence .mark { display: inline-block; width: 72px; font-weight: 600; font-size: 12px; }
+.evidence .ok .mark { color: var(--ok); }
+.evidence .changed .mark, .evidence .note_gone .mark { color: var(--block); }
+.evidence .moved .mark, .evidence .unchecked .mark { color: var(--warn); }
+.evidence .where { font-family: ui-monospace, monospace; font-size: 12px; color: var(--mute); margin-right: 6px; overflow-wrap: anywhere; }
+.evidence .fragment { display: block; margin: 2px 0 0 72px; white-space: pre-wrap; overflow-wrap: anywhere; }
 .empty { color: var(--mute); }
 .actions { display: flex; flex-wrap: wrap; gap: 8px; align-items: flex-start; margin: 12px 0; }
 button.act { padding: 5px 12px; border-radius: 4px; border: 1px solid var(--line); background: #f6f8fa; cursor: pointer; font: inherit; }
@@ -484,6 +494,32 @@ const APP_JS = String.raw`'use strict';
     if (!r.more) return md;
     return el('span', null, [md, el('span', { 'class': 'cut', text: ' … ' + r.more + ' more characters' })]);
   }
+  /*
+   * A plan's claim with the fragments it cites beside it (issue 22 §2): the
+   * person judges whether they are enough; the status is what the last review
+   * found (a fragment no longer in its note is also a failing evidence check).
+   */
+  function claimBlock(j) {
+    if (!j.claim) return null;
+    var c = j.claim;
+    var items = (j.evidence || []).map(function (e) {
+      var lines = e.lines[0] === e.lines[1] ? e.lines[0] : e.lines[0] + '-' + e.lines[1];
+      var where = e.side + ' ' + e.note + ':' + lines + (e.heading.length ? ' (' + e.heading.join(' > ') + ')' : '') + (e.anchor ? ' · the link goes here' : '') +
+        (e.found_lines ? ' · now at ' + e.found_lines[0] + '-' + e.found_lines[1] : '');
+      return el('li', { 'class': e.status, 'data-id': e.id }, [
+        el('span', { 'class': 'mark', text: e.status.replace('_', ' ') }),
+        el('span', { 'class': 'where', text: where }),
+        el('q', { 'class': 'fragment', text: e.text }),
+      ]);
+    });
+    return el('section', { 'class': 'claim', id: 'claim' }, [
+      el('h3', { text: 'Claim' }),
+      el('p', { 'class': 'claim-text', text: c.text }),
+      el('div', { 'class': 'meta', text: c.kind + ' · catalog ' + c.catalog_id + ', answer ' + c.answer_id + ', recommendation ' + c.recommendation }),
+      el('h3', { text: 'Evidence (' + items.length + '): is it enough for the claim? That is yours to judge.' }),
+      el('ul', { 'class': 'evidence', id: 'evidence' }, items),
+    ]);
+  }
   function renderDetail() {
     var d = $('detail');
     clear(d);
@@ -500,6 +536,8 @@ const APP_JS = String.raw`'use strict';
         (p.undone_by ? ' · undone ' + (p.undone_at || '') + ' by ' + p.undone_by + ': the vault no longer holds this change' : ''),
     ]));
     if (p.summary) d.appendChild(el('p', { 'class': 'summary', text: p.summary }));
+    var claim = claimBlock(j);
+    if (claim) d.appendChild(claim);
     d.appendChild(actions(p));
     if (S.confirm) d.appendChild(S.confirm);
     d.appendChild(el('h3', { text: 'Checks' + (j.review_hash ? '' : ' (no review hash: this cannot be applied as it is)') }));
@@ -545,6 +583,7 @@ const APP_JS = String.raw`'use strict';
     notice('');
     api('POST', '/api/proposals/' + encodeURIComponent(S.selected) + '/review', {}).then(function (r) {
       S.detail.checks = r.checks; S.detail.files = r.files; S.detail.review_hash = r.review_hash; S.detail.proposal.state = r.proposal.state;
+      if (r.evidence) S.detail.evidence = r.evidence;
       var blocking = (r.checks || []).filter(function (c) { return !c.ok && c.severity === 'block'; });
       var warns = (r.checks || []).filter(function (c) { return !c.ok && c.severity !== 'block'; });
       if (blocking.length || !r.review_hash) {
