@@ -81,6 +81,11 @@ function reviewText(r: ReviewView & { proposal: { id: string; state: string } })
  * action table, one short entry per action, since every byte of `tools/list` is
  * in the model's context before its first call.
  */
+const fieldList = (a: ChangeAction) => {
+  const f = actionFields(a).slice(2);
+  return f.length === 0 ? '' : ` {${f.join(', ')}}`;
+};
+
 const changesParam = {
   name: 'changes',
   type: 'json',
@@ -88,9 +93,9 @@ const changesParam = {
   required: true,
   schema: () => changeListZod(),
   description:
-    'change requests, one proposal; each {action, path, base}, base = the sha256 you read ("none": new note, or a folder): ' +
-    (Object.keys(ACTIONS) as ChangeAction[]).map((a) => `${a} {${actionFields(a).slice(2).join(', ')}}${ACTIONS[a].doc ? ` ${ACTIONS[a].doc}` : ''}`).join('; ') +
-    '. Edits of one note compose in order',
+    'each {action, path, base}; base: the sha256 you read, "none" for a new note or a folder. ' +
+    (Object.keys(ACTIONS) as ChangeAction[]).map((a) => `${a}${fieldList(a)}${ACTIONS[a].doc ? ` (${ACTIONS[a].doc})` : ''}`).join('; ') +
+    '. Edits of one note compose in list order',
 } as const;
 
 export const proposeOp = defineOperation({
@@ -101,9 +106,8 @@ export const proposeOp = defineOperation({
   group: 'write',
   summary: 'Propose a change to the vault (writes nothing into it): a list of change requests, reviewed at once',
   description:
-    'Each request (write, delete, move, rename, replace, section, append, rename_heading) becomes an exact full-text change against the version you read (its base: the sha256 `note` gave) ' +
-    'and the answer says whether the proposal is pending or blocked, and why. A person applies it. A stale base stores nothing (exit 75): re-read and propose again. ' +
-    'On the command line the flags below build one request; --changes FILE sends the list (docs/json.md).',
+    'Each request becomes an exact change against the version you read (its base: the sha256 `note` gave); the answer says pending or blocked, and why. ' +
+    'A person applies it. A stale base stores nothing (exit 75): read again, propose again.',
   examples: [
     'vaultgate propose Notes/Idea.md --content-file idea.md --base <sha256> --title "Expand the idea"',
     'vaultgate propose Notes/Idea.md --replace "teh" --with "the" --base <sha256>',
@@ -138,7 +142,7 @@ export const proposeOp = defineOperation({
       placeholder: 'file.json',
       cliOnly: true,
       description:
-        'the list of change requests, instead of the flags above: a JSON document {"title", "summary"?, "changes": [...]} (- for stdin; docs/json.md); each request is {"action", "path", "base", …}: ' +
+        'the list of change requests (the flags above build one): a JSON document {"title", "summary"?, "changes": [...]} (- for stdin; docs/json.md); each request is {"action", "path", "base", …}: ' +
         (Object.keys(ACTIONS) as ChangeAction[]).map((a) => `${a} {${actionFields(a).slice(2).join(', ')}}`).join('; ') +
         '; base is the sha256 you read, or "none" for a new note or a folder',
     },
@@ -149,9 +153,9 @@ export const proposeOp = defineOperation({
     { name: 'agent', type: 'string', placeholder: 'name', cliOnly: true, description: 'who proposes (default: VAULTGATE_AGENT)' },
     { name: 'session', type: 'string', placeholder: 'id', cliOnly: true, description: 'the agent’s session id, to group its proposals' },
     { name: 'scenario', type: 'string', placeholder: 'name', description: 'the scenario whose write rules apply' },
-    { name: 'allow_shrink', type: 'boolean', description: 'the change removes more than half of a note on purpose' },
-    { name: 'allow_relink', type: 'boolean', description: 'existing links may change their target (review warns instead of blocking)' },
-    { name: 'allow_broken_links', type: 'boolean', description: 'links to a note the change deletes may be left dangling (review warns instead of blocking)' },
+    { name: 'allow_shrink', type: 'boolean', description: 'it removes over half of a note on purpose' },
+    { name: 'allow_relink', type: 'boolean', description: 'existing links may change target (warn, not block)' },
+    { name: 'allow_broken_links', type: 'boolean', description: 'links to a deleted note may dangle (warn, not block)' },
   ] as const,
   output: { proposal: { object: { id: 'string', state: 'string', title: 'string', files: 'array' } }, review: { object: { checks: { array: CHECK }, files: { array: { path: 'string', action: 'string', old_sha256: 'string|null', new_sha256: 'string|null', diff: 'string' } }, diff: 'string', review_hash: 'string|null' } } },
   annotations: { readOnly: false, destructive: false, idempotent: false, openWorld: false },
