@@ -8,7 +8,7 @@ import { asProposal } from './engine-errors.js';
 import type { HeadingRename, LinkRewriter } from './link-rewrite.js';
 import type { ChangeAction, ChangeRequest } from './requests.js';
 import type { FolderMove, StoredChange } from './types.js';
-import { field, fieldOf, tagged } from './request-field.js';
+import { field, fieldOf, listHintOf, tagged, withListHint } from './request-field.js';
 import { readCurrent, staleBase, type CurrentFile } from './vault-files.js';
 
 interface ResolveContext {
@@ -104,8 +104,9 @@ function locate(e: unknown, i: number, fallback: string): unknown {
   const name = fieldOf(e) ?? fallback;
   const at = `changes[${i}].${name}`;
   const unflag = (s: string) => FLAG_FIELDS.reduce((t, [re, f]) => t.replace(re, `changes[${i}].${f}`), s);
+  const hint = listHintOf(e) ?? e.hint;
   return new VaultgateError(e.code, `${at}: ${unflag(e.message)}`, {
-    ...(e.hint === undefined ? {} : { hint: unflag(e.hint) }),
+    ...(hint === undefined ? {} : { hint: unflag(hint) }),
     ...(e.path === undefined ? {} : { path: e.path }),
     details: { ...(e.details ?? {}), request: i, field: at },
     cause: e,
@@ -227,13 +228,14 @@ function expandMove(root: string, r: Extract<ChangeRequest, { action: 'move' | '
   if (!folder) {
     if (r.base === null) {
       // `note` reads notes only: an attachment's hash is its bytes' SHA-256 (what the STALE_HASH answer also names)
-      const where = isMarkdownPath(rel) ? 'reading the note gives its sha256' : "an attachment's is the SHA-256 of its bytes (`files` with `hash` lists it)";
-      throw tagged('base', new VaultgateError('USAGE', `moving ${rel} needs its base: the sha256 of the file as you read it`, { hint: `${where}; only a folder move has no base (none).` }));
+      const where = isMarkdownPath(rel) ? '`vaultgate note PATH` prints it' : `an attachment's is the SHA-256 of its bytes: \`vaultgate files '${rel}' --hash\``;
+      const e = new VaultgateError('USAGE', `moving ${rel} needs --base: the sha256 of the file as you read it`, { hint: `${where}; a folder move takes no --base.` });
+      throw tagged('base', withListHint(e, `${isMarkdownPath(rel) ? 'A note’s sha256 comes with its text when you read it' : 'An attachment’s base is the SHA-256 of its bytes'}; only a folder move has base "none".`));
     }
     return [moveChange(root, rel, to, r.base)];
   }
   if (r.base !== null) {
-    throw tagged('base', new VaultgateError('USAGE', `${rel} is a folder: it has no sha256, so its move takes no base (none)`, { hint: 'Each file’s hash is pinned as it is read now; review blocks if one changes before apply.' }));
+    throw tagged('base', new VaultgateError('USAGE', `${rel} is a folder: it has no sha256, so its move takes no --base`, { hint: 'Each file’s hash is pinned as it is read now; review blocks if one changes before apply.' }));
   }
   if (to === rel || to.startsWith(rel + '/')) throw tagged('to', new VaultgateError('USAGE', `cannot move the folder ${rel} into itself (${to})`, { hint: 'Give a destination outside the folder.' }));
   const files = filesUnder(root, rel);

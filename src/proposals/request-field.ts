@@ -25,3 +25,15 @@ export function field<T>(name: string, fn: () => T): T {
 export function fieldOf(e: unknown): string | undefined {
   return e !== null && typeof e === 'object' ? (e as Record<symbol, string | undefined>)[FIELD] : undefined;
 }
+
+const LIST_HINT = Symbol('hint for a list caller');
+
+/** `e`, with the hint to give instead when the request came in a list (the caller sent no flags: a CLI hint names steps it cannot take). */
+export function withListHint<E extends Error>(e: E, hint: string): E {
+  (e as unknown as Record<symbol, string>)[LIST_HINT] = hint;
+  return e;
+}
+
+export function listHintOf(e: unknown): string | undefined {
+  return e !== null && typeof e === 'object' ? (e as Record<symbol, string | undefined>)[LIST_HINT] : undefined;
+}

@@ -146,7 +146,7 @@ test('mcp: every read tool answers with the CLI’s JSON as structuredContent, a
 const STATE_CALLS: Record<string, (ids: Record<string, string>) => Record<string, unknown>> = {
   state_get: () => ({ session: 'mcp-test' }),
   state_patch: () => ({ session: 'mcp-test', revision: 0, patch: '{"step": 1, "seen": ["Home.md"]}' }),
-  propose: () => ({ path: 'Ideas/New.md', content: '# New\n\nA new idea.\n', base: 'none', title: 'A new idea' }),
+  propose: () => ({ title: 'A new idea', changes: [{ action: 'write', path: 'Ideas/New.md', base: 'none', content: '# New\n\nA new idea.\n' }] }),
   review: (ids) => ({ id: ids.proposal! }),
   list_proposals: () => ({ state: 'pending' }),
 };

@@ -163,7 +163,7 @@ test('errors met while resolving name the request and field, never a flag', () =
   refused(run({ action: 'write', path: 'A.md', base: S, content: 'x' }), 'STALE_HASH', 'changes[1].base');
   refused(run({ action: 'write', path: 'A.md', base: b, content: NOTE }), 'PROPOSAL_NOOP', 'changes[1].content');
   refused(run({ action: 'move', path: 'A.md', base: b, to: 'B.md' }), 'STALE_HASH', 'changes[1].to', /exists/);
-  refused(run({ action: 'move', path: 'A.md', base: 'none', to: 'C.md' }), 'USAGE', 'changes[1].base', /needs its base/);
+  refused(run({ action: 'move', path: 'A.md', base: 'none', to: 'C.md' }), 'USAGE', 'changes[1].base', /needs/);
   refused(run({ action: 'move', path: 'Dir', base: b, to: 'New' }), 'USAGE', 'changes[1].base', /folder/);
   refused(run({ action: 'rename', path: 'A.md', base: b, to: 'Dir/C' }), 'USAGE', 'changes[1].to', /same folder/);
   refused(run({ action: 'write', path: '.obsidian/x.md', base: 'none', content: 'x' }), 'PATH_RESERVED', 'changes[1].path');
