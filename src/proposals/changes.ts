@@ -318,7 +318,9 @@ export function resolveChanges(root: string, requests: readonly ChangeRequest[],
       text = at(j, 'path', () => (HANDLERS[q.action] as Handler<ChangeRequest>).edit!(rel, text, q));
       done.add(j);
     }
-    resolved.push(at(group[group.length - 1]!, 'content', () => writeChange(rel, r.base, cur, text!)));
+    // a no-op or an oversized text is the last edit's doing: its new text is `with` for a replace, `content` for the others
+    const last = group[group.length - 1]!;
+    resolved.push(at(last, requests[last]!.action === 'replace' ? 'with' : 'content', () => writeChange(rel, r.base, cur, text!)));
   });
   for (const c of resolved) {
     if (c.action === 'move') checkLinkableName(c.to!);

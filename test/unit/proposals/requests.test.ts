@@ -162,6 +162,7 @@ test('errors met while resolving name the request and field, never a flag', () =
   refused(run({ action: 'rename_heading', path: 'A.md', base: b, heading: 'Open', to: 'Done' }), 'EDIT_AMBIGUOUS', 'changes[1].to');
   refused(run({ action: 'write', path: 'A.md', base: S, content: 'x' }), 'STALE_HASH', 'changes[1].base');
   refused(run({ action: 'write', path: 'A.md', base: b, content: NOTE }), 'PROPOSAL_NOOP', 'changes[1].content');
+  refused(run({ action: 'replace', path: 'A.md', base: b, replace: 'teh', with: 'teh' }), 'PROPOSAL_NOOP', 'changes[1].with');
   refused(run({ action: 'move', path: 'A.md', base: b, to: 'B.md' }), 'STALE_HASH', 'changes[1].to', /exists/);
   refused(run({ action: 'move', path: 'A.md', base: 'none', to: 'C.md' }), 'USAGE', 'changes[1].base', /needs/);
   refused(run({ action: 'move', path: 'Dir', base: b, to: 'New' }), 'USAGE', 'changes[1].base', /folder/);
