@@ -102,7 +102,7 @@ async function benchVault(label: string, root: string): Promise<Row> {
       const [from, to] = rep % 2 === 0 ? [places[0]!, places[1]!] : [places[1]!, places[0]!];
       const base = sha256Hex(fs.readFileSync(path.join(root, from)));
       let t = performance.now();
-      const p = await propose(session, { changes: [{ kind: 'move', path: from, to, base }], agent: 'bench' }, 'bench');
+      const p = await propose(session, { changes: [{ action: 'move', path: from, to, base }], agent: 'bench' }, 'bench');
       propose_ms.push(performance.now() - t);
       if (p.proposal.state !== 'pending') throw new Error(`${label}: the move is ${p.proposal.state}: ${JSON.stringify(p.review.checks.filter((c) => !c.ok))}`);
       t = performance.now();
@@ -121,7 +121,7 @@ async function benchVault(label: string, root: string): Promise<Row> {
     // a plain one-note create, for what the link-stability check costs a review that moves nothing:
     // the new note takes the name of the note with most backlinks (every link to that name is re-resolved)
     const hub = session.read((h) => h.db.prepare(`SELECT l.name_key FROM links l WHERE l.name_key != '' GROUP BY l.name_key ORDER BY count(*) DESC LIMIT 1`).pluck().get() as string).result;
-    const c = await propose(session, { changes: [{ kind: 'write', path: `Bench/${hub}.md`, content: '# new\n', base: null }], agent: 'bench' }, 'bench');
+    const c = await propose(session, { changes: [{ action: 'write', path: `Bench/${hub}.md`, content: '# new\n', base: null }], agent: 'bench' }, 'bench');
     const create_review_ms: number[] = [];
     let relinked = 0;
     for (let i = 0; i < REPS; i++) {

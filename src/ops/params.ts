@@ -20,7 +20,8 @@ export type Param =
   | NumberParam
   | BooleanParam
   | EnumParam
-  | StringsParam;
+  | StringsParam
+  | JsonParam;
 
 interface ParamBase {
   /** snake_case key of the input object; MCP argument name. */
@@ -85,7 +86,22 @@ export interface StringsParam extends ParamBase {
   readonly type: 'strings';
 }
 
-type ValueOf<P> = P extends { type: 'string' }
+/**
+ * A JSON value an API caller sends as is (MCP, the web API): a list of change
+ * requests. Never a CLI flag (`mcpOnly` is implied). Passed through unchanged:
+ * the operation parses it with its own strict parser, whose errors name the
+ * element and field (`changes[2].heading`); `schema` (built on demand, zod) is
+ * only what `tools/list` shows.
+ */
+export interface JsonParam extends ParamBase {
+  readonly type: 'json';
+  readonly mcpOnly: true;
+  readonly schema: () => import('zod').ZodType;
+}
+
+type ValueOf<P> = P extends { type: 'json' }
+  ? unknown
+  : P extends { type: 'string' }
   ? string
   : P extends { type: 'int' | 'number' }
     ? number
@@ -191,6 +207,8 @@ function coerce(p: Param, value: unknown, from: 'cli' | 'api'): unknown {
       if (typeof value === 'string' && p.values.includes(value)) return value;
       throw usage(`${name} must be one of ${p.values.join(', ')}, not ${JSON.stringify(value)}`, `Use one of: ${p.values.join(', ')}.`, p.name);
     }
+    case 'json':
+      return value;
     case 'strings': {
       const list = typeof value === 'string' && from === 'cli' ? [value] : value;
       if (!Array.isArray(list) || !list.every((v) => typeof v === 'string')) throw usage(`${name} must be a list of strings`, `Pass ${name} as an array of strings.`, p.name);
@@ -239,6 +257,9 @@ export function inputZodShape(params: readonly Param[]): Record<string, import('
         break;
       case 'strings':
         t = z.array(z.string());
+        break;
+      case 'json':
+        t = p.schema();
         break;
     }
     const described = t.describe(p.description + ('default' in p && p.default !== undefined ? ` (default ${JSON.stringify(p.default)})` : ''));

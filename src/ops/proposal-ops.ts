@@ -1,5 +1,7 @@
 import { VaultgateError } from '../errors.js';
-import type { ChangeRequest, ProposeInput, ReviewView } from '../proposals/index.js';
+import type { ProposeInput, ReviewView } from '../proposals/index.js';
+// the request language alone (no proposals core): the MCP schema and the `changes` description are built from its table
+import { ACTIONS, actionFields, changeListZod, parseChangeList, type ChangeAction, type ChangeRequest } from '../proposals/requests.js';
 import { defineOperation, type OpContext } from './operation.js';
 import { decodeUtf8Arg, readFileArg } from './read-bounded.js';
 import { actorOf, agentName } from './settings.js';
@@ -8,8 +10,8 @@ import { actorOf, agentName } from './settings.js';
  * The proposal verbs (docs/proposals.md): `propose`, `review`, `show`, `apply`,
  * `decline`, `reopen`, `rollback`, `proposals`, `log`. Each calls the proposals
  * core and shapes nothing but input: reading a `--content-file`, `--stdin` or a
- * `--changes` file is the CLI's way of sending what MCP sends inline
- * (`content`, `changes_json`). `apply` has no MCP tool: agents propose, people apply.
+ * `--changes` file is the CLI's way of sending what MCP and the web API send
+ * inline: the list of change requests (`changes`). `apply` has no MCP tool: agents propose, people apply.
  */
 
 /** A review check as documented (docs/json.md): the MCP output schemas name these fields. */
@@ -98,17 +100,38 @@ function claimText(r: ReviewView): string[] {
   ];
 }
 
+/**
+ * `changes`, the list itself (MCP, web API): its description is built from the
+ * action table, one short entry per action, since every byte of `tools/list` is
+ * in the model's context before its first call.
+ */
+const fieldList = (a: ChangeAction) => {
+  const f = actionFields(a).slice(2);
+  return f.length === 0 ? '' : ` {${f.join(', ')}}`;
+};
+
+const changesParam = {
+  name: 'changes',
+  type: 'json',
+  mcpOnly: true,
+  required: true,
+  schema: () => changeListZod(),
+  description:
+    'each {action, path, base}; base: the sha256 you read, "none" for a new note or a folder. ' +
+    (Object.keys(ACTIONS) as ChangeAction[]).map((a) => `${a}${fieldList(a)}${ACTIONS[a].doc ? ` (${ACTIONS[a].doc})` : ''}`).join('; ') +
+    '. Edits of one note compose in list order',
+} as const;
+
 export const proposeOp = defineOperation({
   name: 'propose',
   reviewed: true,
   command: 'propose',
   tool: 'propose',
   group: 'write',
-  summary: 'Propose a change to the vault (writes nothing into it): full text, delete, move, replace, section, append, or several files',
+  summary: 'Propose a change to the vault (writes nothing into it): a list of change requests, reviewed at once',
   description:
-    'Every form becomes an exact full-text change against the version you read (--base: the sha256 `note` or `search` printed), ' +
-    'is stored, and is reviewed at once: the answer says whether it is pending or blocked, and why. A person applies it (`vaultgate apply`). ' +
-    'A stale --base exits 75 and stores nothing: re-read the note and propose again.',
+    'Each request becomes an exact change against the version you read (its base: the sha256 `note` gave); the answer says pending or blocked, and why. ' +
+    'A person applies it. A stale base stores nothing (exit 75): read again, propose again.',
   examples: [
     'vaultgate propose Notes/Idea.md --content-file idea.md --base <sha256> --title "Expand the idea"',
     'vaultgate propose Notes/Idea.md --replace "teh" --with "the" --base <sha256>',
@@ -117,58 +140,52 @@ export const proposeOp = defineOperation({
     'vaultgate propose --rename Notes/Draft.md "Final plan" --base <sha256>',
     'vaultgate propose --move Projects/Old/ Archive/Old/',
     'vaultgate propose --rename-heading Notes/Plan.md "Open questions" "Questions" --base <sha256>',
-    'vaultgate propose --changes changes.json --agent claude',
+    `vaultgate propose --changes changes.json --agent claude   # {"title": "…", "changes": [{"action": "replace", "path": "Notes/Idea.md", "base": "<sha256>", "replace": "teh", "with": "the"}]}`,
   ],
   params: [
-    { name: 'path', type: 'string', positional: true, required: false, description: 'the note (for --move and --rename: the file or folder to move)' },
-    { name: 'to', type: 'string', positional: true, required: false, description: 'for --move: the destination (a folder path ending in / keeps the name); for --rename: the new name; for --rename-heading: the heading to rename ("Heading > Sub")' },
-    { name: 'new_heading', type: 'string', positional: true, required: false, description: 'for --rename-heading: the heading’s new text' },
-    { name: 'base', type: 'string', placeholder: 'sha256|none', description: 'SHA-256 of the version you read (`note` and `search` print it); `none` for a new note', pattern: { regex: /^([0-9a-f]{64}|none)$/, hint: 'Give the 64-hex sha256 printed by `vaultgate note PATH`, or `none` for a new note.' } },
-    { name: 'content', type: 'string', placeholder: 'text', description: 'the text, inline: the note’s full new text, or the section/append text' },
+    { name: 'path', type: 'string', positional: true, required: false, cliOnly: true, description: 'the note (for --move and --rename: the file or folder to move)' },
+    { name: 'to', type: 'string', positional: true, required: false, cliOnly: true, description: 'for --move: the destination (a folder path ending in / keeps the name); for --rename: the new name; for --rename-heading: the heading to rename ("Heading > Sub")' },
+    { name: 'new_heading', type: 'string', positional: true, required: false, cliOnly: true, description: 'for --rename-heading: the heading’s new text' },
+    { name: 'base', type: 'string', placeholder: 'sha256|none', cliOnly: true, description: 'SHA-256 of the version you read (`note` and `search` print it); `none` for a new note', pattern: { regex: /^([0-9a-f]{64}|none)$/, hint: 'Give the 64-hex sha256 printed by `vaultgate note PATH`, or `none` for a new note.' } },
+    { name: 'content', type: 'string', placeholder: 'text', cliOnly: true, description: 'the text, inline: the note’s full new text, or the section/append text' },
     { name: 'content_file', type: 'string', placeholder: 'file', cliOnly: true, description: 'the text, from this file' },
     { name: 'stdin', type: 'boolean', cliOnly: true, description: 'the text, from stdin' },
-    { name: 'delete', type: 'boolean', description: 'delete PATH' },
-    { name: 'move', type: 'boolean', description: 'move PATH (a file, or a folder and everything in it) to TO; every link to what moves is rewritten to follow it, in the same proposal' },
-    { name: 'rename', type: 'boolean', description: 'rename PATH (a file or folder) to the name TO in the same folder (a note keeps .md); links follow' },
-    { name: 'rename_heading', type: 'boolean', description: 'rename the heading TO of note PATH to NEW_HEADING; links to it follow' },
-    { name: 'replace', type: 'string', placeholder: 'old', description: 'replace this exact text, which must occur exactly once, with --with' },
-    { name: 'with', type: 'string', placeholder: 'new', description: 'the text that replaces --replace (may be empty)' },
-    { name: 'section', type: 'string', placeholder: 'heading', description: 'replace the body of this section ("Heading > Sub") with the text' },
-    { name: 'append', type: 'boolean', description: 'append the text to the end of the note' },
+    { name: 'delete', type: 'boolean', cliOnly: true, description: 'delete PATH' },
+    { name: 'move', type: 'boolean', cliOnly: true, description: 'move PATH (a file, or a folder and everything in it) to TO; every link to what moves is rewritten to follow it, in the same proposal' },
+    { name: 'rename', type: 'boolean', cliOnly: true, description: 'rename PATH (a file or folder) to the name TO in the same folder (a note keeps .md); links follow' },
+    { name: 'rename_heading', type: 'boolean', cliOnly: true, description: 'rename the heading TO of note PATH to NEW_HEADING; links to it follow' },
+    { name: 'replace', type: 'string', placeholder: 'old', cliOnly: true, description: 'replace this exact text, which must occur exactly once, with --with' },
+    { name: 'with', type: 'string', placeholder: 'new', cliOnly: true, description: 'the text that replaces --replace (may be empty)' },
+    { name: 'section', type: 'string', placeholder: 'heading', cliOnly: true, description: 'replace the body of this section ("Heading > Sub") with the text' },
+    { name: 'append', type: 'boolean', cliOnly: true, description: 'append the text to the end of the note' },
     { name: 'append_file', type: 'string', placeholder: 'file', cliOnly: true, description: 'append this file’s text to the end of the note' },
-    { name: 'append_to_section', type: 'string', placeholder: 'heading', description: 'append the text at the end of this section ("Heading > Sub")' },
-    { name: 'changes', type: 'string', placeholder: 'file.json', cliOnly: true, description: 'several files at once: a JSON document (- for stdin; docs/json.md)' },
-    { name: 'changes_json', type: 'string', mcpOnly: true, jsonText: true, description: 'several files at once: the JSON document {"title","summary"?,"changes":[{"path","action","content"?,"base","to"?}]} (an object, or its text)' },
-    { name: 'title', type: 'string', placeholder: 'text', description: 'one line saying what the change is for (default: what it does)' },
+    { name: 'append_to_section', type: 'string', placeholder: 'heading', cliOnly: true, description: 'append the text at the end of this section ("Heading > Sub")' },
+    {
+      name: 'changes',
+      type: 'string',
+      placeholder: 'file.json',
+      cliOnly: true,
+      description:
+        'the list of change requests (the flags above build one): a JSON document {"title", "summary"?, "changes": [...]} (- for stdin; docs/json.md); each request is {"action", "path", "base", …}: ' +
+        (Object.keys(ACTIONS) as ChangeAction[]).map((a) => `${a} {${actionFields(a).slice(2).join(', ')}}`).join('; ') +
+        '; base is the sha256 you read, or "none" for a new note or a folder',
+    },
+    changesParam,
+    { name: 'title', type: 'string', placeholder: 'text', cliOnly: true, description: 'one line saying what the change is for (default: what it does)' },
+    { name: 'title', type: 'string', mcpOnly: true, required: true, description: 'one line: what the change is for' },
     { name: 'summary', type: 'string', placeholder: 'text', description: 'why, for the person who reviews it' },
-    { name: 'agent', type: 'string', placeholder: 'name', description: 'who proposes (default: VAULTGATE_AGENT)' },
-    { name: 'session', type: 'string', placeholder: 'id', description: 'the agent’s session id, to group its proposals' },
+    { name: 'agent', type: 'string', placeholder: 'name', cliOnly: true, description: 'who proposes (default: VAULTGATE_AGENT)' },
+    { name: 'session', type: 'string', placeholder: 'id', cliOnly: true, description: 'the agent’s session id, to group its proposals' },
     { name: 'scenario', type: 'string', placeholder: 'name', description: 'the scenario whose write rules apply' },
-    { name: 'allow_shrink', type: 'boolean', description: 'the change removes more than half of a note on purpose' },
-    { name: 'allow_relink', type: 'boolean', description: 'existing links may change their target (review warns instead of blocking)' },
-    { name: 'allow_broken_links', type: 'boolean', description: 'links to a note the change deletes may be left dangling (review warns instead of blocking)' },
+    { name: 'allow_shrink', type: 'boolean', description: 'it removes over half of a note on purpose' },
+    { name: 'allow_relink', type: 'boolean', description: 'existing links may change target (warn, not block)' },
+    { name: 'allow_broken_links', type: 'boolean', description: 'links to a deleted note may dangle (warn, not block)' },
   ] as const,
   output: { proposal: { object: { id: 'string', state: 'string', title: 'string', files: 'array' } }, review: { object: { checks: { array: CHECK }, files: { array: { path: 'string', action: 'string', old_sha256: 'string|null', new_sha256: 'string|null', diff: 'string' } }, diff: 'string', review_hash: 'string|null' } } },
   annotations: { readOnly: false, destructive: false, idempotent: false, openWorld: false },
   async run(input, ctx) {
-    const { propose, parseChangesDocument } = await proposalsCore();
+    const { propose, parseChangesDocument, parseChangeListText } = await proposalsCore();
     const session = ctx.session();
-    const forms = (
-      [
-        ['--delete', input.delete],
-        ['--move', input.move],
-        ['--rename', input.rename],
-        ['--rename-heading', input.rename_heading],
-        ['--replace', input.replace !== undefined],
-        ['--section', input.section !== undefined],
-        ['--append', input.append],
-        ['--append-file', input.append_file !== undefined],
-        ['--append-to-section', input.append_to_section !== undefined],
-        ['--changes', input.changes !== undefined || input.changes_json !== undefined],
-      ] as const
-    ).filter(([, on]) => on).map(([f]) => f);
-    if (forms.length > 1) throw usage(`give one form of change, not ${forms.join(' and ')}`);
-    const form = forms[0] ?? 'full text';
     const agent = input.agent ?? agentName(ctx.env);
     const common = {
       ...(input.summary === undefined ? {} : { summary: input.summary }),
@@ -179,63 +196,107 @@ export const proposeOp = defineOperation({
       allow_relink: input.allow_relink,
       allow_broken_links: input.allow_broken_links,
     };
-    const sources: ContentSources = { content: input.content, content_file: input.content_file, stdin: input.stdin };
-    const hasContent = input.content !== undefined || input.content_file !== undefined || input.stdin;
-    let request: ProposeInput;
-    if (form === '--changes') {
-      if (input.changes !== undefined && input.changes_json !== undefined) throw usage('give the changes as a file or inline, not both');
-      if (input.path !== undefined || input.base !== undefined || hasContent || input.with !== undefined) throw usage('--changes takes every path, base and text from its JSON document');
-      if (input.title !== undefined || input.summary !== undefined) throw usage('--changes takes its title and summary from the JSON document');
-      const text = input.changes_json ?? (await readInputFile(ctx, input.changes!, '--changes'));
-      const doc = parseChangesDocument(text, input.changes_json !== undefined ? 'changes_json' : input.changes === '-' ? 'stdin' : input.changes!);
-      request = { ...common, title: doc.title, ...(doc.summary === undefined ? {} : { summary: doc.summary }), changes: doc.changes };
-    } else {
-      if (input.path === undefined) throw usage(`${form === 'full text' ? 'a change' : form} needs PATH`);
-      const moving = form === '--move' || form === '--rename';
-      if (input.to !== undefined && !moving && form !== '--rename-heading') throw usage(`only --move, --rename and --rename-heading take a second argument (got ${JSON.stringify(input.to)})`);
-      if (input.new_heading !== undefined && form !== '--rename-heading') throw usage(`only --rename-heading takes a third argument (got ${JSON.stringify(input.new_heading)})`);
-      if (moving) {
-        // a folder has no sha256: a folder move pins each file's hash as read now
-        if (hasContent || input.with !== undefined) throw usage(`${form} takes no text`);
-        if (input.to === undefined) throw usage(form === '--move' ? '--move needs FROM and TO: `vaultgate propose --move FROM TO --base <sha256>`' : '--rename needs PATH and NEWNAME: `vaultgate propose --rename PATH NEWNAME --base <sha256>`');
-        if (input.base === 'none') throw usage(`--base none means a new note; ${form} needs the existing file’s sha256`);
-        const base = input.base ?? null;
-        const change: ChangeRequest = form === '--move' ? { kind: 'move', path: input.path, to: input.to, base } : { kind: 'rename', path: input.path, name: input.to, base };
-        return { ...(await propose(session, { ...common, ...(input.title === undefined ? {} : { title: input.title }), changes: [change] }, actorOf(ctx.env, agent))) };
-      }
-      if (input.base === undefined) throw usage('give --base: the sha256 of the version you read (`vaultgate note PATH`), or `none` for a new note', 'The base is how vaultgate knows your change is not made on an outdated copy.');
-      if (input.with !== undefined && form !== '--replace') throw usage('--with goes with --replace');
-      const base = input.base === 'none' ? null : input.base;
-      if (base === null && form !== 'full text') throw usage(`--base none means a new note; ${form} needs the existing note’s sha256`);
-      const b = base as string;
-      let change: ChangeRequest;
-      if (form === '--delete') {
-        if (hasContent) throw usage(`${form} takes no text`);
-        change = { kind: 'delete', path: input.path, base: b };
-      } else if (form === '--rename-heading') {
-        if (hasContent || input.with !== undefined) throw usage('--rename-heading takes no text: `vaultgate propose --rename-heading NOTE "Old" "New" --base <sha256>`');
-        if (input.to === undefined || input.new_heading === undefined) throw usage('--rename-heading needs NOTE, the heading and its new text: `vaultgate propose --rename-heading NOTE "Old" "New" --base <sha256>`');
-        change = { kind: 'rename_heading', path: input.path, heading: input.to, to: input.new_heading, base: b };
-      } else if (form === '--replace') {
-        if (hasContent) throw usage('--replace takes its new text from --with');
-        if (input.with === undefined) throw usage('--replace needs --with (the new text; may be empty)');
-        change = { kind: 'replace', path: input.path, old: input.replace!, with: input.with, base: b };
-      } else if (form === '--append-file') {
-        if (hasContent) throw usage('--append-file is the text; give no other');
-        change = { kind: 'append', path: input.path, content: await readInputFile(ctx, input.append_file!, '--append-file'), base: b };
-      } else {
-        const content = await contentOf(ctx, sources, form);
-        if (form === '--section') change = { kind: 'section', path: input.path, heading: input.section!, content, base: b };
-        else if (form === '--append') change = { kind: 'append', path: input.path, content, base: b };
-        else if (form === '--append-to-section') change = { kind: 'append_to_section', path: input.path, heading: input.append_to_section!, content, base: b };
-        else change = { kind: 'write', path: input.path, content, base };
-      }
-      request = { ...common, ...(input.title === undefined ? {} : { title: input.title }), changes: [change] };
+    if (ctx.face !== 'cli') {
+      // MCP and the web API send the list itself (or, from some clients, its JSON text)
+      const changes = typeof input.changes === 'string' ? parseChangeListText(input.changes) : parseChangeList(input.changes);
+      return { ...(await propose(session, { ...common, ...(input.title === undefined ? {} : { title: input.title }), changes }, actorOf(ctx.env, agent), { locate: true })) };
     }
-    return { ...(await propose(session, request, actorOf(ctx.env, agent))) };
+    if (input.changes !== undefined) {
+      const cliForms = ['path', 'base', 'content', 'content_file', 'with', 'replace', 'section', 'append_to_section', 'append_file'] as const;
+      const flags = ['delete', 'move', 'rename', 'rename_heading', 'append', 'stdin'] as const;
+      if (cliForms.some((k) => input[k] !== undefined) || flags.some((k) => input[k])) throw usage('--changes takes every request (path, base, text) from its JSON document: give no other form of change');
+      if (input.title !== undefined || input.summary !== undefined) throw usage('--changes takes its title and summary from the JSON document');
+      const file = input.changes as string;
+      const doc = parseChangesDocument(await readInputFile(ctx, file, '--changes'), file === '-' ? 'stdin' : file);
+      const request: ProposeInput = { ...common, title: doc.title, ...(doc.summary === undefined ? {} : { summary: doc.summary }), changes: doc.changes };
+      return { ...(await propose(session, request, actorOf(ctx.env, agent), { locate: true })) };
+    }
+    const change = await requestFromFlags(ctx, input);
+    return { ...(await propose(session, { ...common, ...(input.title === undefined ? {} : { title: input.title }), changes: [change] }, actorOf(ctx.env, agent))) };
   },
   text: (r) => reviewText({ proposal: r.proposal, ...r.review }),
 });
+
+interface FlagInput extends ContentSources {
+  path: string | undefined;
+  to: string | undefined;
+  new_heading: string | undefined;
+  base: string | undefined;
+  delete: boolean;
+  move: boolean;
+  rename: boolean;
+  rename_heading: boolean;
+  replace: string | undefined;
+  with: string | undefined;
+  section: string | undefined;
+  append: boolean;
+  append_file: string | undefined;
+  append_to_section: string | undefined;
+}
+
+/** The CLI's flags are sugar: they build the one change request they name. */
+async function requestFromFlags(ctx: OpContext, input: FlagInput): Promise<ChangeRequest> {
+  const forms = (
+    [
+      ['--delete', input.delete],
+      ['--move', input.move],
+      ['--rename', input.rename],
+      ['--rename-heading', input.rename_heading],
+      ['--replace', input.replace !== undefined],
+      ['--section', input.section !== undefined],
+      ['--append', input.append],
+      ['--append-file', input.append_file !== undefined],
+      ['--append-to-section', input.append_to_section !== undefined],
+    ] as const
+  ).filter(([, on]) => on).map(([f]) => f);
+  if (forms.length > 1) throw usage(`give one form of change, not ${forms.join(' and ')}`);
+  const form = forms[0] ?? 'full text';
+  const hasContent = input.content !== undefined || input.content_file !== undefined || input.stdin;
+  if (input.path === undefined) throw usage(`${form === 'full text' ? 'a change' : form} needs PATH`);
+  const moving = form === '--move' || form === '--rename';
+  if (input.to !== undefined && !moving && form !== '--rename-heading') throw usage(`only --move, --rename and --rename-heading take a second argument (got ${JSON.stringify(input.to)})`);
+  if (input.new_heading !== undefined && form !== '--rename-heading') throw usage(`only --rename-heading takes a third argument (got ${JSON.stringify(input.new_heading)})`);
+  if (moving) {
+    // a folder has no sha256: a folder move pins each file's hash as read now
+    if (hasContent || input.with !== undefined) throw usage(`${form} takes no text`);
+    if (input.to === undefined) throw usage(form === '--move' ? '--move needs FROM and TO: `vaultgate propose --move FROM TO --base <sha256>`' : '--rename needs PATH and NEWNAME: `vaultgate propose --rename PATH NEWNAME --base <sha256>`');
+    if (input.base === 'none') throw usage(`--base none means a new note; ${form} needs the existing file’s sha256`);
+    return { action: form === '--move' ? 'move' : 'rename', path: input.path, to: input.to, base: input.base ?? null };
+  }
+  if (input.base === undefined) throw usage('give --base: the sha256 of the version you read (`vaultgate note PATH`), or `none` for a new note', 'The base is how vaultgate knows your change is not made on an outdated copy.');
+  if (input.with !== undefined && form !== '--replace') throw usage('--with goes with --replace');
+  const base = input.base === 'none' ? null : input.base;
+  if (base === null && form !== 'full text') throw usage(`--base none means a new note; ${form} needs the existing note’s sha256`);
+  const b = base as string;
+  switch (form) {
+    case '--delete':
+      if (hasContent) throw usage(`${form} takes no text`);
+      return { action: 'delete', path: input.path, base: b };
+    case '--rename-heading':
+      if (hasContent || input.with !== undefined) throw usage('--rename-heading takes no text: `vaultgate propose --rename-heading NOTE "Old" "New" --base <sha256>`');
+      if (input.to === undefined || input.new_heading === undefined) throw usage('--rename-heading needs NOTE, the heading and its new text: `vaultgate propose --rename-heading NOTE "Old" "New" --base <sha256>`');
+      return { action: 'rename_heading', path: input.path, heading: input.to, to: input.new_heading, base: b };
+    case '--replace':
+      if (hasContent) throw usage('--replace takes its new text from --with');
+      if (input.with === undefined) throw usage('--replace needs --with (the new text; may be empty)');
+      if (input.replace === '') throw usage('--replace needs the text to replace', 'Give the exact text as it is in the note (`vaultgate note PATH` shows it).');
+      return { action: 'replace', path: input.path, replace: input.replace!, with: input.with, base: b };
+    case '--append-file':
+      if (hasContent) throw usage('--append-file is the text; give no other');
+      return { action: 'append', path: input.path, content: await readInputFile(ctx, input.append_file!, '--append-file'), base: b };
+  }
+  const content = await contentOf(ctx, input, form);
+  switch (form) {
+    case '--section':
+      return { action: 'section', path: input.path, heading: input.section!, content, base: b };
+    case '--append':
+      return { action: 'append', path: input.path, content, base: b };
+    case '--append-to-section':
+      return { action: 'append', path: input.path, heading: input.append_to_section!, content, base: b };
+    default:
+      return { action: 'write', path: input.path, content, base };
+  }
+}
 
 export const reviewOp = defineOperation({
   name: 'review',

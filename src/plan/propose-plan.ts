@@ -33,7 +33,7 @@ export async function proposePlan(session: VaultSession, result: PlanResult, act
       title: `Link ${plan.source} → ${plan.target}`,
       summary: `${rec.claim} (catalog ${rec.catalog_id}, answer ${rec.answer_id}, recommendation ${rec.recommendation}: ${rec.kind})`,
       ...(agent === undefined ? {} : { agent }),
-      changes: [{ kind: 'write', path: plan.source, content: result.new_text, base: plan.source_sha256 }],
+      changes: [{ action: 'write', path: plan.source, content: result.new_text, base: plan.source_sha256 }],
       // the target as planned (path and bytes) and the link text: a read precondition review and apply check again
       expect_link_targets: [{ source: plan.source, raw: plan.link_text, target: plan.target, target_sha256: plan.target_sha256 }],
       claim: claimOf(result, catalog),

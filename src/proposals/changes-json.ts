@@ -1,13 +1,13 @@
-import { isVaultgateError, VaultgateError } from '../errors.js';
-import { loadZod, once } from '../lazy-require.js';
-import { MAX_WRITES, parseStrictJson } from '../txn/index.js';
-import type { ChangeRequest } from './changes.js';
+import { isVaultgateError } from '../errors.js';
+import { parseStrictJson } from '../txn/index.js';
+import { invalid, isObject, parseChangeList, type ChangeRequest } from './requests.js';
 
 /**
- * `propose --changes FILE.json`: several files at once.
- * `{"title", "summary"?, "changes": [{"path", "action": "write|delete|move", "content"?, "base": SHA256|null, "to"?}]}`
- * Strict like a bundle: the engine's JSON parser refuses duplicate keys, lone
- * surrogates and non-finite numbers; the schema refuses unknown fields.
+ * `propose --changes FILE.json`: the document `{"title", "summary"?,
+ * "changes": [...]}`, and a list sent as JSON text. Strict like a bundle: the
+ * engine's JSON parser refuses duplicate keys, lone surrogates and non-finite
+ * numbers; the list is the change-request language of requests.ts, whose
+ * errors name the request and field (`changes[2].heading`).
  */
 export interface ChangesDocument {
   title: string;
@@ -15,60 +15,30 @@ export interface ChangesDocument {
   changes: ChangeRequest[];
 }
 
-const schema = once(() => {
-  const { z } = loadZod();
-  const Sha = z.string().regex(/^[0-9a-f]{64}$/, 'expected 64 lower-case hex digits');
-  const Change = z.strictObject({
-    path: z.string().min(1),
-    action: z.enum(['write', 'delete', 'move']),
-    content: z.string().optional(),
-    base: Sha.nullable(),
-    to: z.string().min(1).optional(),
-  });
-  return z.strictObject({
-    title: z.string().trim().min(1),
-    summary: z.string().optional(),
-    changes: z.array(Change).min(1).max(MAX_WRITES),
-  });
-});
-
-function invalid(where: string, message: string, details: Record<string, unknown> = {}): VaultgateError {
-  return new VaultgateError('CHANGES_INVALID', `${where}: ${message}`, {
-    details,
-    hint: 'Format: {"title", "summary"?, "changes": [{"path", "action": "write|delete|move", "content"?, "base": SHA256|null, "to"?}]} (docs/json.md, `vaultgate propose`).',
-  });
-}
-
-export function parseChangesDocument(text: string, where: string): ChangesDocument {
-  let raw: unknown;
+function parseJson(text: string, where: string | undefined): unknown {
   try {
-    raw = parseStrictJson(text);
+    return parseStrictJson(text);
   } catch (e) {
-    if (isVaultgateError(e)) throw invalid(where, e.message.replace(/^bundle /, ''), e.details ?? {});
+    if (isVaultgateError(e)) throw invalid(where, '(document)', e.message.replace(/^bundle /, ''));
     throw e;
   }
-  const parsed = schema().safeParse(raw);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    const field = issue.path.join('.') || '(root)';
-    throw invalid(where, `${field}: ${issue.message}`, { field });
+}
+
+/** A list sent as JSON text rather than as the list itself (some clients send every argument as text). */
+export function parseChangeListText(text: string): ChangeRequest[] {
+  return parseChangeList(parseJson(text, undefined));
+}
+
+/** `propose --changes FILE.json`: `{"title", "summary"?, "changes": [...]}`, strict. */
+export function parseChangesDocument(text: string, where: string): ChangesDocument {
+  const raw = parseJson(text, where);
+  if (!isObject(raw)) throw invalid(where, '(document)', 'must be an object {"title", "summary"?, "changes": [...]}');
+  for (const key of Object.keys(raw)) {
+    if (!['title', 'summary', 'changes'].includes(key)) throw invalid(where, key, 'unknown field: the document takes title, summary, changes');
   }
-  const changes = parsed.data.changes.map((c, n): ChangeRequest => {
-    const at = `changes.${n}`;
-    if (c.action === 'write') {
-      if (c.content === undefined) throw invalid(where, `${at}: write needs content`, { field: at });
-      if (c.to !== undefined) throw invalid(where, `${at}: only move takes \`to\``, { field: at });
-      return { kind: 'write', path: c.path, content: c.content, base: c.base };
-    }
-    if (c.content !== undefined) throw invalid(where, `${at}: ${c.action} takes no content`, { field: at });
-    // a move of a folder has no base (each file's hash is pinned as read); a file's must be given
-    if (c.base === null && c.action !== 'move') throw invalid(where, `${at}: ${c.action} needs the base hash of the file`, { field: at });
-    if (c.action === 'delete') {
-      if (c.to !== undefined) throw invalid(where, `${at}: only move takes \`to\``, { field: at });
-      return { kind: 'delete', path: c.path, base: c.base! };
-    }
-    if (c.to === undefined) throw invalid(where, `${at}: move needs \`to\``, { field: at });
-    return { kind: 'move', path: c.path, to: c.to, base: c.base };
-  });
-  return { title: parsed.data.title, ...(parsed.data.summary === undefined ? {} : { summary: parsed.data.summary }), changes };
+  if (typeof raw.title !== 'string' || raw.title.trim() === '') throw invalid(where, 'title', 'missing: one line saying what the change is for');
+  if (raw.summary !== undefined && typeof raw.summary !== 'string') throw invalid(where, 'summary', 'must be a string');
+  if (raw.changes === undefined) throw invalid(where, 'changes', 'missing: the list of change requests');
+  const changes = parseChangeList(raw.changes, where);
+  return { title: raw.title, ...(raw.summary === undefined ? {} : { summary: raw.summary as string }), changes };
 }

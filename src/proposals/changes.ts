@@ -1,40 +1,117 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { VaultgateError } from '../errors.js';
+import { isVaultgateError, VaultgateError } from '../errors.js';
 import { checkWritePath, MAX_FILE_BYTES, MAX_OPERATION_BYTES, MAX_WRITES } from '../txn/index.js';
 import { isMarkdownPath, normalizeVaultPath, sha256Hex } from '../vault/index.js';
 import { appendToNote, appendToSection, renameHeading, replaceOnce, replaceSection } from './edits.js';
 import { asProposal } from './engine-errors.js';
 import type { HeadingRename, LinkRewriter } from './link-rewrite.js';
+import type { ChangeAction, ChangeRequest } from './requests.js';
 import type { FolderMove, StoredChange } from './types.js';
+import { field, fieldOf, listHintOf, tagged, withListHint } from './request-field.js';
 import { readCurrent, staleBase, type CurrentFile } from './vault-files.js';
 
+interface ResolveContext {
+  root: string;
+  /** Each folder moved whole (review checks it still holds exactly the files moved). */
+  folders: FolderMove[];
+  /** Each heading renamed, for the link rewriter. */
+  headings: HeadingRename[];
+}
+
 /**
- * Every form an agent may propose a change in (issue #8 §1), and how each
- * becomes an exact full-text change against the file as it is now. Exact or
- * refuse: a base that is not what the vault holds (75), text to replace that is
- * not there exactly once, a section that is not there exactly once, a change
- * that changes nothing — each is a typed error, and nothing is stored.
+ * How each action becomes exact changes: one handler per action of the table
+ * in requests.ts (TypeScript refuses a table that misses one). A handler is
+ * either a text edit (`edit`), which composes with the other edits of the same
+ * note, or a change of its own (`resolve`), alone on its path.
  */
-export type ChangeRequest =
-  /** The note's whole new text; `base: null` for a new note. */
-  | { kind: 'write'; path: string; content: string; base: string | null }
-  | { kind: 'delete'; path: string; base: string }
+export interface Handler<R extends ChangeRequest> {
   /**
-   * A move of a file, or of a folder and everything in it (`base: null`: each
-   * file's hash as read now is pinned). Links follow through the {@link LinkRewriter}.
+   * A text edit: the note's new text from its text as it stands (`null`: no
+   * such file yet). Edits of one note compose in list order, each on the text
+   * the one before it made.
    */
-  | { kind: 'move'; path: string; to: string; base: string | null }
-  /** A move within the same folder: `name` is the new file (or folder) name; a note keeps `.md`. */
-  | { kind: 'rename'; path: string; name: string; base: string | null }
-  /** Rename one heading of a note (`heading`: a heading path, `A > B`); links to it follow. */
-  | { kind: 'rename_heading'; path: string; heading: string; to: string; base: string }
-  /** OLD must occur exactly once in the note. */
-  | { kind: 'replace'; path: string; old: string; with: string; base: string }
-  /** Replace the body of one section (`Heading > Sub`). */
-  | { kind: 'section'; path: string; heading: string; content: string; base: string }
-  | { kind: 'append'; path: string; content: string; base: string }
-  | { kind: 'append_to_section'; path: string; heading: string; content: string; base: string };
+  edit?: (rel: string, text: string | null, r: R) => string;
+  /** Any other change: the exact changes it makes. It must be the only request on its path. */
+  resolve?: (ctx: ResolveContext, rel: string, r: R) => StoredChange[];
+}
+
+export const HANDLERS: { readonly [A in ChangeAction]: Handler<Extract<ChangeRequest, { action: A }>> } = {
+  write: {
+    // The note's byte-order mark is kept: the text agents read (`note`) has it stripped.
+    edit: (_rel, text, r) => (text?.startsWith(BOM) && !r.content.startsWith(BOM) ? BOM + r.content : r.content),
+  },
+  delete: {
+    resolve: ({ root }, rel, r) => {
+      const cur = readCurrent(root, rel);
+      field('base', () => checkBase(rel, r.base, cur));
+      return [{ path: rel, action: 'delete', to: null, base_sha256: r.base, old_text: cur!.text, new_text: null, new_sha256: null }];
+    },
+  },
+  move: {
+    resolve: (ctx, _rel, r) => expandMove(ctx.root, r, ctx.folders),
+  },
+  rename: {
+    resolve: (ctx, _rel, r) => expandMove(ctx.root, r, ctx.folders),
+  },
+  replace: {
+    edit: (rel, text, r) => {
+      const t = needsText(rel, text);
+      return field('replace', () => replaceOnce(rel, t, r.replace, r.with));
+    },
+  },
+  section: {
+    edit: (rel, text, r) => {
+      const t = needsText(rel, text);
+      return field('heading', () => replaceSection(rel, t, r.heading, r.content));
+    },
+  },
+  append: {
+    edit: (rel, text, r) => {
+      if (r.content === '') throw tagged('content', noop(rel));
+      const t = needsText(rel, text);
+      return r.heading === undefined ? appendToNote(t, r.content) : field('heading', () => appendToSection(rel, t, r.heading!, r.content));
+    },
+  },
+  rename_heading: {
+    resolve: ({ root, headings }, rel, r) => {
+      const cur = readCurrent(root, rel);
+      field('base', () => checkBase(rel, r.base, cur));
+      const renamed = field('heading', () => renameHeading(rel, needsText(rel, cur!.text), r.heading, r.to));
+      headings.push({ path: rel, heading: renamed.index, text: r.to.trim(), before: renamed.before });
+      return [writeChange(rel, r.base, cur, renamed.text)];
+    },
+  },
+};
+
+/** CLI words an error may hold, and the request field each stands for. */
+const FLAG_FIELDS: ReadonlyArray<[RegExp, string]> = [
+  [/--base\b/g, 'base'],
+  [/--replace\b/g, 'replace'],
+  [/--with\b/g, 'with'],
+  [/--section\b|--append-to-section\b/g, 'heading'],
+  [/--content-file\b|--content\b|--stdin\b|--append-file\b/g, 'content'],
+];
+
+/**
+ * An error met while resolving request `i` of a list, told as that request's:
+ * the message starts with `changes[i].field`, `details` gain `request` and
+ * `field`, and a CLI flag the message or hint names becomes the field (the
+ * caller sent a list, not flags).
+ */
+function locate(e: unknown, i: number, fallback: string): unknown {
+  if (!isVaultgateError(e)) return e;
+  const name = fieldOf(e) ?? fallback;
+  const at = `changes[${i}].${name}`;
+  const unflag = (s: string) => FLAG_FIELDS.reduce((t, [re, f]) => t.replace(re, `changes[${i}].${f}`), s);
+  const hint = listHintOf(e) ?? e.hint;
+  return new VaultgateError(e.code, `${at}: ${unflag(e.message)}`, {
+    ...(hint === undefined ? {} : { hint: unflag(hint) }),
+    ...(e.path === undefined ? {} : { path: e.path }),
+    details: { ...(e.details ?? {}), request: i, field: at },
+    cause: e,
+  });
+}
 
 /** No rewriting: the changes as proposed (tests, and callers that rewrite nothing). */
 export const plainMove: LinkRewriter = (changes) => changes;
@@ -49,11 +126,11 @@ function noop(rel: string): VaultgateError {
   });
 }
 
-function needsText(rel: string, cur: CurrentFile): string {
-  if (cur.text === null) {
+function needsText(rel: string, text: string | null | undefined): string {
+  if (text === null || text === undefined) {
     throw new VaultgateError('NOT_UTF8', `${rel} is not UTF-8 text; it can only be deleted or moved by a proposal`, { path: rel, hint: 'Edit it outside vaultgate, or replace it with a bundle (`vaultgate tx`).' });
   }
-  return cur.text;
+  return text;
 }
 
 function checkBase(rel: string, base: string | null, cur: CurrentFile | null): void {
@@ -73,48 +150,18 @@ function writeChange(rel: string, base: string | null, cur: CurrentFile | null, 
   return { path: rel, action: 'write', to: null, base_sha256: base, old_text: cur?.text ?? null, new_text: text, new_sha256: sha256Hex(bytes) };
 }
 
-/** One request → one exact change, read against the vault now. */
-export function resolveChange(root: string, r: ChangeRequest): StoredChange {
-  const rel = normalizeVaultPath(r.path);
-  const cur = readCurrent(root, rel);
-  checkBase(rel, r.base as string | null, cur);
-  switch (r.kind) {
-    case 'write': {
-      // The note's byte-order mark is kept: the text agents read (`vaultgate note`) has it stripped.
-      const text = cur?.text?.startsWith(BOM) && !r.content.startsWith(BOM) ? BOM + r.content : r.content;
-      return writeChange(rel, r.base, cur, text);
-    }
-    case 'delete':
-      return { path: rel, action: 'delete', to: null, base_sha256: r.base, old_text: cur!.text, new_text: null, new_sha256: null };
-    case 'move':
-    case 'rename':
-    case 'rename_heading':
-      throw new Error(`internal: ${r.kind} is expanded by resolveChanges`);
-    case 'replace':
-      return writeChange(rel, r.base, cur, replaceOnce(rel, needsText(rel, cur!), r.old, r.with));
-    case 'section':
-      return writeChange(rel, r.base, cur, replaceSection(rel, needsText(rel, cur!), r.heading, r.content));
-    case 'append':
-      if (r.content === '') throw noop(rel);
-      return writeChange(rel, r.base, cur, appendToNote(needsText(rel, cur!), r.content));
-    case 'append_to_section':
-      if (r.content === '') throw noop(rel);
-      return writeChange(rel, r.base, cur, appendToSection(rel, needsText(rel, cur!), r.heading, r.content));
-  }
-}
-
 /** A file move: its destination must not exist. */
 function moveChange(root: string, rel: string, to: string, base: string | null): StoredChange {
   const cur = readCurrent(root, rel);
-  if (base !== null) checkBase(rel, base, cur);
-  else if (cur === null) throw staleBase(rel, null, null, 'propose');
+  if (base !== null) field('base', () => checkBase(rel, base, cur));
+  else if (cur === null) throw tagged('path', staleBase(rel, null, null, 'propose'));
   const dest = readCurrent(root, to);
   if (dest !== null) {
-    throw new VaultgateError('STALE_HASH', `cannot move ${rel} to ${to}: ${to} exists`, {
+    throw tagged('to', new VaultgateError('STALE_HASH', `cannot move ${rel} to ${to}: ${to} exists`, {
       path: to,
       details: { expected: null, actual: dest.sha256 },
       hint: 'Choose a destination that does not exist, or propose a change to the existing note.',
-    });
+    }));
   }
   return { path: rel, action: 'move', to, base_sha256: cur!.sha256, old_text: cur!.text, new_text: null, new_sha256: cur!.sha256 };
 }
@@ -150,68 +197,131 @@ export function filesUnder(root: string, folder: string): string[] {
   return out.sort();
 }
 
-/** The file name a rename gives: a note keeps `.md`, another file its extension when the new name has none. */
-function renamedName(rel: string, name: string, folder: boolean): string {
-  const n = name.trim();
+const parentOf = (rel: string) => (rel.includes('/') ? rel.slice(0, rel.lastIndexOf('/') + 1) : '');
+
+/**
+ * The path a rename gives: `to` is the new name (a note keeps `.md`, another
+ * file its extension when the new name has none), or a path in the same folder
+ * (its last part is then the name). A path in another folder is a move.
+ */
+export function renamedPath(from: string, to: string, folder: boolean): string {
+  const rel = from.replace(/\/+$/, '');
+  const parent = parentOf(rel);
+  let n = to.trim().replace(/\/+$/, '');
+  if (n.includes('/') && normalizeVaultPath(n).startsWith(parent) && !normalizeVaultPath(n).slice(parent.length).includes('/')) n = normalizeVaultPath(n).slice(parent.length);
   if (n === '' || n === '.' || n === '..' || n.includes('/') || n.includes('\\')) {
-    throw new VaultgateError('USAGE', `--rename takes a new name, not a path: ${JSON.stringify(name)}`, { hint: 'Give the new file name only (`--rename Notes/Old.md New`); use --move to change folders.' });
+    throw tagged('to', new VaultgateError('USAGE', `a rename takes a new name in the same folder, not ${JSON.stringify(to)}`, { hint: 'Give the new file or folder name only (e.g. "New" for Notes/Old.md); a move changes folders.' }));
   }
-  if (folder) return n;
-  if (isMarkdownPath(rel)) return isMarkdownPath(n) ? n : `${n}.md`;
+  if (folder) return parent + n;
+  if (isMarkdownPath(rel)) return parent + (isMarkdownPath(n) ? n : `${n}.md`);
   const ext = path.posix.extname(rel);
-  return ext !== '' && !n.includes('.') ? n + ext : n;
+  return parent + (ext !== '' && !n.includes('.') ? n + ext : n);
 }
 
 /** A move or rename request: one file move, or one per file of a folder. */
-function expandMove(root: string, r: Extract<ChangeRequest, { kind: 'move' | 'rename' }>, folders: FolderMove[]): StoredChange[] {
+function expandMove(root: string, r: Extract<ChangeRequest, { action: 'move' | 'rename' }>, folders: FolderMove[]): StoredChange[] {
   const rel = normalizeVaultPath(r.path.replace(/\/+$/, ''));
   const folder = isFolder(root, rel);
-  const parent = rel.includes('/') ? rel.slice(0, rel.lastIndexOf('/') + 1) : '';
   // a file moved to `Folder/` keeps its name; a folder moved to `New/` becomes New
-  const into = r.kind === 'move' && !folder && r.to.endsWith('/');
-  const to = normalizeVaultPath(r.kind === 'rename' ? parent + renamedName(rel, r.name, folder) : into ? r.to + rel.slice(parent.length) : r.to.replace(/\/+$/, ''));
+  const into = r.action === 'move' && !folder && r.to.endsWith('/');
+  const to = r.action === 'rename' ? normalizeVaultPath(renamedPath(rel, r.to, folder)) : field('to', () => normalizeVaultPath(into ? r.to + rel.slice(parentOf(rel).length) : r.to.replace(/\/+$/, '')));
   if (!folder) {
     if (r.base === null) {
       // `note` reads notes only: an attachment's hash is its bytes' SHA-256 (what the STALE_HASH answer also names)
       const where = isMarkdownPath(rel) ? '`vaultgate note PATH` prints it' : `an attachment's is the SHA-256 of its bytes: \`vaultgate files '${rel}' --hash\``;
-      throw new VaultgateError('USAGE', `moving ${rel} needs --base: the sha256 of the file as you read it`, { hint: `${where}; a folder move takes no --base.` });
+      const e = new VaultgateError('USAGE', `moving ${rel} needs --base: the sha256 of the file as you read it`, { hint: `${where}; a folder move takes no --base.` });
+      throw tagged('base', withListHint(e, `${isMarkdownPath(rel) ? 'A note’s sha256 comes with its text when you read it' : 'An attachment’s base is the SHA-256 of its bytes'}; only a folder move has base "none".`));
     }
     return [moveChange(root, rel, to, r.base)];
   }
   if (r.base !== null) {
-    throw new VaultgateError('USAGE', `${rel} is a folder: it has no sha256, so a folder move takes no --base`, { hint: 'Each file’s hash is pinned as it is read now; review blocks if one changes before apply.' });
+    throw tagged('base', new VaultgateError('USAGE', `${rel} is a folder: it has no sha256, so its move takes no --base`, { hint: 'Each file’s hash is pinned as it is read now; review blocks if one changes before apply.' }));
   }
-  if (to === rel || to.startsWith(rel + '/')) throw new VaultgateError('USAGE', `cannot move the folder ${rel} into itself (${to})`, { hint: 'Give a destination outside the folder.' });
+  if (to === rel || to.startsWith(rel + '/')) throw tagged('to', new VaultgateError('USAGE', `cannot move the folder ${rel} into itself (${to})`, { hint: 'Give a destination outside the folder.' }));
   const files = filesUnder(root, rel);
   if (files.length === 0) throw new VaultgateError('PROPOSAL_NOOP', `${rel} holds no file to move`, { path: rel, details: { path: rel }, hint: 'Nothing was stored. An empty folder is not a vault file; create or remove it by hand.' });
   folders.push({ from: rel, to });
   return files.map((f) => moveChange(root, f, to + f.slice(rel.length), null));
 }
 
+/** The request's path as the vault knows it (a folder's trailing `/` dropped). */
+const keyOf = (r: ChangeRequest) => normalizeVaultPath(r.path.replace(/\/+$/, ''));
+
+function conflict(i: number, what: string, message: string): VaultgateError {
+  return new VaultgateError('CHANGES_INVALID', `changes[${i}].${what}: ${message}`, {
+    details: { request: i, field: `changes[${i}].${what}` },
+    hint: 'Edits of one note (write, replace, section, append) compose in list order, all against the sha256 you read; a delete, move, rename or heading rename must be the only request on its path: propose it separately.',
+  });
+}
+
 /**
- * Every request resolved (moves of folders expanded to one move per file, a
- * rename to a move), then the rewriter's changes folded in — the links that
- * keep pointing where they pointed (link-rewrite.ts); the engine's count and
- * size limits checked. `folders` receives each folder moved whole (review checks
- * that it still holds exactly the files moved).
+ * Several requests on one note: text edits compose in list order, all against
+ * the same base (the version read); a delete, move, rename or heading rename
+ * must be alone on its path — what an edit of a moved or deleted note would
+ * mean is not obvious, so it is refused, not guessed.
  */
-export function resolveChanges(root: string, requests: readonly ChangeRequest[], rewriter: LinkRewriter = plainMove, folders: FolderMove[] = []): StoredChange[] {
-  if (requests.length === 0) throw new VaultgateError('USAGE', 'a proposal needs at least one change', { hint: 'See `vaultgate propose --help`.' });
+function checkComposition(requests: readonly ChangeRequest[]): void {
+  const first = new Map<string, number>();
+  requests.forEach((r, i) => {
+    const key = keyOf(r);
+    const j = first.get(key);
+    if (j === undefined) {
+      first.set(key, i);
+      return;
+    }
+    const other = requests[j]!;
+    const solo = HANDLERS[r.action].edit === undefined ? r : HANDLERS[other.action].edit === undefined ? other : null;
+    if (solo !== null) throw conflict(i, 'path', `${key} is also the path of changes[${j}] (${other.action}); a ${solo.action} must be the only request on its path`);
+    if (r.base !== other.base) throw conflict(i, 'base', `differs from changes[${j}].base for the same note: every request on a note names the sha256 you read`);
+  });
+}
+
+/**
+ * Every request resolved (text edits of one note composed into one write, a
+ * folder move expanded to one move per file, a rename to a move), then the
+ * rewriter's changes folded in — the links that keep pointing where they
+ * pointed (link-rewrite.ts); the engine's count and size limits checked.
+ * `folders` receives each folder moved whole (review checks that it still holds
+ * exactly the files moved). `locate`: the caller sent the list itself (not CLI
+ * flags), so an error names the request and field (`changes[2].heading`).
+ */
+export function resolveChanges(root: string, requests: readonly ChangeRequest[], rewriter: LinkRewriter = plainMove, folders: FolderMove[] = [], opts: { locate?: boolean } = {}): StoredChange[] {
+  if (requests.length === 0) throw new VaultgateError('USAGE', 'a proposal needs at least one change', { hint: 'Give at least one change request.' });
   if (requests.length > MAX_WRITES) throw tooMany(requests.length);
-  for (const r of requests) asProposal({ verb: 'propose' }, () => checkRequestPaths(r));
+  const at = <T>(i: number, fallback: string, fn: () => T): T => {
+    try {
+      return fn();
+    } catch (e) {
+      throw opts.locate ? locate(e, i, fallback) : e;
+    }
+  };
+  requests.forEach((r, i) => at(i, 'path', () => asProposal({ verb: 'propose' }, () => checkRequestPaths(r))));
+  checkComposition(requests);
   const resolved: StoredChange[] = [];
   const headings: HeadingRename[] = [];
-  for (const r of requests) {
-    if (r.kind === 'move' || r.kind === 'rename') resolved.push(...expandMove(root, r, folders));
-    else if (r.kind === 'rename_heading') {
-      const rel = normalizeVaultPath(r.path);
-      const cur = readCurrent(root, rel);
-      checkBase(rel, r.base, cur);
-      const renamed = renameHeading(rel, needsText(rel, cur!), r.heading, r.to);
-      resolved.push(writeChange(rel, r.base, cur, renamed.text));
-      headings.push({ path: rel, heading: renamed.index, text: r.to.trim(), before: renamed.before });
-    } else resolved.push(resolveChange(root, r));
-  }
+  const done = new Set<number>();
+  requests.forEach((r, i) => {
+    if (done.has(i)) return;
+    const rel = keyOf(r);
+    const spec = HANDLERS[r.action] as Handler<ChangeRequest>;
+    if (spec.resolve) {
+      resolved.push(...at(i, 'path', () => spec.resolve!({ root, folders, headings }, rel, r)));
+      return;
+    }
+    // every edit of this note, in list order, each on the text the one before made
+    const group = requests.flatMap((q, j) => (j >= i && keyOf(q) === rel ? [j] : []));
+    const cur = readCurrent(root, rel);
+    at(i, 'base', () => checkBase(rel, r.base, cur));
+    let text = cur?.text ?? null;
+    for (const j of group) {
+      const q = requests[j]!;
+      text = at(j, 'path', () => (HANDLERS[q.action] as Handler<ChangeRequest>).edit!(rel, text, q));
+      done.add(j);
+    }
+    // a no-op or an oversized text is the last edit's doing: its new text is `with` for a replace, `content` for the others
+    const last = group[group.length - 1]!;
+    resolved.push(at(last, requests[last]!.action === 'replace' ? 'with' : 'content', () => writeChange(rel, r.base, cur, text!)));
+  });
   for (const c of resolved) {
     if (c.action === 'move') checkLinkableName(c.to!);
     else if (c.action === 'write' && c.base_sha256 === null) checkLinkableName(c.path);
@@ -237,12 +347,8 @@ export function resolveChanges(root: string, requests: readonly ChangeRequest[],
 function checkRequestPaths(r: ChangeRequest): void {
   const trimmed = (p: string) => p.replace(/\/+$/, '');
   checkWritePath(trimmed(r.path));
-  if (r.kind === 'move') checkWritePath(trimmed(r.to));
-  if (r.kind === 'rename') {
-    const from = trimmed(r.path);
-    const parent = from.includes('/') ? from.slice(0, from.lastIndexOf('/') + 1) : '';
-    checkWritePath(parent + trimmed(r.name));
-  }
+  if (r.action === 'move') field('to', () => checkWritePath(trimmed(r.to)));
+  if (r.action === 'rename') field('to', () => checkWritePath(renamedPath(r.path, r.to, true)));
 }
 
 /** Characters that end or split an Obsidian link: `#` heading, `^` block, `|` display text, `[` `]` the brackets. */

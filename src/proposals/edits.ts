@@ -1,6 +1,7 @@
 import { VaultgateError } from '../errors.js';
 import { headingKey } from '../links/index.js';
 import { parseNote, type Heading, type NoteModel } from '../markdown/index.js';
+import { tagged } from './request-field.js';
 
 /**
  * The edit forms agents already use, each turned into the exact new text of the
@@ -28,10 +29,10 @@ export function countOccurrences(text: string, needle: string): number {
   return n;
 }
 
-/** `--replace OLD --with NEW`: OLD must occur exactly once (overlaps count), else refused with the count. */
+/** A `replace` request (`--replace OLD --with NEW`): OLD must occur exactly once (overlaps count), else refused with the count. */
 export function replaceOnce(path: string, text: string, oldText: string, newText: string): string {
   if (oldText === '') {
-    throw new VaultgateError('USAGE', '--replace needs the text to replace', { hint: 'Give the exact text as it is in the note (`vaultgate note PATH` shows it).' });
+    throw tagged('replace', new VaultgateError('USAGE', 'the text to replace is empty', { hint: 'Give the exact text to replace as it is in the note (`vaultgate note PATH` shows it).' }));
   }
   const { bom, body } = splitBom(text);
   const count = countOccurrences(body, oldText);
@@ -184,17 +185,17 @@ export function renameHeading(path: string, text: string, headingPath: string, n
   const s = findSections(path, body, parseHeadingPath(headingPath));
   const next = newHeading.trim();
   if (next === '' || /[\r\n]/.test(next)) {
-    throw new VaultgateError('USAGE', `the new heading must be one non-empty line, not ${JSON.stringify(newHeading)}`, { hint: 'Give the new heading text, without `#`.' });
+    throw tagged('to', new VaultgateError('USAGE', `the new heading must be one non-empty line, not ${JSON.stringify(newHeading)}`, { hint: 'Give the new heading text, without `#`.' }));
   }
   const before = parseNote(body);
   const index = before.headings.findIndex((h) => h.range.start === s.heading.range.start);
   const clash = before.headings.find((h, i) => i !== index && headingKey(h.text) === headingKey(next));
   if (clash) {
-    throw new VaultgateError('EDIT_AMBIGUOUS', `${path} already has a heading ${JSON.stringify(clash.text)} (line ${clash.startLine}) that reads like ${JSON.stringify(next)}; links to either would open the first`, {
+    throw tagged('to', new VaultgateError('EDIT_AMBIGUOUS', `${path} already has a heading ${JSON.stringify(clash.text)} (line ${clash.startLine}) that reads like ${JSON.stringify(next)}; links to either would open the first`, {
       path,
       details: { line: clash.startLine, heading: clash.text },
       hint: 'Choose a heading text that differs from the note’s other headings (case and punctuation are ignored).',
-    });
+    }));
   }
   const h = s.heading;
   return { text: bom + body.slice(0, h.textRange.start) + next + body.slice(h.textRange.end), index, before };

@@ -14,15 +14,17 @@
  *   nothing blocks and the hash is the approved one.
  * - {@link decline}, {@link reopen}, {@link rollback} (a new, inverse proposal),
  *   {@link list}, {@link auditLog}.
- * - {@link parseChangesDocument}: `propose --changes FILE.json`, strict.
+ * - {@link parseChangeList}, {@link parseChangesDocument}: the change-request
+ *   list (MCP, web API) and `propose --changes FILE.json`, strict.
  *
  * Stored in `proposals.sqlite` under the data root ({@link ProposalStore}):
  * proposals, their exact texts and reviews, and the append-only audit log.
  */
 export { propose, review, show, apply, decline, reopen, rollback, list, auditLog, settleOperation, LIMITS } from './lifecycle.js';
 export type { ProposeInput, ProposeResult, ReviewResult, ReviewView, ShowResult, ApplyResultView, ProposalFileView } from './lifecycle.js';
-export { plainMove, type ChangeRequest } from './changes.js';
+export { plainMove } from './changes.js';
+export { ACTIONS, parseChangeList, changeListZod, actionsSummary, actionFields, type ChangeRequest, type ChangeAction } from './requests.js';
 export { rewriteLinks, type LinkRewriter, type HeadingRename } from './link-rewrite.js';
-export { parseChangesDocument, type ChangesDocument } from './changes-json.js';
+export { parseChangesDocument, parseChangeListText, type ChangesDocument } from './changes-json.js';
 export { ProposalStore, PROPOSAL_STORE, type ProposalSummary, type ListFilter, type LogFilter } from './store.js';
 export { PROPOSAL_STATES, OPEN_STATES, type ProposalState, type ProposalRecord, type StoredChange, type StoredReview, type AuditEvent, type ReviewFile } from './types.js';

@@ -8,7 +8,8 @@ import { applyBundle, currentUndo, readDone, readLockOwner, realFsOps, txnLayout
 import type { NoteModel } from '../markdown/index.js';
 import { sha256Hex } from '../vault/index.js';
 import { proposalBundle } from './bundle.js';
-import { defaultTitle, resolveChanges, type ChangeRequest } from './changes.js';
+import { defaultTitle, resolveChanges } from './changes.js';
+import type { ChangeRequest } from './requests.js';
 import { asProposal, forProposal } from './engine-errors.js';
 import { rewriteLinks, type LinkRewriter } from './link-rewrite.js';
 import { readLinkFormat } from '../links/index.js';
@@ -191,7 +192,7 @@ async function storeAndReview(
 }
 
 /** `propose`: every form becomes exact changes; refused (nothing stored) on a stale base, a no-op, or anything the engine refuses. */
-export async function propose(session: VaultSession, input: ProposeInput, actor: string, opts: { rewriter?: LinkRewriter } = {}): Promise<ProposeResult> {
+export async function propose(session: VaultSession, input: ProposeInput, actor: string, opts: { rewriter?: LinkRewriter; locate?: boolean } = {}): Promise<ProposeResult> {
   const title = checkText('the title', input.title, LIMITS.title);
   const summary = checkText('the summary', input.summary, LIMITS.summary);
   const agent = checkText('the agent name', input.agent, LIMITS.name);
@@ -206,7 +207,7 @@ export async function propose(session: VaultSession, input: ProposeInput, actor:
   const changes = session.read((h) => {
     const format = readLinkFormat(session.root).format;
     const rewriter: LinkRewriter = opts.rewriter ?? ((cs, hs) => rewriteLinks({ root: session.root, db: h.db, config: session.config(), format, parsed }, cs, hs));
-    return resolveChanges(session.root, input.changes, rewriter, folderMoves);
+    return resolveChanges(session.root, input.changes, rewriter, folderMoves, { locate: opts.locate ?? false });
   }).result;
   // The engine's own validation (paths, reserved folders, collisions, limits) before anything is stored.
   const checked = asProposal({ verb: 'propose' }, () => proposalBundle('proposal-check', changes));

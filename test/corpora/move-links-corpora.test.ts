@@ -64,7 +64,7 @@ eachCorpus('link-preserving moves on a copy', (corpus) => {
       const [hub, count] = byBacklinks(graph)[0]!;
       const hubTo = `Moved by vaultgate/${baseOf(hub).replace(/\.md$/, '')} (moved).md`;
       assert.ok(fresh(hubTo));
-      await run(`hub ${hub} (${count} backlinks)`, { kind: 'move', path: hub, to: hubTo, base: sha256Hex(fs.readFileSync(path.join(root, hub))) }, new Map([[hub, hubTo]]));
+      await run(`hub ${hub} (${count} backlinks)`, { action: 'move', path: hub, to: hubTo, base: sha256Hex(fs.readFileSync(path.join(root, hub))) }, new Map([[hub, hubTo]]));
 
       // 2. a note whose name others share, with backlinks, into another folder
       const names = new Map<string, string[]>();
@@ -73,7 +73,7 @@ eachCorpus('link-preserving moves on a copy', (corpus) => {
       const dup = byBacklinks(linkGraph(session)).find(([p]) => dupes.has(p))?.[0] ?? [...dupes].sort()[0];
       if (dup) {
         const dupTo = `Elsewhere by vaultgate/${baseOf(dup)}`;
-        await run(`duplicate-name ${dup} (${names.get(baseOf(dup).toLowerCase())!.length} share the name)`, { kind: 'move', path: dup, to: dupTo, base: sha256Hex(fs.readFileSync(path.join(root, dup))) }, new Map([[dup, dupTo]]));
+        await run(`duplicate-name ${dup} (${names.get(baseOf(dup).toLowerCase())!.length} share the name)`, { action: 'move', path: dup, to: dupTo, base: sha256Hex(fs.readFileSync(path.join(root, dup))) }, new Map([[dup, dupTo]]));
       } else report.push('no duplicate names');
 
       // 3. a whole folder: the one with the most files between 5 and 200
@@ -84,7 +84,7 @@ eachCorpus('link-preserving moves on a copy', (corpus) => {
       if (folder) {
         const to = `Relocated by vaultgate/${baseOf(folder)}`;
         const moved = new Map(now.filter((f) => f.startsWith(folder + '/')).map((f) => [f, to + f.slice(folder.length)]));
-        await run(`folder ${folder}/`, { kind: 'move', path: folder + '/', to: to + '/', base: null }, moved);
+        await run(`folder ${folder}/`, { action: 'move', path: folder + '/', to: to + '/', base: null }, moved);
       } else report.push('no folder of 5–200 files');
       t.diagnostic(`${corpus.name}: ${report.join('; ')}`);
     } finally {

@@ -5,7 +5,7 @@ import crypto from 'node:crypto';
  * - `resolve LINK` without `--from` (issue 13 runs `resolve '[[T#^para-id]]'`
  *   bare): resolved as written in a note at the vault root;
  * - the MCP tools that take a JSON document (`state_patch.patch`,
- *   `propose.changes_json`) accept the document itself, as MCP clients send
+ *   `propose.changes`) accept the document itself, as MCP clients send
  *   arguments, as well as its text.
  */
 import assert from 'node:assert/strict';
@@ -73,14 +73,15 @@ async function mcpSession(root: string, home: string, calls: Array<{ name: strin
 
 test('mcp: state_patch and propose take their JSON document as an object or as text', async () => {
   const { root, home } = tempVault({ 'Home.md': '# Home\n' });
-  const [asObject, asText, badType, proposeObject] = await mcpSession(root, home, [
+  const [asObject, asText, badType, proposeObject, proposeText] = await mcpSession(root, home, [
     { name: 'state_patch', arguments: { session: 's', revision: 0, patch: { step: 1, todo: ['a'] } } },
     { name: 'state_patch', arguments: { session: 's', revision: 1, patch: '{"todo":null}' } },
     { name: 'state_patch', arguments: { session: 's', revision: 2, patch: 7 } },
     {
       name: 'propose',
-      arguments: { changes_json: { title: 'Two notes', changes: [{ path: 'New.md', action: 'write', content: 'new\n', base: null }] } },
+      arguments: { title: 'Two notes', changes: [{ path: 'New.md', action: 'write', content: 'new\n', base: null }] },
     },
+    { name: 'propose', arguments: { title: 'As text', changes: JSON.stringify([{ path: 'Other.md', action: 'write', content: 'other\n', base: 'none' }]) } },
   ]);
   assert.equal(asObject.result.isError, undefined, JSON.stringify(asObject));
   assert.deepEqual(asObject.result.structuredContent, { ok: true, session: 's', revision: 1, state: { step: 1, todo: ['a'] } });
@@ -91,6 +92,7 @@ test('mcp: state_patch and propose take their JSON document as an object or as t
   assert.equal(proposeObject.result.structuredContent.ok, true, JSON.stringify(proposeObject));
   assert.equal(proposeObject.result.structuredContent.proposal.title, 'Two notes');
   assert.equal(proposeObject.result.structuredContent.proposal.state, 'pending');
+  assert.equal(proposeText.result.structuredContent.proposal.title, 'As text', JSON.stringify(proposeText));
 });
 
 test('propose: a reserved path is refused as PATH_RESERVED (exit 2) before its base or its links are looked at', async () => {

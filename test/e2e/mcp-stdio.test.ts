@@ -146,7 +146,7 @@ test('mcp: every read tool answers with the CLI’s JSON as structuredContent, a
 const STATE_CALLS: Record<string, (ids: Record<string, string>) => Record<string, unknown>> = {
   state_get: () => ({ session: 'mcp-test' }),
   state_patch: () => ({ session: 'mcp-test', revision: 0, patch: '{"step": 1, "seen": ["Home.md"]}' }),
-  propose: () => ({ path: 'Ideas/New.md', content: '# New\n\nA new idea.\n', base: 'none', title: 'A new idea' }),
+  propose: () => ({ title: 'A new idea', changes: [{ action: 'write', path: 'Ideas/New.md', base: 'none', content: '# New\n\nA new idea.\n' }] }),
   review: (ids) => ({ id: ids.proposal! }),
   list_proposals: () => ({ state: 'pending' }),
 };
@@ -297,7 +297,7 @@ test('mcp --allow-apply: apply is offered, needs the hash of a review, and then 
     assert.ok((apply.inputSchema.required as string[]).includes('review_hash'));
     assert.equal(apply.annotations?.destructiveHint, true);
     const base = (await cli(['note', 'Games/Rules.md'], root, home)).sha256;
-    const proposed: any = await client.callTool({ name: 'propose', arguments: { path: 'Games/Rules.md', replace: 'discard half', with: 'discard half, rounded down', base } });
+    const proposed: any = await client.callTool({ name: 'propose', arguments: { title: 'Round down', changes: [{ action: 'replace', path: 'Games/Rules.md', base, replace: 'discard half', with: 'discard half, rounded down' }] } });
     const id = proposed.structuredContent.proposal.id;
     assert.equal(errorOf(await client.callTool({ name: 'apply', arguments: { id } })).error.details.param, 'review_hash');
     const wrong = errorOf(await client.callTool({ name: 'apply', arguments: { id, review_hash: 'a'.repeat(64) } }));

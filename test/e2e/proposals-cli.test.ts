@@ -189,7 +189,7 @@ test('refused proposals store nothing: stale base (75), no-op, reserved folder, 
   fs.writeFileSync(path.join(dir, 'unknown.json'), JSON.stringify({ title: 't', changes: [{ path: 'a.md', action: 'write', content: 'x', base: null, mode: 'x' }] }));
   fs.writeFileSync(path.join(dir, 'dup.json'), '{"title":"t","title":"u","changes":[{"path":"a.md","action":"write","content":"x","base":null}]}');
   fs.writeFileSync(path.join(dir, 'twice.json'), JSON.stringify({ title: 't', changes: [{ path: 'a.md', action: 'write', content: 'x', base: null }, { path: 'A.md', action: 'write', content: 'y', base: null }] }));
-  assert.match((await expect(['--changes', 'unknown.json'], 2, 'CHANGES_INVALID', { cwd: dir })).message, /unknown\.json: changes\.0: Unrecognized key: "mode"/);
+  assert.match((await expect(['--changes', 'unknown.json'], 2, 'CHANGES_INVALID', { cwd: dir })).message, /unknown\.json: changes\[0\]\.mode: unknown field/);
   assert.match((await expect(['--changes', 'dup.json'], 2, 'CHANGES_INVALID', { cwd: dir })).message, /duplicate key/);
   await expect(['--changes', 'twice.json'], 2, 'BUNDLE_INVALID', { cwd: dir });
   assert.deepEqual((await vg(v, ['proposals'])).json, { ok: true, total: 0, proposals: [] }, 'nothing was stored');

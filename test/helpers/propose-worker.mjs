@@ -12,7 +12,7 @@ try {
   for (let n = 0; n < Number(count); n++) {
     const r = await propose(
       session,
-      { title: `a${agent} n${n}`, agent: `agent-${agent}`, changes: [{ kind: 'write', path: `Agent${agent}/Note${n}.md`, content: `# Note ${n} by agent ${agent}\n`, base: null }] },
+      { title: `a${agent} n${n}`, agent: `agent-${agent}`, changes: [{ action: 'write', path: `Agent${agent}/Note${n}.md`, content: `# Note ${n} by agent ${agent}\n`, base: null }] },
       `agent-${agent}`,
     );
     ids.push(r.proposal.id);

@@ -54,7 +54,7 @@ async function lifecycle(oldText: string, newText: string) {
   try {
     session.read(() => null); // index first: not what is measured
     comparisons = 0;
-    const p = await propose(session, { changes: [{ kind: 'write', path: 'Big.md', content: newText, base: sha(oldText) }], agent: 'test' }, 'test');
+    const p = await propose(session, { changes: [{ action: 'write', path: 'Big.md', content: newText, base: sha(oldText) }], agent: 'test' }, 'test');
     const proposeWork = comparisons;
     assert.equal(p.proposal.state, 'pending', JSON.stringify(p.review.checks.filter((c) => !c.ok)));
     comparisons = 0;
@@ -110,7 +110,7 @@ test('issue 20.8: in a long note (aligned line by line), a changed link is told 
   const { root, home } = tempVault({ 'Long.md': oldText, ...others }, { tmpfs: true });
   const session = VaultSession.open({ vault: root, env: { VAULTGATE_HOME: home }, cwd: root });
   try {
-    const p = await propose(session, { changes: [{ kind: 'write', path: 'Long.md', content: newText, base: sha(oldText) }], agent: 'test' }, 'test');
+    const p = await propose(session, { changes: [{ action: 'write', path: 'Long.md', content: newText, base: sha(oldText) }], agent: 'test' }, 'test');
     const f = p.review.files[0]!;
     assert.deepEqual(f.links_removed.map((l) => [l.raw, l.line]), [['[[Other 1]]', 1501]]);
     assert.deepEqual(f.links_added.map((l) => [l.raw, l.line]), [['[[Other 2]]', 1501]]);

@@ -47,13 +47,13 @@ test('issue 20.7 (sibling): over MCP a hint names tool arguments, not CLI flags 
       assert.equal(r.isError, true, JSON.stringify(r));
       return JSON.parse(r.content[0].text).error as { code: string; hint: string };
     };
-    const noBase = await call({ path: 'A.md', move: true, to: 'B.md' });
+    const noBase = await call({ title: 't', changes: [{ action: 'move', path: 'A.md', to: 'B.md', base: 'none' }] });
     assert.equal(noBase.code, 'USAGE');
     assert.doesNotMatch(noBase.hint, /--base/, noBase.hint);
     assert.match(noBase.hint, /\bbase\b/);
-    const none = await call({ path: 'A.md', base: sha('# A\n') });
+    const none = await call({ title: 't', changes: [{ action: 'write', path: 'A.md', base: sha('# A\n') }] });
     assert.doesNotMatch(none.hint, /--help|--content|--stdin/, none.hint);
-    const twins = await call({ path: 'Dir', move: true, to: 'New' });
+    const twins = await call({ title: 't', changes: [{ action: 'move', path: 'Dir', to: 'New', base: 'none' }] });
     assert.doesNotMatch(twins.hint, BUNDLE_STEP, twins.hint);
   } finally {
     await client.close();

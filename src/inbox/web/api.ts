@@ -40,6 +40,10 @@ export const ROUTES: readonly Route[] = [
     input: (m, body) => ({ ...body, id: m[1] }),
     from: 'api',
   },
+  // The change-request list itself, as the MCP tool takes it (docs/json.md "propose"): what the person proposes here, the review checks as any other.
+  { method: 'POST', pattern: /^\/api\/propose$/, op: 'propose', input: (_m, body) => body, from: 'api' },
+  // The change-request list itself, as the MCP tool takes it (docs/json.md, "propose"); reviewed like any other proposal.
+  { method: 'POST', pattern: /^\/api\/propose$/, op: 'propose', input: (_m, body) => body, from: 'api' },
   { method: 'GET', pattern: /^\/api\/log$/, op: 'log', input: (_m, q) => q, from: 'cli' },
   // Consent requests (providers/consent.ts): the person approves sending note text off this machine here, like a proposal.
   { method: 'GET', pattern: /^\/api\/consent$/, op: 'consent_pending', input: (_m, q) => q, from: 'cli' },

@@ -18,7 +18,9 @@ test('ops table: names, commands and tools are unique; params are snake_case; ex
     assert.ok(op.examples.length >= 2, `${op.name} has 2–3 examples (issue 13), not ${op.examples.length}`);
     for (const e of op.examples) assert.match(e, /(^|\| )vaultgate /, `${op.name}: ${e}`);
     const params = op.params as readonly Param[];
-    unique(params.map((p) => p.name));
+    // unique per face: a CLI-only and an MCP-only param may share a name (propose's `changes`: a file on the CLI, the list over MCP)
+    unique(params.filter((p) => !p.mcpOnly).map((p) => p.name));
+    unique(params.filter((p) => !p.cliOnly).map((p) => p.name));
     for (const p of params) assert.match(p.name, /^[a-z][a-z0-9_]*$/, `${op.name}.${p.name}`);
     assert.ok(params.filter((p) => p.positional === 'variadic').length <= 1, `${op.name}: at most one variadic`);
   }

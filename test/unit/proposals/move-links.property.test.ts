@@ -188,7 +188,7 @@ function moveOf(v: fc.Infer<typeof vaultSpec>, b: Built): { request: ChangeReque
     if (to === '' || to === from || to.startsWith(from + '/') || from.startsWith(to + '/')) return null;
     const moved = new Map(all.filter((p) => p.startsWith(from + '/')).map((p) => [p, to + p.slice(from.length)]));
     for (const t of moved.values()) if (taken.has(t.toLowerCase())) return null;
-    return { request: { kind: 'move', path: from + '/', to: to + '/', base: null }, moved };
+    return { request: { action: 'move', path: from + '/', to: to + '/', base: null }, moved };
   }
   const pool = m.kind === 'note' ? b.notes : b.attachments;
   if (pool.length === 0) return null;
@@ -198,7 +198,7 @@ function moveOf(v: fc.Infer<typeof vaultSpec>, b: Built): { request: ChangeReque
   const to = m.rename ? (dirOf(from) ? dirOf(from) + '/' : '') + name : m.dest + name;
   if (to === from || taken.has(to.toLowerCase())) return null;
   const base = sha(b.files[from]!);
-  const request: ChangeRequest = m.rename ? { kind: 'rename', path: from, name: m.kind === 'note' ? noMd(name) : name, base } : { kind: 'move', path: from, to, base };
+  const request: ChangeRequest = m.rename ? { action: 'rename', path: from, to: m.kind === 'note' ? noMd(name) : name, base } : { action: 'move', path: from, to, base };
   return { request, moved: new Map([[from, to]]) };
 }
 
