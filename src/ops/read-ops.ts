@@ -185,17 +185,27 @@ export const noteOp = defineOperation({
     }
   },
   text: (r, input) => {
-    if (r.window) {
-      const w = r.window;
-      return r.text + (w.next_cursor ? `\n… characters ${w.from_char}-${w.to_char} of ${w.total_chars}; continue with --cursor ${w.next_cursor}` : '');
-    }
-    if (input.all) return r.text;
-    const lines = r.text.split('\n');
-    let shown = lines.slice(0, NOTE_TEXT_SHOWN.lines).join('\n');
-    if (shown.length > NOTE_TEXT_SHOWN.chars) shown = shown.slice(0, NOTE_TEXT_SHOWN.chars);
-    return shown.length < r.text.length ? `${shown}\n… ${r.text.length - shown.length} more characters of ${r.path} (--all prints everything; --json gives text, sha256, sections)` : r.text;
+    // The README's first edit copies the hash from here: the text alone gives nothing to propose against.
+    const where = `${r.path}${r.heading_path?.length ? ' › ' + (r.heading_path as string[]).join(' › ') : ''}, lines ${r.lines[0]}-${r.lines[1]}`;
+    const base = `sha256 ${r.sha256}  ${where} (the whole file's hash: propose --base ${r.sha256.slice(0, 8)}… against it)`;
+    return endLine(noteBody(r, input)) + base;
   },
 });
+
+/** The note's text as a terminal shows it: a window with its cursor, or the first lines unless `--all`. */
+function noteBody(r: { text: string; path: string; window?: { from_char: number; to_char: number; total_chars: number; next_cursor: string | null } }, input: { all?: boolean }): string {
+  if (r.window) {
+    const w = r.window;
+    return r.text + (w.next_cursor ? `${r.text.endsWith('\n') ? '' : '\n'}… characters ${w.from_char}-${w.to_char} of ${w.total_chars}; continue with --cursor ${w.next_cursor}` : '');
+  }
+  if (input.all) return r.text;
+  const lines = r.text.split('\n');
+  let shown = lines.slice(0, NOTE_TEXT_SHOWN.lines).join('\n');
+  if (shown.length > NOTE_TEXT_SHOWN.chars) shown = shown.slice(0, NOTE_TEXT_SHOWN.chars);
+  return shown.length < r.text.length ? `${shown}\n… ${r.text.length - shown.length} more characters of ${r.path} (--all prints everything; --json gives text, sha256, sections)` : r.text;
+}
+
+const endLine = (s: string) => (s === '' || s.endsWith('\n') ? s : s + '\n');
 
 export const contextOp = defineOperation({
   name: 'context',
