@@ -1,4 +1,5 @@
 import type { AuditEvent, ProposalSummary } from '../../proposals/index.js';
+import { isRollbackProposed } from '../../proposals/types.js';
 import { TOP, visibleRows } from './body-view.js';
 import { age, checkSummary, eventDetail, shortHash, stateTone, type Tone } from './format.js';
 import { actionsFor, layout, targetState, type InboxState, type Layout } from './model.js';
@@ -70,11 +71,13 @@ function queueRow(p: ProposalSummary, cols: ReturnType<typeof queueColumns>, wid
 
 function historyRow(e: AuditEvent, width: number, selected: boolean, now: number): Line {
   const inv = { inverse: selected };
-  const tone: Tone = e.event === 'applied' ? 'info' : e.event === 'declined' ? 'warn' : e.event === 'recovery' ? 'bad' : e.event === 'undone' ? 'warn' : 'plain';
+  // an old log's `rolled_back` written at proposal time reads as what it was (format.ts)
+  const name = isRollbackProposed(e) ? 'rollback_proposed' : e.event;
+  const tone: Tone = name === 'applied' ? 'info' : name === 'declined' ? 'warn' : name === 'recovery' ? 'bad' : name === 'undone' || name === 'rolled_back' ? 'warn' : 'plain';
   return line(width, [
     seg(selected ? '> ' : '  ', 'accent', inv),
     seg(fit(age(e.at, now), 4) + ' ', 'dim', inv),
-    seg(fit(e.event, 11) + ' ', tone, inv),
+    seg(fit(name, 17) + ' ', tone, inv),
     seg(fit(e.proposal ?? '-', 8) + ' ', 'plain', inv),
     seg(fit(printable(e.actor), 10) + ' ', 'dim', inv),
     seg(printable(eventDetail(e)), 'plain', inv),
