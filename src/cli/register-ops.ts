@@ -79,6 +79,8 @@ export function registerOperations(program: Command, reporter: Reporter, verb: s
           },
           document: r.document,
           exitCode: r.exitCode,
+          // a reviewed operation's text is what a person reviews: its diffs are coloured on a terminal
+          diffs: op.reviewed === true,
         });
       } catch (e) {
         progress?.done();

@@ -25,7 +25,7 @@ async function cli(root: string, home: string, args: string[]): Promise<any> {
   return r.json;
 }
 
-test('web inbox, the person’s side: History in sentences, local times, short hashes', { skip, timeout: 240_000 }, async (t) => {
+test('web inbox, the person’s side: History in sentences, local times, short hashes; changed words in the diff', { skip, timeout: 240_000 }, async (t) => {
   const { chromium } = await import('playwright-core');
   const { root, home } = tempVault({ 'Obsidian Sync/Plans and storage limits.md': PLANS });
   const note = 'Obsidian Sync/Plans and storage limits.md';
@@ -82,6 +82,20 @@ test('web inbox, the person’s side: History in sentences, local times, short h
         return ev.clipboardData!.getData('text/plain');
       });
       assert.equal(copied, full);
+    });
+
+    await t.test('the diff emphasises the changed words inside a changed line: the one cell of the table row', async () => {
+      await page.click('#tab-queue');
+      await page.selectOption('#f-state', '');
+      await page.locator('#list li[data-id="p-1"]').click();
+      await page.waitForSelector('#detail[data-proposal="p-1"] table.diff');
+      for (const mode of ['side by side', 'unified']) {
+        await page.locator('#detail .modes button', { hasText: mode }).click();
+        await page.waitForSelector('#detail table.diff td.add .we');
+        assert.deepEqual(await page.locator('#detail table.diff td.add .we').allInnerTexts(), ['100'], mode);
+        assert.deepEqual(await page.locator('#detail table.diff td.del .we').allInnerTexts(), ['10'], mode);
+        assert.equal(await page.locator('#detail table.diff td.add').filter({ has: page.locator('.we') }).innerText(), '| Plus | 100 GB | $8 |');
+      }
     });
   } finally {
     await browser.close();

@@ -56,3 +56,29 @@ test('inbox history (tmux): rollback_proposed when the inverse is proposed, roll
     pane.kill();
   }
 });
+
+test('inbox diff (tmux 44 columns): the changed cell in reverse video; long lines wrap between words, a path stays whole', { skip: TMUX_SKIP }, async () => {
+  const NOTE = '# Plans\n\n| Plan | Storage |\n|---|---|\n| Plus | 10 GB |\n\nSee the notes.\n';
+  const v = tempVault({ 'Plans.md': NOTE });
+  const longLine = 'See the decision in Projects/vaultgate/Decisions.md and the plans in Obsidian/Sync/Plans-and-storage-limits.md before you change anything here.';
+  const p = await vg(v, ['propose', 'Plans.md', '--content', NOTE.replace('| Plus | 10 GB |', '| Plus | 100 GB |').replace('See the notes.', longLine), '--base', sha(NOTE), '--title', 'More storage']);
+  assert.equal(p.proposal.id, 'p-1');
+  const pane = inbox(v, { cols: 44, rows: 40 });
+  try {
+    await pane.waitFor(/^> p-1 +pending/m, 'the queue');
+    pane.keys('Enter');
+    await pane.waitFor((s) => /^ p-1 +pending More storage/m.test(s) && s.includes('+| Plus | 100 GB |') && s.includes('anything'), 'the proposal view with its whole diff');
+    const styled = pane.captureStyled();
+    const plus = styled.split('\n').find((l) => l.includes('100'))!;
+    assert.match(plus, /\x1b\[[0-9;]*\b7m100\x1b\[/, `the changed cell in reverse video: ${JSON.stringify(plus)}`);
+    assert.ok(!/\x1b\[[0-9;]*\b7m\| Plus/.test(plus), 'only the cell, not the row');
+    const minus = styled.split('\n').find((l) => l.replace(/\x1b\[[0-9;]*m/g, '').startsWith('-| Plus | 10 GB'))!;
+    assert.match(minus, /\x1b\[[0-9;]*\b7m10\x1b\[/);
+    const screen = pane.capture();
+    for (const path of ['Projects/vaultgate/Decisions.md', 'Obsidian/Sync/Plans-and-storage-limits.md']) assert.ok(screen.includes(path), `${path} whole on one row:\n${screen}`);
+    for (const word of ['decision', 'anything', 'change']) assert.ok(new RegExp(`\\b${word}\\b`).test(screen), `${word} whole`);
+    pane.keys('q');
+  } finally {
+    pane.kill();
+  }
+});

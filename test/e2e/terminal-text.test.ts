@@ -6,8 +6,11 @@
 import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
 import { test } from 'node:test';
-import { runCli } from '../helpers/run-cli.js';
+import { spawnSync } from 'node:child_process';
+import { CLI_BIN, runCli, runCliProcess } from '../helpers/run-cli.js';
 import { tempVault } from '../helpers/temp-vault.js';
+
+const SCRIPT_SKIP = spawnSync('script', ['--version'], { encoding: 'utf8' }).status === 0 ? false : 'util-linux `script` is not installed (it gives the CLI a pseudo-terminal)';
 
 test('note on a terminal ends with the sha256 line: the base an edit is proposed against', async () => {
   const text = '# Starter\n\nFeed it every 12 hours.\n';
@@ -22,4 +25,31 @@ test('note on a terminal ends with the sha256 line: the base an edit is proposed
   assert.match(section.stdout, new RegExp(`^sha256 ${sha}\\b`, 'm'));
   const windowed = await runCli(['note', 'Starter.md', '--max-chars', '100'], { vault: root, home, tty: true });
   assert.match(windowed.stdout, new RegExp(`^sha256 ${sha}\\b`, 'm'));
+});
+
+/** Run the compiled CLI under a pseudo-terminal (`script`), as a person at a terminal does; stdout as the terminal got it. */
+function onTerminal(args: string[], env: Record<string, string>): string {
+  const line = [process.execPath, CLI_BIN, ...args].map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ');
+  const r = spawnSync('script', ['-q', '-e', '-c', line, '/dev/null'], { env: { ...process.env, ...env } as NodeJS.ProcessEnv, encoding: 'utf8', timeout: 60_000 });
+  assert.equal(r.status, 0, r.stdout + r.stderr);
+  return r.stdout.replace(/\r\n/g, '\n');
+}
+
+test('review on a terminal: the diff in git’s colours, the changed cell in reverse video; no colour with NO_COLOR or when piped', { skip: SCRIPT_SKIP }, async () => {
+  const note = '# Plans\n\n| Plan | Storage |\n|---|---|\n| Plus | 10 GB |\n';
+  const { root, home } = tempVault({ 'Plans.md': note });
+  const sha = crypto.createHash('sha256').update(note).digest('hex');
+  const p = await runCli(['propose', 'Plans.md', '--replace', '| Plus | 10 GB |', '--with', '| Plus | 100 GB |', '--base', sha, '--title', 'More storage'], { vault: root, home });
+  assert.equal(p.exitCode, 0, p.stdout);
+  const env = { VAULTGATE_HOME: home, TERM: 'xterm-256color', NO_COLOR: '' };
+  const coloured = onTerminal(['--vault', root, 'review', 'p-1'], env);
+  assert.ok(coloured.includes('\x1b[31m-| Plus | \x1b[7m10\x1b[27m GB |\x1b[m'), JSON.stringify(coloured));
+  assert.ok(coloured.includes('\x1b[32m+| Plus | \x1b[7m100\x1b[27m GB |\x1b[m'));
+  assert.ok(coloured.includes('\x1b[36m@@ '));
+  const plain = onTerminal(['--vault', root, 'review', 'p-1'], { ...env, NO_COLOR: '1' });
+  assert.ok(!plain.includes('\x1b['), 'NO_COLOR: no escapes');
+  assert.match(plain, /^\+\| Plus \| 100 GB \|$/m);
+  const piped = await runCliProcess(['--vault', root, 'review', 'p-1', '--text'], { home });
+  assert.ok(!piped.stdout.includes('\x1b['), 'piped: no escapes');
+  assert.match(piped.stdout, /^\+\| Plus \| 100 GB \|$/m);
 });

@@ -1,6 +1,7 @@
 import type { ApplyResultView, AuditEvent, ProposalState, ProposalSummary, ProposeResult, ReviewResult, ShowResult } from '../../proposals/index.js';
 import { clampPos, endPos, scrollBy, TOP, type BodyLine, type BodyPos } from './body-view.js';
 import { ago, checkLines, diffTone, shortHash } from './format.js';
+import { diffEmphasis } from '../../word-emphasis.js';
 import type { Key } from './keys.js';
 import { printable } from './text.js';
 import { clamp, evictPages, followCursor, PAGE_SIZE, pageOf, pagesFor, rowAt } from './window.js';
@@ -246,6 +247,7 @@ export function detailBody(d: ShowResult, now: number, page: DiffPage = FIRST_DI
   let at = 0;
   let shown = 0;
   let cut = 0;
+  const first = lines.length;
   while (at <= diff.length && shown < page.lines) {
     const nl = diff.indexOf('\n', at);
     const end = nl === -1 ? diff.length : nl;
@@ -257,6 +259,11 @@ export function detailBody(d: ShowResult, now: number, page: DiffPage = FIRST_DI
     shown++;
     at = end + 1;
   }
+  // the changed words of each changed line, found on the text as shown (a cut line is too long to get any)
+  const diffLines = lines.slice(first);
+  diffEmphasis(diffLines.map((x) => x.text)).forEach((em, k) => {
+    if (em) diffLines[k]!.em = em.map(([s0, e]) => [s0 + 1, e + 1] as const);
+  });
   let rest = 0;
   for (let i = at - 1; i < diff.length && i !== -1; i = diff.indexOf('\n', i + 1)) rest++;
   if (rest > 0 || cut > 0) {

@@ -11,6 +11,7 @@
  */
 
 import { visibleText } from '../../visible-text.js';
+import { diffEmphasis } from '../../word-emphasis.js';
 
 const INDEX_HTML = String.raw`<!doctype html>
 <html lang="en">
@@ -144,6 +145,8 @@ table.diff tr.hunk td { background: #ddf4ff; color: #57606a; }
 table.diff td.add, table.diff td.add-sign { background: var(--add); }
 table.diff td.del, table.diff td.del-sign { background: var(--del); }
 table.diff td.gap { background: #f6f8fa; }
+table.diff td.add .we { background: #9be9a8; border-radius: 2px; }
+table.diff td.del .we { background: #ffaba8; border-radius: 2px; }
 table.diff td.meta { color: var(--mute); }
 .pager, .paged { color: var(--mute); margin: 4px 0 12px; }
 table.diff .cut { color: var(--mute); font-style: italic; }
@@ -188,6 +191,7 @@ const APP_JS = String.raw`'use strict';
    * bidi override in a diff reads <U+202E>, exactly as in the terminal.
    */
   var visibleText = /*VISIBLE_TEXT*/ null;
+  var diffEmphasis = /*DIFF_EMPHASIS*/ null;
   function vis(s) { return visibleText(String(s), { keepLineBreaks: true }); }
   function txt(s) { return document.createTextNode(vis(s)); }
   function el(tag, props, children) {
@@ -309,6 +313,8 @@ const APP_JS = String.raw`'use strict';
       else if (c === '\\') rows.push({ t: 'meta', text: line });
       else rows.push({ t: 'ctx', o: o++, n: n++, text: body });
     });
+    /* the changed words of each changed line (src/word-emphasis.ts, the function every face uses): one row per line */
+    diffEmphasis(lines).forEach(function (em, i) { if (em && rows[i]) rows[i].em = em; });
     return rows;
   }
   function cell(cls, content) {
@@ -482,8 +488,23 @@ const APP_JS = String.raw`'use strict';
     }
     return { rows: shown, pager: el('p', { 'class': 'pager' }, parts) };
   }
+  function emphasised(r) {
+    var f = document.createDocumentFragment();
+    var at = 0;
+    r.em.forEach(function (x) {
+      var s = Math.min(x[0], r.text.length), e = Math.min(x[1], r.text.length);
+      if (e <= s) return;
+      if (s > at) f.appendChild(txt(r.text.slice(at, s)));
+      f.appendChild(el('span', { 'class': 'we', text: r.text.slice(s, e) }));
+      at = e;
+    });
+    if (at < r.text.length) f.appendChild(txt(r.text.slice(at)));
+    return f;
+  }
   function lineText(r, ctx) {
     var md = markdownLine(r.text, ctx);
+    /* a changed line with changed words shows those, not the Markdown colours (the fence state above still advances) */
+    if (r.em) md = emphasised(r);
     if (!r.more) return md;
     return el('span', null, [md, el('span', { 'class': 'cut', text: ' … ' + r.more + ' more characters' })]);
   }
@@ -772,7 +793,7 @@ const APP_JS = String.raw`'use strict';
 `;
 
 /** The page's script with {@link visibleText}'s own source in place (one function for every face). */
-const APP_JS_WITH_VISIBLE = APP_JS.replace('/*VISIBLE_TEXT*/ null', '(' + visibleText.toString() + ')');
+const APP_JS_WITH_VISIBLE = APP_JS.replace('/*VISIBLE_TEXT*/ null', '(' + visibleText.toString() + ')').replace('/*DIFF_EMPHASIS*/ null', '(' + diffEmphasis.toString() + ')');
 
 export interface Asset {
   body: string;
