@@ -53,3 +53,22 @@ test('review on a terminal: the diff in git’s colours, the changed cell in rev
   assert.ok(!piped.stdout.includes('\x1b['), 'piped: no escapes');
   assert.match(piped.stdout, /^\+\| Plus \| 100 GB \|$/m);
 });
+
+test('similar --include-linked says who links whom: links_to / linked_from in JSON, words on a terminal', async () => {
+  const { root, home } = tempVault({
+    'ops/Cache lifetime.md': '# Cache lifetime\n\nEdge cache entries expire after one hour; eviction keeps the origin safe.\n',
+    'ops/Origin load.md': '# Origin load\n\nWithout the edge cache the origin serves every request. See [[ops/Cache lifetime]].\n',
+    'garden/Tomatoes.md': '# Tomatoes\n\nWater the tomato seedlings daily; mulch keeps the soil moist.\n',
+    'chess/Openings.md': '# Openings\n\nThe queen gambit gives a pawn for tempo; castle early.\n',
+  });
+  const json = await runCli(['similar', 'ops/Cache lifetime.md', '--include-linked'], { vault: root, home });
+  assert.equal(json.exitCode, 0, json.stdout);
+  const origin = json.json.candidates.find((c: { path: string }) => c.path === 'ops/Origin load.md');
+  assert.deepEqual([origin.linked, origin.links_to, origin.linked_from], ['from', false, true]);
+  const shown = await runCli(['similar', 'ops/Cache lifetime.md', '--include-linked'], { vault: root, home, tty: true });
+  assert.match(shown.stdout, /ops\/Origin load\.md +\(ops\/Origin load\.md links to ops\/Cache lifetime\.md\)/);
+  const back = await runCli(['similar', 'ops/Origin load.md', '--include-linked'], { vault: root, home, tty: true });
+  assert.match(back.stdout, /\(ops\/Origin load\.md links to ops\/Cache lifetime\.md\)/);
+  const pair = await runCli(['similar', 'ops/Origin load.md', '--to', 'ops/Cache lifetime.md'], { vault: root, home });
+  assert.deepEqual([pair.json.links_to, pair.json.linked_from], [true, false]);
+});
