@@ -72,3 +72,20 @@ test('similar --include-linked says who links whom: links_to / linked_from in JS
   const pair = await runCli(['similar', 'ops/Origin load.md', '--to', 'ops/Cache lifetime.md'], { vault: root, home });
   assert.deepEqual([pair.json.links_to, pair.json.linked_from], [true, false]);
 });
+
+test('relate prepare on a terminal: one fragment per line, whitespace folded, long ones cut at a word with …', async () => {
+  const long = 'Every change to production configuration needs a second reviewer who reads the\nexact diff, and the reviewer signs off by commit hash, never on the idea alone, whatever the hurry.';
+  const { root, home } = tempVault({ 'A.md': `# A\n\n${long}\n\nShort one.\n`, 'B.md': '# B\n\nAgents propose;\na person approves the exact diff.\n' });
+  const r = await runCli(['relate', 'prepare', 'A.md', 'B.md'], { vault: root, home, tty: true });
+  assert.equal(r.exitCode, 0, r.stdout + r.stderr);
+  const json = await runCli(['relate', 'prepare', 'A.md', 'B.md'], { vault: root, home });
+  const lines = r.stdout.trimEnd().split('\n');
+  const fragmentLines = lines.filter((l) => /^[0-9a-f]{8}:[AB]:\d+/.test(l));
+  assert.equal(fragmentLines.length, json.json.fragments.length, `one line per fragment:\n${r.stdout}`);
+  assert.equal(lines.length, 3 + json.json.fragments.length, 'and nothing spills onto other lines');
+  assert.ok(fragmentLines.some((l) => l.includes('Agents propose; a person approves the exact diff.')), 'line breaks read as spaces');
+  const cut = fragmentLines.find((l) => l.endsWith('…'));
+  assert.ok(cut, `a long fragment is cut:\n${r.stdout}`);
+  const shown = cut.replace(/^\S+ {2}/, '').slice(0, -1);
+  assert.ok(long.replace(/\s+/g, ' ').startsWith(shown + ' '), `cut after a whole word: ${cut}`);
+});
