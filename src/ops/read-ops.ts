@@ -502,6 +502,14 @@ export const checkOp = defineOperation({
       for (const item of shown) lines.push(`  ${describeCheckItem(item)}`);
       if (shown.length < items.length) lines.push(`  … ${items.length - shown.length} more (--all lists them, --json gives every field)`);
     }
+    // the last count is `warnings`: listed like the rest (a count that lists nothing leaves the person to guess)
+    const warnings = (r.warnings ?? []) as Array<{ code?: string; message?: string; path?: string; paths?: string[] }>;
+    if (warnings.length > 0) {
+      lines.push('', `warnings (${warnings.length}):`);
+      const shown = input.all ? warnings : warnings.slice(0, CHECK_ITEMS_SHOWN);
+      for (const w of shown) lines.push(`  ${[w.code, w.path ?? w.paths?.join(' ~ '), w.message].filter(Boolean).join('  ')}`);
+      if (shown.length < warnings.length) lines.push(`  … ${warnings.length - shown.length} more (--all lists them, --json gives every field)`);
+    }
     return lines.join('\n');
   },
 });
@@ -513,7 +521,7 @@ function describeCheckItem(item: unknown): string {
   const file = typeof i.source === 'string' ? i.source : typeof i.path === 'string' ? i.path : '';
   const where = file && typeof i.line === 'number' ? `${file}:${i.line}` : file;
   const what = typeof i.raw === 'string' ? i.raw : typeof i.message === 'string' ? i.message : Array.isArray(i.paths) ? (i.paths as string[]).join(' ~ ') : '';
-  const extra = Array.isArray(i.candidates) ? ` → one of ${(i.candidates as string[]).join(', ')}` : '';
+  const extra = Array.isArray(i.candidates) ? ` → one of ${(i.candidates as string[]).join(', ')}` : typeof i.target === 'string' && i.subpath === undefined ? ` → ${i.target} (not indexed)` : '';
   return [where, what].filter(Boolean).join('  ') + extra || JSON.stringify(item);
 }
 

@@ -89,3 +89,18 @@ test('relate prepare on a terminal: one fragment per line, whitespace folded, lo
   const shown = cut.replace(/^\S+ {2}/, '').slice(0, -1);
   assert.ok(long.replace(/\s+/g, ' ').startsWith(shown + ' '), `cut after a whole word: ${cut}`);
 });
+
+test('check lists what it counts: the links into an unindexed folder, with where they point', async () => {
+  const { root, home } = tempVault({
+    '.vaultgate/config.yaml': 'index:\n  exclude: [Archive/]\n',
+    'Home.md': '# Home\n\nSee [[Archive/Old plan]] and [[Notes]].\n',
+    'Notes.md': '# Notes\n\nBack to [[Home]].\n',
+    'Archive/Old plan.md': '# Old plan\n',
+  });
+  const json = await runCli(['check'], { vault: root, home });
+  assert.equal(json.json.counts.unindexed, 1);
+  assert.deepEqual(json.json.items.unindexed, [{ source: 'Home.md', line: 3, raw: '[[Archive/Old plan]]', target: 'Archive/Old plan.md' }]);
+  const shown = await runCli(['check'], { vault: root, home, tty: true });
+  assert.match(shown.stdout, /unindexed: 1/);
+  assert.match(shown.stdout, /^unindexed \(1\):\n {2}Home\.md:3 {2}\[\[Archive\/Old plan\]\] → Archive\/Old plan\.md \(not indexed\)$/m);
+});
