@@ -104,3 +104,32 @@ test('check lists what it counts: the links into an unindexed folder, with where
   assert.match(shown.stdout, /unindexed: 1/);
   assert.match(shown.stdout, /^unindexed \(1\):\n {2}Home\.md:3 {2}\[\[Archive\/Old plan\]\] → Archive\/Old plan\.md \(not indexed\)$/m);
 });
+
+test('every command in --help says what it does, at the top level and in every group', async () => {
+  const help = async (args: string[]) => {
+    const r = await runCli([...args, '--help']);
+    return r.stdout + r.stderr;
+  };
+  const commandsOf = (text: string) => {
+    const rows: Array<{ name: string; description: string }> = [];
+    let inList = false;
+    for (const line of text.split('\n')) {
+      // a section heading (`Read (never writes the vault):`, `Commands:`); the options sections list no commands
+      if (/^[A-Z][^:]*:$/.test(line)) inList = !/Options:$/.test(line);
+      else if (inList && /^ {2}[a-z]/.test(line)) {
+        const m = /^ {2}(\S+).*? {2,}(\S.*)$/.exec(line);
+        rows.push({ name: /^ {2}(\S+)/.exec(line)![1]!, description: m?.[2]?.trim() ?? '' });
+      }
+    }
+    return rows;
+  };
+  const top = commandsOf(await help([]));
+  assert.ok(top.length > 20, 'the top-level help lists the commands');
+  const groups = top.filter((c) => c.name !== 'help');
+  for (const c of groups) {
+    assert.ok(c.description !== '' && !new RegExp(`^${c.name} commands$`).test(c.description), `${c.name}: "${c.description}"`);
+  }
+  for (const group of ['skill', 'tx', 'scenario', 'state', 'relate', 'consent', 'daemon']) {
+    for (const c of commandsOf(await help([group])).filter((x) => x.name !== 'help')) assert.ok(c.description.length > 10, `${group} ${c.name}: "${c.description}"`);
+  }
+});
