@@ -315,6 +315,8 @@ export async function review(session: VaultSession, id: string, actor: string): 
 export interface ShowResult extends ReviewView {
   proposal: Omit<ProposalRecord, 'changes' | 'review'> & {
     rolled_back_by: string | null;
+    /** The state of the rollback `rolled_back_by` names (`applied`: rolled back; `pending`/`blocked`: only proposed), or null. */
+    rollback_state: ProposalState | null;
     reviewed_at: string | null;
   };
 }
@@ -328,6 +330,7 @@ export function show(session: VaultSession, id: string, actor: string): ShowResu
     },
     (store) => {
       const p = settle(session, store, store.require(id), actor);
+      const rollback = store.rollbackOf(p.id);
       return withView({
         proposal: {
           id: p.id,
@@ -343,7 +346,8 @@ export function show(session: VaultSession, id: string, actor: string): ShowResu
           folder_moves: p.folder_moves,
           origin: p.origin,
           rollback_of: p.rollback_of,
-          rolled_back_by: store.rollbackOf(p.id)?.id ?? null,
+          rolled_back_by: rollback?.id ?? null,
+          rollback_state: rollback?.state ?? null,
           operation_id: p.operation_id,
           created_at: p.created_at,
           updated_at: p.updated_at,

@@ -34,6 +34,10 @@ test('web inbox, the person’s side: History in sentences, local times, short h
   await cli(root, home, ['apply', 'p-1', '--review-hash', p1.review.review_hash]);
   const rb = await cli(root, home, ['rollback', 'p-1']);
   await cli(root, home, ['apply', rb.proposal.id, '--review-hash', rb.review.review_hash]);
+  // a second change rolled back only in proposal (p-4 pending): not "rolled back" yet
+  const soup = await cli(root, home, ['propose', 'Soup.md', '--content', '# Soup\n', '--base', 'none', '--title', 'Soup']);
+  await cli(root, home, ['apply', soup.proposal.id, '--review-hash', soup.review.review_hash]);
+  await cli(root, home, ['rollback', soup.proposal.id]);
   const log = (await cli(root, home, ['log'])).events as Array<{ seq: number; at: string; event: string; review_hash: string | null }>;
 
   const served: Served = await serve(root, home);
@@ -47,12 +51,14 @@ test('web inbox, the person’s side: History in sentences, local times, short h
     const row = (event: string) => page.locator(`#log tbody tr[data-event="${event}"]`);
 
     await t.test('one readable sentence per event, the rollback as a pair', async () => {
-      assert.equal(await row('applied').count(), 2);
+      assert.equal(await row('applied').count(), 3);
       const applied = await row('applied').last().locator('.what').innerText();
       assert.equal(applied, `applied p-1: ${note}`);
-      assert.equal(await row('rollback_proposed').locator('.what').innerText(), 'proposed rolling back p-1 as p-2 (pending)');
+      assert.equal(await row('rollback_proposed').last().locator('.what').innerText(), 'proposed rolling back p-1 as p-2 (pending)');
+      assert.equal(await row('rollback_proposed').first().locator('.what').innerText(), 'proposed rolling back p-3 as p-4 (pending)');
       assert.equal(await row('rolled_back').locator('.what').innerText(), `rolled back p-1 by applying p-2: ${note}`);
       assert.equal(await row('proposed').last().locator('.what').innerText(), `proposed p-1: “Plus has 100 GB” (${note})`);
+      assert.equal(await row('rolled_back').count(), 1, 'p-3 is not rolled back: its rollback is only proposed');
       const table = await page.locator('#log').innerText();
       assert.ok(!/[0-9a-f]{64}/.test(table), 'no whole 64-hex hash in the text');
       assert.ok(!/"changed_paths"|\{"/.test(table), 'no raw JSON');
@@ -87,6 +93,13 @@ test('web inbox, the person’s side: History in sentences, local times, short h
     await t.test('the diff emphasises the changed words inside a changed line: the one cell of the table row', async () => {
       await page.click('#tab-queue');
       await page.selectOption('#f-state', '');
+      await page.locator('#list li[data-id="p-1"]').click();
+      await page.waitForSelector('#detail[data-proposal="p-1"] table.diff');
+      assert.match(await page.locator('#detail').innerText(), /rolled back by p-2/);
+      await page.locator('#list li[data-id="p-3"]').click();
+      await page.waitForSelector('#detail[data-proposal="p-3"]');
+      assert.match(await page.locator('#detail').innerText(), /rollback proposed as p-4 \(pending\)/);
+      assert.ok(!/rolled back by/.test(await page.locator('#detail').innerText()));
       await page.locator('#list li[data-id="p-1"]').click();
       await page.waitForSelector('#detail[data-proposal="p-1"] table.diff');
       for (const mode of ['side by side', 'unified']) {

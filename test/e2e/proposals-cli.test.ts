@@ -95,6 +95,8 @@ test('the loop: propose → review → apply → rollback → apply; the vault h
   // proposed is not done: the log says `rollback_proposed`, and `rolled_back` only once the inverse is applied (issue 21 §4)
   const proposedOnly = await vg(v, ['log', '--proposal', 'p-1', '--limit', '1']);
   assert.deepEqual([proposedOnly.json.events[0].event, proposedOnly.json.events[0].details.rollback_proposal], ['rollback_proposed', 'p-2']);
+  const before = await vg(v, ['show', 'p-1']);
+  assert.deepEqual([before.json.proposal.rolled_back_by, before.json.proposal.rollback_state], ['p-2', 'pending']);
   assert.deepEqual([rb.json.proposal.id, rb.json.proposal.state, rb.json.proposal.rollback_of], ['p-2', 'pending', 'p-1']);
   assert.equal(read(v, 'Bread.md'), NOTE.replace('Hot oven.', 'Very hot oven.'), 'rollback never writes');
   const dup = await vg(v, ['rollback', 'p-1']);
@@ -104,7 +106,7 @@ test('the loop: propose → review → apply → rollback → apply; the vault h
   assert.equal(read(v, 'Bread.md'), NOTE);
 
   const shown = await vg(v, ['show', 'p-1']);
-  assert.deepEqual([shown.json.proposal.state, shown.json.proposal.agent, shown.json.proposal.rolled_back_by], ['applied', 'claude', 'p-2']);
+  assert.deepEqual([shown.json.proposal.state, shown.json.proposal.agent, shown.json.proposal.rolled_back_by, shown.json.proposal.rollback_state], ['applied', 'claude', 'p-2', 'applied']);
   const log = await vg(v, ['log']);
   assert.deepEqual(
     log.json.events.map((e: any) => `${e.event} ${e.proposal} ${e.actor}`).reverse(),

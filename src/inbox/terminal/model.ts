@@ -229,7 +229,8 @@ export function detailBody(d: ShowResult, now: number, page: DiffPage = FIRST_DI
   if (p.session) facts.push(`session ${p.session}`);
   if (p.scenario) facts.push(`scenario ${p.scenario}`);
   if (p.rollback_of) facts.push(`rolls back ${p.rollback_of}`);
-  if (p.rolled_back_by) facts.push(`rolled back by ${p.rolled_back_by}`);
+  // proposed is not done: only an applied rollback has rolled it back
+  if (p.rolled_back_by) facts.push(p.rollback_state === 'applied' ? `rolled back by ${p.rolled_back_by}` : `rollback proposed as ${p.rolled_back_by} (${p.rollback_state ?? '?'})`);
   add(facts.join(' · '), 'dim');
   if (p.summary) for (const l of p.summary.split('\n')) add(l);
   if (p.declined_reason) add(`declined: ${p.declined_reason}`, 'warn');

@@ -561,7 +561,7 @@ const APP_JS = String.raw`'use strict';
     }
     if ((p.state === 'declined' || p.state === 'undone') && has('reopen')) box.appendChild(button('Reopen', '', function () { act('reopen'); }));
     if (p.state === 'applied' && has('rollback') && !p.rolled_back_by) box.appendChild(button('Roll back…', 'danger', function () { act('rollback'); }));
-    if (p.rolled_back_by) box.appendChild(el('span', { 'class': 'meta', text: 'rolled back by ' + p.rolled_back_by }));
+    if (p.rolled_back_by) box.appendChild(el('span', { 'class': 'meta', text: p.rollback_state === 'applied' ? 'rolled back by ' + p.rolled_back_by : 'rollback proposed as ' + p.rolled_back_by + ' (' + (p.rollback_state || '?') + ')' }));
     return box;
   }
   /* Approve = review now, show that review, then apply with exactly its hash. */
