@@ -1,4 +1,5 @@
 import { VaultgateError } from '../errors.js';
+import { isRollbackProposed } from '../proposals/types.js';
 import type { ChangeRequest, ProposeInput, ReviewView } from '../proposals/index.js';
 import { defineOperation, type OpContext } from './operation.js';
 import { decodeUtf8Arg, readFileArg } from './read-bounded.js';
@@ -389,5 +390,6 @@ export const logOp = defineOperation({
     const { auditLog } = await proposalsCore();
     return { ...auditLog(ctx.session(), { limit: input.limit, offset: input.offset, ...(input.proposal ? { proposal: input.proposal } : {}) }) };
   },
-  text: (r) => (r.events.length === 0 ? 'no events' : r.events.map((e) => `${e.at}  ${e.event.padEnd(17)} ${(e.proposal ?? '').padEnd(6)} ${e.actor}${e.operation_id && e.event === 'applied' ? `  ${e.operation_id}` : ''}`).join('\n')),
+  // an old log's early `rolled_back` (it has details.state) is shown as what it was: a proposed rollback
+  text: (r) => (r.events.length === 0 ? 'no events' : r.events.map((e) => `${e.at}  ${(isRollbackProposed(e) ? 'rollback_proposed' : e.event).padEnd(17)} ${(e.proposal ?? '').padEnd(6)} ${e.actor}${e.operation_id && (e.event === 'applied' || (e.event === 'rolled_back' && !isRollbackProposed(e))) ? `  ${e.operation_id}` : ''}`).join('\n')),
 });

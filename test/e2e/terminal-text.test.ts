@@ -133,3 +133,24 @@ test('every command in --help says what it does, at the top level and in every g
     for (const c of commandsOf(await help([group])).filter((x) => x.name !== 'help')) assert.ok(c.description.length > 10, `${group} ${c.name}: "${c.description}"`);
   }
 });
+
+test('log on a terminal: a rollback proposed, then rolled back by its apply (the inverse transaction named); an old log’s early rolled_back reads as proposed', async () => {
+  const note = '# A\n\nold\n';
+  const { root, home } = tempVault({ 'A.md': note });
+  const sha = crypto.createHash('sha256').update(note).digest('hex');
+  const p = await runCli(['propose', 'A.md', '--replace', 'old', '--with', 'new', '--base', sha], { vault: root, home });
+  await runCli(['apply', 'p-1', '--review-hash', p.json.review.review_hash], { vault: root, home });
+  const rb = await runCli(['rollback', 'p-1'], { vault: root, home });
+  const applied = await runCli(['apply', 'p-2', '--review-hash', rb.json.review.review_hash], { vault: root, home });
+  const { ProposalStore } = await import('../../src/proposals/index.js');
+  const store = ProposalStore.open(root, { VAULTGATE_HOME: home });
+  try {
+    store.appendEvent({ event: 'rolled_back', actor: 'operator', proposal: 'p-9', operation_id: 'proposal-p-9-00000000', review_hash: null, details: { rollback_proposal: 'p-10', state: 'pending' } });
+  } finally {
+    store.close();
+  }
+  const shown = (await runCli(['log'], { vault: root, home, tty: true })).stdout;
+  assert.match(shown, /rollback_proposed +p-9 +operator$/m);
+  assert.match(shown, new RegExp(`rolled_back +p-1 +operator +${applied.json.operation_id}$`, 'm'));
+  assert.match(shown, /rollback_proposed +p-1 +operator$/m);
+});
