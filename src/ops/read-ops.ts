@@ -187,7 +187,7 @@ export const noteOp = defineOperation({
   text: (r, input) => {
     // The README's first edit copies the hash from here: the text alone gives nothing to propose against.
     const where = `${r.path}${r.heading_path?.length ? ' › ' + (r.heading_path as string[]).join(' › ') : ''}, lines ${r.lines[0]}-${r.lines[1]}`;
-    const base = `sha256 ${r.sha256}  ${where} (the whole file's hash: propose --base ${r.sha256.slice(0, 8)}… against it)`;
+    const base = `sha256 ${r.sha256}  ${where} (of the whole file: the --base of an edit)`;
     return endLine(noteBody(r, input)) + base;
   },
 });
