@@ -77,7 +77,7 @@ const bundle = {
   operation_id: 'demo-0001',
   operation_type: 'note',
   writes: [
-    { path: 'Wiki/Cooking/Sourdough.md', mode: 'replace', content: sourdough.toString('utf8').replace('every 12 hours', 'every 24 hours in the fridge') },
+    { path: 'Wiki/Cooking/Sourdough.md', mode: 'replace', content: sourdough.toString('utf8').replace('every 12 hours', 'every 24 hours') },
     { path: 'Wiki/Cooking/Rye bread.md', mode: 'create', content: '# Rye bread\n\nUses the [[Sourdough#Starter|starter]].\n' },
   ],
   expected_hashes: { 'Wiki/Cooking/Sourdough.md': sha(sourdough), 'Wiki/Cooking/Rye bread.md': null },
@@ -147,7 +147,7 @@ const asAgent = (args, opts = {}) => {
     Object.assign(env, saved);
   }
 };
-const p1 = asAgent(['propose', 'Wiki/Cooking/Sourdough.md', '--replace', 'every 12 hours', '--with', 'every 24 hours in the fridge', '--base', note?.sha256 ?? 'none', '--title', 'Feed the starter less often']);
+const p1 = asAgent(['propose', 'Wiki/Cooking/Sourdough.md', '--replace', 'every 12 hours', '--with', 'every 24 hours', '--base', note?.sha256 ?? 'none', '--title', 'Feed the starter less often']);
 asAgent(['propose', 'Inbox/Bread plan.md', '--content', '# Bread plan\n\nFollow [[Rules]] and [[Sourdough#Proofing]]; ask [[Someone]].\n', '--base', 'none', '--title', 'Plan the week of bread']);
 asAgent(['propose', 'Wiki/Cooking/Sourdough.md', '--append', '--content', 'x', '--base', '0'.repeat(64)], { expectExit: 75, show: (j) => `a stale base is refused, nothing stored: ${j.error.code}: ${j.error.message}` });
 const reviewed = vg(['review', p1?.proposal?.id ?? 'p-1']);

@@ -12,6 +12,8 @@ export interface CommandResult {
   document?: string;
   /** Exit code for a successful-but-not-clean outcome (e.g. `check` finding problems stays 0 by default). */
   exitCode?: number;
+  /** The text holds unified diffs, coloured on a terminal (diff-colour.ts). */
+  diffs?: boolean;
 }
 
 /** The I/O a command run sees; the in-process test seam replaces it. */

@@ -79,6 +79,8 @@ export function registerOperations(program: Command, reporter: Reporter, verb: s
           },
           document: r.document,
           exitCode: r.exitCode,
+          // a reviewed operation's text is what a person reviews: its diffs are coloured on a terminal
+          diffs: op.reviewed === true,
         });
       } catch (e) {
         progress?.done();
@@ -126,6 +128,7 @@ const PARENT_DESCRIPTIONS: Record<string, string> = {
   state: "Agents' working state outside the vault, patched with revisions (docs/json.md)",
   relate: 'Evidence catalogs for two notes and strict answers about them (docs/similar.md)',
   consent: 'Consents given to send note text off this machine (docs/similar.md)',
+  skill: "Install or remove the vaultgate skill for Claude Code, Codex and pi (docs/agents-setup.md)",
 };
 
 function parentDescription(word: string): string {

@@ -8,6 +8,7 @@ import { operationVerb, preloadSession, registerOperations } from './register-op
 import { VERSION } from '../version.js';
 import { visibleLines } from '../visible-text.js';
 import { writeJsonCompact } from './json-out.js';
+import { colourDiffs, wantsColour } from './diff-colour.js';
 import { GLOBAL_FLAGS, verbIndex } from './argv.js';
 
 export { VERSION };
@@ -37,7 +38,10 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
       if (result.document !== undefined && !explicitJson()) io.stdout(result.document.endsWith('\n') ? result.document : result.document + '\n');
       // `{ok: true, ...json}` keeping lazy fields lazy (a spread would make a review's whole diff at once)
       else if (wantsJson()) writeJson(Object.defineProperties({ ok: true }, Object.getOwnPropertyDescriptors(result.json ?? {})));
-      else io.stdout((result.text ?? JSON.stringify(result.json, null, 2)) + '\n');
+      else {
+        const text = result.text ?? JSON.stringify(result.json, null, 2);
+        io.stdout((result.diffs && result.text !== undefined && wantsColour(io.isTTY, io.env) ? colourDiffs(text) : text) + '\n');
+      }
     },
     fail(raised: unknown) {
       const report = errorReport(raised);

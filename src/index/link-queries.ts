@@ -120,7 +120,7 @@ export function checkFromIndex(db: Db, warnings: IndexWarning[]): VaultHealth {
   const notes = files.filter((f) => f.kind === 'note' || f.kind === 'unreadable').map((f) => f.path);
   const readable = new Set(files.filter((f) => f.kind === 'note').map((f) => f.path));
   const rows = (db.prepare(`SELECT ${LINK_COLUMNS} FROM links l JOIN files f ON f.id = l.file_id WHERE f.kind = 'note'`).all() as LinkRow[]).sort(bySource);
-  const items: VaultHealth['items'] = { unresolved: [], ambiguous: [], broken_anchors: [], orphans: [], invalid_frontmatter: [], collisions: [] };
+  const items: VaultHealth['items'] = { unresolved: [], ambiguous: [], unindexed: [], broken_anchors: [], orphans: [], invalid_frontmatter: [], collisions: [] };
   const counts = { links: 0, resolved: 0, unresolved: 0, ambiguous: 0, unindexed: 0, external: 0 };
   const linked = new Set<string>();
   for (const f of files) {
@@ -139,6 +139,7 @@ export function checkFromIndex(db: Db, warnings: IndexWarning[]): VaultHealth {
     const at = { source: row.source, line: row.start_line, raw: row.raw };
     if (r.status === 'unresolved') items.unresolved.push({ ...at, path: row.path });
     if (r.status === 'ambiguous') items.ambiguous.push({ ...at, candidates: r.candidates! });
+    if (r.status === 'unindexed' && r.target !== null) items.unindexed.push({ ...at, target: r.target });
     if (r.status === 'resolved' && r.subpath !== null && r.subpath.exists === false) items.broken_anchors.push({ ...at, target: r.target!, subpath: r.subpath });
     const targets = r.status === 'ambiguous' ? r.candidates! : r.target !== null ? [r.target] : [];
     for (const t of targets) if (t !== row.source) linked.add(t);

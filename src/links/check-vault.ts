@@ -28,6 +28,8 @@ export interface VaultHealth {
   items: {
     unresolved: (LinkAt & { path: string })[];
     ambiguous: (LinkAt & { candidates: string[] })[];
+    /** Links to a file in a folder the vault config leaves unindexed (`counts.unindexed` counts them; issue 21: a count lists what it counts). */
+    unindexed: (LinkAt & { target: string })[];
     broken_anchors: (LinkAt & { target: string; subpath: SubpathResult })[];
     orphans: string[];
     invalid_frontmatter: { path: string; line: number; column: number; code: string; message: string }[];
@@ -55,7 +57,7 @@ export interface VaultHealth {
  */
 export function checkVault(root: string, view: VaultView = openVaultView(root)): VaultHealth {
   const notes = view.notePaths();
-  const h: VaultHealth['items'] = { unresolved: [], ambiguous: [], broken_anchors: [], orphans: [], invalid_frontmatter: [], collisions: [] };
+  const h: VaultHealth['items'] = { unresolved: [], ambiguous: [], unindexed: [], broken_anchors: [], orphans: [], invalid_frontmatter: [], collisions: [] };
   const counts = { links: 0, resolved: 0, unresolved: 0, ambiguous: 0, unindexed: 0, external: 0 };
   const linked = new Set<string>();
 
@@ -75,6 +77,7 @@ export function checkVault(root: string, view: VaultView = openVaultView(root)):
       const at = { source, line: link.startLine, raw: link.raw };
       if (r.status === 'unresolved') h.unresolved.push({ ...at, path: link.path });
       if (r.status === 'ambiguous') h.ambiguous.push({ ...at, candidates: r.candidates! });
+      if (r.status === 'unindexed' && r.target !== null) h.unindexed.push({ ...at, target: r.target });
       if (isBrokenAnchor(r)) h.broken_anchors.push({ ...at, target: r.target!, subpath: r.subpath! });
       const targets = r.status === 'ambiguous' ? r.candidates! : r.target !== null ? [r.target] : [];
       for (const t of targets) if (t !== source) linked.add(t);

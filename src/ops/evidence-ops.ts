@@ -43,9 +43,22 @@ export const relatePrepareOp = defineOperation({
       `catalog ${r.catalog_id} (expires ${r.expires_at})`,
       `A: ${r.sides.A.path}`,
       `B: ${r.sides.B.path}`,
-      ...r.fragments.map((f) => `${f.id}${f.ambiguous ? ' (ambiguous)' : ''}  ${f.text.length > 100 ? f.text.slice(0, 97) + '…' : f.text}`),
+      // one fragment per line: a fragment's own line breaks and runs of spaces read as one space, cut at a word with `…` (--json has every text whole)
+      ...r.fragments.map((f) => `${f.id}${f.ambiguous ? ' (ambiguous)' : ''}  ${oneLine(f.text, FRAGMENT_SHOWN)}`),
     ].join('\n'),
 });
+
+/** Characters of a fragment's text `relate prepare` shows on a terminal line. */
+const FRAGMENT_SHOWN = 100;
+
+/** `text` on one line of at most `max` characters: whitespace runs as one space, cut after a whole word with `…`. */
+export function oneLine(text: string, max: number): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  if (flat.length <= max) return flat;
+  const head = flat.slice(0, max - 1);
+  const cut = head.lastIndexOf(' ');
+  return (cut > max / 2 ? head.slice(0, cut) : head) + '…';
+}
 
 export const relateValidateOp = defineOperation({
   name: 'relate_validate',

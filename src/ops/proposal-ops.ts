@@ -1,4 +1,5 @@
 import { VaultgateError } from '../errors.js';
+import { isRollbackProposed } from '../proposals/types.js';
 import type { ProposeInput, ReviewView } from '../proposals/index.js';
 // the request language alone (no proposals core): the MCP schema and the `changes` description are built from its table
 import { ACTIONS, actionFields, changeListZod, parseChangeList, type ChangeAction, type ChangeRequest } from '../proposals/requests.js';
@@ -462,7 +463,7 @@ export const logOp = defineOperation({
   reviewed: true,
   command: 'log',
   group: 'write',
-  summary: 'The audit log of proposals, newest first: proposed, reviewed, applied, declined, reopened, rolled back, recovery, undone',
+  summary: 'The audit log of proposals, newest first: proposed, reviewed, applied, declined, reopened, rollback proposed, rolled back, recovery, undone',
   examples: ['vaultgate log --limit 20', 'vaultgate log --proposal p-7', 'vaultgate log --limit 50 --offset 50'],
   params: [
     { name: 'limit', type: 'int', min: 1, max: 100_000, default: 50, placeholder: 'n', description: 'most events to show' },
@@ -474,5 +475,6 @@ export const logOp = defineOperation({
     const { auditLog } = await proposalsCore();
     return { ...auditLog(ctx.session(), { limit: input.limit, offset: input.offset, ...(input.proposal ? { proposal: input.proposal } : {}) }) };
   },
-  text: (r) => (r.events.length === 0 ? 'no events' : r.events.map((e) => `${e.at}  ${e.event.padEnd(11)} ${(e.proposal ?? '').padEnd(6)} ${e.actor}${e.operation_id && e.event === 'applied' ? `  ${e.operation_id}` : ''}`).join('\n')),
+  // an old log's early `rolled_back` (it has details.state) is shown as what it was: a proposed rollback
+  text: (r) => (r.events.length === 0 ? 'no events' : r.events.map((e) => `${e.at}  ${(isRollbackProposed(e) ? 'rollback_proposed' : e.event).padEnd(17)} ${(e.proposal ?? '').padEnd(6)} ${e.actor}${e.operation_id && (e.event === 'applied' || (e.event === 'rolled_back' && !isRollbackProposed(e))) ? `  ${e.operation_id}` : ''}`).join('\n')),
 });

@@ -185,17 +185,27 @@ export const noteOp = defineOperation({
     }
   },
   text: (r, input) => {
-    if (r.window) {
-      const w = r.window;
-      return r.text + (w.next_cursor ? `\n… characters ${w.from_char}-${w.to_char} of ${w.total_chars}; continue with --cursor ${w.next_cursor}` : '');
-    }
-    if (input.all) return r.text;
-    const lines = r.text.split('\n');
-    let shown = lines.slice(0, NOTE_TEXT_SHOWN.lines).join('\n');
-    if (shown.length > NOTE_TEXT_SHOWN.chars) shown = shown.slice(0, NOTE_TEXT_SHOWN.chars);
-    return shown.length < r.text.length ? `${shown}\n… ${r.text.length - shown.length} more characters of ${r.path} (--all prints everything; --json gives text, sha256, sections)` : r.text;
+    // The README's first edit copies the hash from here: the text alone gives nothing to propose against.
+    const where = `${r.path}${r.heading_path?.length ? ' › ' + (r.heading_path as string[]).join(' › ') : ''}, lines ${r.lines[0]}-${r.lines[1]}`;
+    const base = `sha256 ${r.sha256}  ${where} (of the whole file: the --base of an edit)`;
+    return endLine(noteBody(r, input)) + base;
   },
 });
+
+/** The note's text as a terminal shows it: a window with its cursor, or the first lines unless `--all`. */
+function noteBody(r: { text: string; path: string; window?: { from_char: number; to_char: number; total_chars: number; next_cursor: string | null } }, input: { all?: boolean }): string {
+  if (r.window) {
+    const w = r.window;
+    return r.text + (w.next_cursor ? `${r.text.endsWith('\n') ? '' : '\n'}… characters ${w.from_char}-${w.to_char} of ${w.total_chars}; continue with --cursor ${w.next_cursor}` : '');
+  }
+  if (input.all) return r.text;
+  const lines = r.text.split('\n');
+  let shown = lines.slice(0, NOTE_TEXT_SHOWN.lines).join('\n');
+  if (shown.length > NOTE_TEXT_SHOWN.chars) shown = shown.slice(0, NOTE_TEXT_SHOWN.chars);
+  return shown.length < r.text.length ? `${shown}\n… ${r.text.length - shown.length} more characters of ${r.path} (--all prints everything; --json gives text, sha256, sections)` : r.text;
+}
+
+const endLine = (s: string) => (s === '' || s.endsWith('\n') ? s : s + '\n');
 
 export const contextOp = defineOperation({
   name: 'context',
@@ -492,6 +502,14 @@ export const checkOp = defineOperation({
       for (const item of shown) lines.push(`  ${describeCheckItem(item)}`);
       if (shown.length < items.length) lines.push(`  … ${items.length - shown.length} more (--all lists them, --json gives every field)`);
     }
+    // the last count is `warnings`: listed like the rest (a count that lists nothing leaves the person to guess)
+    const warnings = (r.warnings ?? []) as Array<{ code?: string; message?: string; path?: string; paths?: string[] }>;
+    if (warnings.length > 0) {
+      lines.push('', `warnings (${warnings.length}):`);
+      const shown = input.all ? warnings : warnings.slice(0, CHECK_ITEMS_SHOWN);
+      for (const w of shown) lines.push(`  ${[w.code, w.path ?? w.paths?.join(' ~ '), w.message].filter(Boolean).join('  ')}`);
+      if (shown.length < warnings.length) lines.push(`  … ${warnings.length - shown.length} more (--all lists them, --json gives every field)`);
+    }
     return lines.join('\n');
   },
 });
@@ -503,7 +521,7 @@ function describeCheckItem(item: unknown): string {
   const file = typeof i.source === 'string' ? i.source : typeof i.path === 'string' ? i.path : '';
   const where = file && typeof i.line === 'number' ? `${file}:${i.line}` : file;
   const what = typeof i.raw === 'string' ? i.raw : typeof i.message === 'string' ? i.message : Array.isArray(i.paths) ? (i.paths as string[]).join(' ~ ') : '';
-  const extra = Array.isArray(i.candidates) ? ` → one of ${(i.candidates as string[]).join(', ')}` : '';
+  const extra = Array.isArray(i.candidates) ? ` → one of ${(i.candidates as string[]).join(', ')}` : typeof i.target === 'string' && i.subpath === undefined ? ` → ${i.target} (not indexed)` : '';
   return [where, what].filter(Boolean).join('  ') + extra || JSON.stringify(item);
 }
 

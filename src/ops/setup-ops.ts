@@ -58,19 +58,36 @@ export const skillInstallOp = defineOperation({
   async run(input, ctx) {
     const { skill, home, runtimes, dataRoot } = await setup(ctx, input);
     const { VERSION } = await import('../version.js');
-    const content = skill.renderSkill(skill.readAgentsDoc(), VERSION);
-    const r = skill.installSkill({ home, dataRoot, runtimes, content, dryRun: input.dry_run, guard: input.guard });
+    // What an agent's fresh shell can run: `vaultgate` from PATH, else a shim of this build (skill/command.ts).
+    const { shimText, ...command } = skill.agentCommand({ env: ctx.env, home, dataRoot, version: VERSION });
+    const content = skill.renderSkill(skill.readAgentsDoc(), VERSION, command.run);
+    const r = skill.installSkill({ home, dataRoot, runtimes, content, dryRun: input.dry_run, guard: input.guard, command: { ...command, shimText } });
+    // the shim, now written, run the way the agent will run it
+    const problem = command.via === 'shim' && !input.dry_run ? skill.versionProblem(command.run, VERSION, ctx.env, home) : null;
+    if (command.via === 'shim' && !input.dry_run) command.checked = problem === null;
     const recipes = input.guard ? { codex: skill.codexRecipe((await import('../vault/index.js')).dataRoots(ctx.env), vaultOrNull(ctx)), pi: skill.osRecipe(vaultOrNull(ctx)) } : null;
-    return { home, ...r, recipes };
+    return { home, ...r, command: { ...command, ...(problem ? { problem } : {}) }, recipes };
   },
   text: (r) =>
     [
       `${r.dry_run ? 'would install' : 'installed'} ${r.skill.path}`,
       ...r.runtimes.map((x) => `  ${x.runtime.padEnd(6)} ${x.action.padEnd(9)} ${x.path}`),
       ...(r.guard ? [`  guard  ${r.guard.action.padEnd(9)} ${r.guard.settings}${r.guard.rules.length ? ` (+ ${r.guard.rules.join(', ')})` : ''}${r.guard.backup ? `; backup ${r.guard.backup}` : ''}`] : []),
+      ...commandLines(r.command, r.dry_run),
       ...(r.recipes ? ['', '# Codex', r.recipes.codex, '', '# pi', r.recipes.pi] : []),
     ].join('\n'),
 });
+
+/** What the skill tells agents to run, and why: the person learns here, not from an agent's failing shell. */
+function commandLines(c: { run: string; via: string; shim: string | null; target: string | null; on_path: string | null; reason: string | null; checked: boolean; problem?: string }, dryRun: boolean): string[] {
+  if (c.via === 'path') return [`agents run: vaultgate (${c.on_path}, checked from a fresh shell)`];
+  return [
+    `agents run: ${c.run}`,
+    `  ${dryRun ? 'would write' : 'wrote'} a shim there that runs ${c.target}, because ${c.reason}`,
+    c.problem ? `  warning: the shim does not run from a fresh shell: ${c.problem}` : dryRun ? '' : '  checked from a fresh shell: it runs this version',
+    '  to let agents type plain `vaultgate`: `npm link` (or `npm install -g .`) in the vaultgate checkout, then `vaultgate skill install` again',
+  ].filter(Boolean);
+}
 
 export const skillUninstallOp = defineOperation({
   name: 'skill_uninstall',

@@ -59,12 +59,19 @@ export const similarOp = defineOperation({
     const r = out as Record<string, unknown>;
     if (Array.isArray(r.candidates)) {
       const c = r.candidates as { path: string; score: number; linked: string; best_pairs: { a: { heading_path: string[] }; b: { heading_path: string[] } }[] }[];
-      return c.length === 0 ? 'no candidates' : c.map((x) => `${x.score.toFixed(3)}  ${x.path}${x.linked !== 'none' ? `  (linked: ${x.linked})` : ''}${x.best_pairs[0] ? `\n        ${x.best_pairs[0].a.heading_path.join(' > ') || '(top)'}  ~  ${x.best_pairs[0].b.heading_path.join(' > ') || '(top)'}` : ''}`).join('\n');
+      const note = String(r.note);
+      return c.length === 0 ? 'no candidates' : c.map((x) => `${x.score.toFixed(3)}  ${x.path}${x.linked !== 'none' ? `  (${linkWords(x.linked, note, x.path)})` : ''}${x.best_pairs[0] ? `\n        ${x.best_pairs[0].a.heading_path.join(' > ') || '(top)'}  ~  ${x.best_pairs[0].b.heading_path.join(' > ') || '(top)'}` : ''}`).join('\n');
     }
     if (Array.isArray(r.groups)) {
       const g = r.groups as { paths: string[]; pairs: { score: number }[] }[];
       return g.length === 0 ? 'no likely duplicates' : g.map((x) => `${x.pairs[0]!.score.toFixed(3)}  ${x.paths.join('  |  ')}`).join('\n');
     }
-    return `${Number(r.score).toFixed(3)}  ${String(r.note)} ~ ${String(r.other)}`;
+    return `${Number(r.score).toFixed(3)}  ${String(r.note)} ~ ${String(r.other)}${r.linked && r.linked !== 'none' ? `  (${linkWords(String(r.linked), String(r.note), String(r.other))})` : ''}`;
   },
 });
+
+/** Who links whom, in words: "(linked: from)" left the reader to guess which way (issue 21 §4). */
+function linkWords(linked: string, a: string, b: string): string {
+  if (linked === 'both') return `${a} and ${b} link to each other`;
+  return linked === 'to' ? `${a} links to ${b}` : `${b} links to ${a}`;
+}

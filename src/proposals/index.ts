@@ -27,4 +27,4 @@ export { ACTIONS, parseChangeList, changeListZod, actionsSummary, actionFields, 
 export { rewriteLinks, type LinkRewriter, type HeadingRename } from './link-rewrite.js';
 export { parseChangesDocument, parseChangeListText, type ChangesDocument } from './changes-json.js';
 export { ProposalStore, PROPOSAL_STORE, type ProposalSummary, type ListFilter, type LogFilter } from './store.js';
-export { PROPOSAL_STATES, OPEN_STATES, type ProposalState, type ProposalRecord, type StoredChange, type StoredReview, type AuditEvent, type ReviewFile } from './types.js';
+export { PROPOSAL_STATES, OPEN_STATES, isRollbackProposed, type ProposalState, type ProposalRecord, type StoredChange, type StoredReview, type AuditEvent, type ReviewFile } from './types.js';

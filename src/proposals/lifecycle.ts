@@ -254,7 +254,7 @@ function settleRecovery(session: VaultSession, store: ProposalStore, p: Proposal
   const done = readDone(root, p.operation_id, realFsOps);
   const event = (outcome: string) => ({ event: 'recovery' as const, actor, proposal: p.id, operation_id: p.operation_id, review_hash: p.review?.review_hash ?? null, details: { outcome } });
   if (done?.outcome === 'applied') {
-    store.transition(p.id, ['recovery'], 'applied', event('applied'), { applied_at: done.completed_at, changed_paths: done.changed_paths });
+    store.transition(p.id, ['recovery'], 'applied', [event('applied'), ...rolledBack(p, actor, { operation_id: p.operation_id, changed_paths: done.changed_paths })], { applied_at: done.completed_at, changed_paths: done.changed_paths });
   } else if (done !== null) {
     // `tx resolve` settled it by hand: what is in the vault is the person's choice,
     // and the proposal's transaction id is spent (the engine would refuse it again)
@@ -339,6 +339,8 @@ export async function review(session: VaultSession, id: string, actor: string): 
 export interface ShowResult extends ReviewView {
   proposal: Omit<ProposalRecord, 'changes' | 'review' | 'claim'> & {
     rolled_back_by: string | null;
+    /** The state of the rollback `rolled_back_by` names (`applied`: rolled back; `pending`/`blocked`: only proposed), or null. */
+    rollback_state: ProposalState | null;
     reviewed_at: string | null;
   };
 }
@@ -352,6 +354,7 @@ export function show(session: VaultSession, id: string, actor: string): ShowResu
     },
     (store) => {
       const p = settle(session, store, store.require(id), actor);
+      const rollback = store.rollbackOf(p.id);
       return withView({
         proposal: {
           id: p.id,
@@ -367,7 +370,8 @@ export function show(session: VaultSession, id: string, actor: string): ShowResu
           folder_moves: p.folder_moves,
           origin: p.origin,
           rollback_of: p.rollback_of,
-          rolled_back_by: store.rollbackOf(p.id)?.id ?? null,
+          rolled_back_by: rollback?.id ?? null,
+          rollback_state: rollback?.state ?? null,
           operation_id: p.operation_id,
           created_at: p.created_at,
           updated_at: p.updated_at,
@@ -430,21 +434,34 @@ function blockedError(p: ProposalRecord, r: StoredReview): VaultgateError {
   });
 }
 
-/** pending/blocked/recovery → applied, with its `applied` event; false when it was already settled. */
+/**
+ * A rollback proposal applied: the proposal it rolls back is now `rolled_back`
+ * (its own event, in the same store transaction as the `applied` one). Until
+ * then the log says only `rollback_proposed`: a proposed inverse changes nothing.
+ */
+function rolledBack(p: { id: string; rollback_of: string | null }, actor: string, result: { operation_id: string; changed_paths: string[] }): Array<Omit<AuditEvent, 'seq' | 'at'>> {
+  if (!p.rollback_of) return [];
+  return [{ event: 'rolled_back', actor, proposal: p.rollback_of, operation_id: result.operation_id, review_hash: null, details: { rollback_proposal: p.id, changed_paths: result.changed_paths } }];
+}
+
+/** pending/blocked/recovery → applied, with its `applied` event (and `rolled_back` on what a rollback undid); false when it was already settled. */
 function markApplied(store: ProposalStore, id: string, reviewHash: string, actor: string, result: { operation_id: string; changed_paths: string[]; replayed: boolean }): boolean {
   const p = store.require(id);
   return store.transition(
     id,
     ['recovery', 'pending', 'blocked'],
     'applied',
-    {
-      event: 'applied',
-      actor,
-      proposal: id,
-      operation_id: result.operation_id,
-      review_hash: reviewHash,
-      details: { changed_paths: result.changed_paths, files: fileHashes(p.changes), ...(p.rollback_of ? { rollback_of: p.rollback_of } : {}), ...(result.replayed ? { replayed: true } : {}) },
-    },
+    [
+      {
+        event: 'applied',
+        actor,
+        proposal: id,
+        operation_id: result.operation_id,
+        review_hash: reviewHash,
+        details: { changed_paths: result.changed_paths, files: fileHashes(p.changes), ...(p.rollback_of ? { rollback_of: p.rollback_of } : {}), ...(result.replayed ? { replayed: true } : {}) },
+      },
+      ...rolledBack(p, actor, result),
+    ],
     { applied_at: now(), changed_paths: result.changed_paths },
   );
 }
@@ -706,7 +723,8 @@ export async function rollback(session: VaultSession, id: string, actor: string)
       },
       actor,
     );
-    store.appendEvent({ event: 'rolled_back', actor, proposal: id, operation_id: p.operation_id, review_hash: null, details: { rollback_proposal: result.proposal.id, state: result.proposal.state } });
+    // proposed, not done: `rolled_back` comes when the person applies it (markApplied)
+    store.appendEvent({ event: 'rollback_proposed', actor, proposal: id, operation_id: p.operation_id, review_hash: null, details: { rollback_proposal: result.proposal.id, state: result.proposal.state } });
     return result;
   });
 }

@@ -508,12 +508,12 @@ export class ProposalStore {
       .immediate();
   }
 
-  /** Move the state from one of `from` to `to`, with an optional event, atomically; false when the state was not one of `from`. */
+  /** Move the state from one of `from` to `to`, with optional events (in order), atomically; false when the state was not one of `from`. */
   transition(
     id: string,
     from: readonly ProposalState[],
     to: ProposalState,
-    event?: Omit<AuditEvent, 'seq' | 'at'>,
+    event?: Omit<AuditEvent, 'seq' | 'at'> | ReadonlyArray<Omit<AuditEvent, 'seq' | 'at'>>,
     set: { applied_at?: string | null; changed_paths?: string[] | null; declined_reason?: string | null; undone?: { at: string; by: string } | null; operation_id?: string } = {},
   ): boolean {
     return this.db
@@ -545,7 +545,7 @@ export class ProposalStore {
             set.operation_id ?? null,
             id,
           );
-        if (event) this.appendEvent(event);
+        for (const e of event === undefined ? [] : Array.isArray(event) ? event : [event]) this.appendEvent(e as Omit<AuditEvent, 'seq' | 'at'>);
         return true;
       })
       .immediate();

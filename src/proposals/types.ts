@@ -287,11 +287,22 @@ export interface StoredReview {
   reviewed_at: string;
 }
 
+/** Whether an event says a rollback was proposed: `rollback_proposed`, or a `rolled_back` a log before issue 21 wrote at proposal time (it carries `details.state`). */
+export function isRollbackProposed(e: Pick<AuditEvent, 'event' | 'details'>): boolean {
+  return e.event === 'rollback_proposed' || (e.event === 'rolled_back' && typeof e.details?.state === 'string');
+}
+
 /** One event of the append-only audit log. */
 export interface AuditEvent {
   seq: number;
   at: string;
-  event: 'proposed' | 'reviewed' | 'applied' | 'declined' | 'reopened' | 'rolled_back' | 'recovery' | 'undone';
+  /**
+   * `rollback_proposed` (on an applied proposal, when `rollback` proposed its inverse) and
+   * `rolled_back` (on it, when that inverse was applied). Logs written before issue 21 have
+   * `rolled_back` with `details.state` at proposal time: that one means `rollback_proposed`
+   * ({@link isRollbackProposed}).
+   */
+  event: 'proposed' | 'reviewed' | 'applied' | 'declined' | 'reopened' | 'rollback_proposed' | 'rolled_back' | 'recovery' | 'undone';
   /** The agent's name, or `operator`. */
   actor: string;
   proposal: string | null;

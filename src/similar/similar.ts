@@ -46,6 +46,10 @@ export interface Candidate {
   path: string;
   score: number;
   linked: Linked;
+  /** NOTE links to this note (issue 21: the direction in words, beside `linked`). */
+  links_to: boolean;
+  /** This note links to NOTE. */
+  linked_from: boolean;
   best_pairs: { a: SectionRef; b: SectionRef; score: number }[];
 }
 
@@ -112,11 +116,17 @@ function linkedOf(links: Set<string>, a: string, b: string): Linked {
   return to && from ? 'both' : to ? 'to' : from ? 'from' : 'none';
 }
 
+/** `linked` as two plain facts: A links to B, B links to A (A the note asked about, or a pair's `a`). */
+export function linkDirection(linked: Linked): { links_to: boolean; linked_from: boolean } {
+  return { links_to: linked === 'to' || linked === 'both', linked_from: linked === 'from' || linked === 'both' };
+}
+
 function candidate(a: NoteVectors, b: NoteVectors, s: PairScore, linked: Linked): Candidate {
   return {
     path: b.path,
     score: round(s.score),
     linked,
+    ...linkDirection(linked),
     best_pairs: s.best_pairs.map((p) => ({
       a: { heading_path: a.sections[p.a]!.heading_path, lines: a.sections[p.a]!.lines },
       b: { heading_path: b.sections[p.b]!.heading_path, lines: b.sections[p.b]!.lines },
@@ -154,6 +164,8 @@ export interface PairResult extends VectorsInfo {
   other: string;
   score: number;
   linked: Linked;
+  links_to: boolean;
+  linked_from: boolean;
   parts: { sparse: number | null; dense: number; coverage: number };
   best_pairs: Candidate['best_pairs'];
 }
@@ -170,7 +182,7 @@ export async function pairSimilarity(ctx: SimilarContext, note: string, other: s
   const links = ctx.reader.read((h) => linkPairs(h.db, [a])).result;
   const c = candidate(va, vb, s, linkedOf(links, a, b));
   const parts = { sparse: s.parts.sparse === null ? null : round(s.parts.sparse), dense: round(s.parts.dense), coverage: round(s.parts.coverage) };
-  return { note: a, other: b, ...info, score: c.score, linked: c.linked, parts, best_pairs: c.best_pairs };
+  return { note: a, other: b, ...info, score: c.score, linked: c.linked, links_to: c.links_to, linked_from: c.linked_from, parts, best_pairs: c.best_pairs };
 }
 
 export interface DuplicatePair {
@@ -179,6 +191,10 @@ export interface DuplicatePair {
   score: number;
   same_name: boolean;
   linked: Linked;
+  /** `a` links to `b`. */
+  links_to: boolean;
+  /** `b` links to `a`. */
+  linked_from: boolean;
   best_pairs: Candidate['best_pairs'];
 }
 
@@ -239,7 +255,7 @@ export async function duplicateGroups(ctx: SimilarContext, opts: ProviderChoice 
     const s = pairScore(a, b, DEFAULT_WEIGHTS);
     if (s.score < bar) continue;
     const cand = candidate(a, b, s, linkedOf(links, a.path, b.path));
-    pairs.push({ a: a.path, b: b.path, score: cand.score, same_name: sameName, linked: cand.linked, best_pairs: cand.best_pairs });
+    pairs.push({ a: a.path, b: b.path, score: cand.score, same_name: sameName, linked: cand.linked, links_to: cand.links_to, linked_from: cand.linked_from, best_pairs: cand.best_pairs });
   }
   // Union–find over the pairs: a group is a connected set of likely duplicates.
   const parent = new Map<string, string>();

@@ -43,6 +43,18 @@ export const CLAUDE_DENY_RULES = [
   'Bash(vaultgate serve *)',
 ] as const;
 
+/**
+ * The deny rules for the command the skill tells agents to run: the rules for
+ * `vaultgate` always (it may be on PATH later), and the same rules for the
+ * shim's path when the skill runs a shim (command.ts), so the tripwire
+ * matches what the agent actually types.
+ */
+export function claudeDenyRules(command: string): string[] {
+  const rules: string[] = [...CLAUDE_DENY_RULES];
+  if (command !== 'vaultgate') for (const r of CLAUDE_DENY_RULES) if (r.startsWith('Bash(vaultgate ')) rules.push(`Bash(${command} ${r.slice('Bash(vaultgate '.length)}`);
+  return rules;
+}
+
 function refuse(file: string, why: string, rules: readonly string[]): never {
   throw new VaultgateError('CONFIG_INVALID', `${file}: ${why}; vaultgate leaves it untouched`, {
     path: file,

@@ -9,4 +9,5 @@
 export { PACKAGE_ROOT, agentsDocPath, readAgentsDoc, docSection, withoutTitle } from './agents-doc.js';
 export { renderSkill, SKILL_NAME, SKILL_DESCRIPTION } from './render-skill.js';
 export { installSkill, uninstallSkill, skillLayout, RUNTIMES, SKILLS_DIRS, CLAUDE_SETTINGS, type Runtime, type RuntimeReport, type GuardReport } from './install.js';
-export { addDenyRules, removeDenyRules, CLAUDE_DENY_RULES, codexRecipe, osRecipe } from './guard.js';
+export { addDenyRules, removeDenyRules, CLAUDE_DENY_RULES, claudeDenyRules, codexRecipe, osRecipe } from './guard.js';
+export { agentCommand, versionProblem, shimPath, shellWord, type AgentCommand } from './command.js';

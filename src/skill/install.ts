@@ -3,7 +3,8 @@ import path from 'node:path';
 import { VaultgateError } from '../errors.js';
 import { parseStrictJson } from '../txn/index.js';
 import { linkedFile, lstatOrNull, mkdirs, removeEmptyDirs, sha256, writeFileAtomic } from './files.js';
-import { addDenyRules, CLAUDE_DENY_RULES, removeDenyRules } from './guard.js';
+import { addDenyRules, claudeDenyRules, removeDenyRules } from './guard.js';
+import type { AgentCommand } from './command.js';
 import { SKILL_NAME } from './render-skill.js';
 
 /**
@@ -69,6 +70,8 @@ interface Manifest {
   schema: typeof MANIFEST_SCHEMA;
   links: LinkEntry[];
   guards: GuardEntry[];
+  /** The shim the skill runs when vaultgate is not on PATH (command.ts); removed with the last link. Absent in records written before it. */
+  shim?: { path: string; sha256: string } | null;
 }
 
 export interface SkillLayout {
@@ -148,6 +151,8 @@ interface InstallOptions {
   /** `copy` forces copies (tests of the fallback); default: symlinks, copies where impossible. */
   linkMode?: 'symlink' | 'copy';
   now?: () => Date;
+  /** The command the skill runs (command.ts): with a shim to write, written here after the foreign-file check; the guard's rules name it. */
+  command?: AgentCommand & { shimText: string | null };
 }
 
 /** Errors `symlink` raises where a filesystem or OS cannot make one (then a copy is made). */
@@ -191,7 +196,7 @@ export function installSkill(opts: InstallOptions): { skill: { path: string; sha
     // a link is followed only to a sane place (else FOREIGN_FILE, before any write)
     settingsWrite = linkedFile(settingsFile, opts.home).file;
     const original = readIfExists(settingsFile);
-    guardPlan = { original, ...addDenyRules(settingsFile, original, CLAUDE_DENY_RULES) };
+    guardPlan = { original, ...addDenyRules(settingsFile, original, claudeDenyRules(opts.command?.run ?? 'vaultgate')) };
   }
 
   if (foreign.length) {
@@ -212,6 +217,21 @@ export function installSkill(opts: InstallOptions): { skill: { path: string; sha
 
   mkdirs(layout.dir);
   if (fileSha(layout.file) !== contentSha) writeFileAtomic(layout.file, opts.content);
+  const shim = opts.command?.shim && opts.command.shimText !== null ? { path: opts.command.shim, text: opts.command.shimText } : null;
+  if (shim) {
+    const sha = sha256(shim.text);
+    mkdirs(path.dirname(shim.path));
+    // the data root's own folder: rewritten when it is not exactly this build's shim (another checkout, another node)
+    if (fileSha(shim.path) !== sha) writeFileAtomic(shim.path, shim.text, 0o755);
+    manifest.shim = { path: shim.path, sha256: sha };
+  } else if (opts.command?.via === 'path' && manifest.shim) {
+    // vaultgate is on PATH now (`npm link`): the shim is retired, while it is still what vaultgate wrote
+    if (fileSha(manifest.shim.path) === manifest.shim.sha256) {
+      fs.rmSync(manifest.shim.path);
+      removeEmptyDirs([path.dirname(manifest.shim.path)]);
+    }
+    manifest.shim = null;
+  }
 
   for (const p of plans) {
     if (p.action === 'unchanged') {
@@ -342,6 +362,13 @@ export function uninstallSkill(opts: { home: string; dataRoot: string; runtimes:
     writeManifest(layout, manifest);
     if (keep.length === 0) {
       fs.rmSync(layout.file, { force: true });
+      // the shim only while it is what vaultgate wrote
+      if (manifest.shim && fileSha(manifest.shim.path) === manifest.shim.sha256) {
+        fs.rmSync(manifest.shim.path);
+        removeEmptyDirs([path.dirname(manifest.shim.path)]);
+        manifest.shim = null;
+        writeManifest(layout, manifest);
+      }
       removeEmptyDirs([layout.root, layout.dir]);
       skillRemoved = !lstatOrNull(layout.dir);
     }

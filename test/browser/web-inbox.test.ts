@@ -193,7 +193,7 @@ test('web inbox in a real browser', { skip, timeout: 240_000 }, async (t) => {
       await page.click('#tab-history');
       await page.waitForSelector('#log tbody tr');
       const text = await page.locator('#log').innerText();
-      for (const e of ['proposed', 'applied', 'declined', 'rolled_back']) assert.match(text, new RegExp(e));
+      for (const e of ['proposed', 'applied', 'declined', 'proposed rolling back']) assert.match(text, new RegExp(e));
       await shot('inbox-history');
       await page.click('#tab-queue');
     });

@@ -3,6 +3,7 @@
  * typed error with the fix, never "internal error, this is a bug".
  */
 import assert from 'node:assert/strict';
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
@@ -79,7 +80,10 @@ test('first run: note accepts the name people type, reports ambiguity, and caps 
   assert.ok(capped.stdout.length < 40_000, `printed ${capped.stdout.length} characters`);
   assert.match(capped.stdout, /--all prints everything/);
   const all = await runCliProcess(['note', 'Big.md', '--text', '--all'], { vault: root, home });
-  assert.equal(all.stdout, big + '\n');
+  // the whole text, then the base an edit is proposed against (issue 21 §4)
+  const sha = crypto.createHash('sha256').update(big).digest('hex');
+  assert.ok(all.stdout.startsWith(big), 'the whole text');
+  assert.match(all.stdout.slice(big.length), new RegExp(`^sha256 ${sha} {2}Big\\.md, lines 1-\\d+ .*\\n$`));
   const json = await runCliProcess(['note', 'Big.md'], { vault: root, home });
   assert.equal(json.json.text, big, 'JSON is never cut');
 });

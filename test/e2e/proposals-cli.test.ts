@@ -92,6 +92,11 @@ test('the loop: propose → review → apply → rollback → apply; the vault h
 
   const rb = await vg(v, ['rollback', 'p-1']);
   assert.equal(rb.exitCode, 0, rb.stdout);
+  // proposed is not done: the log says `rollback_proposed`, and `rolled_back` only once the inverse is applied (issue 21 §4)
+  const proposedOnly = await vg(v, ['log', '--proposal', 'p-1', '--limit', '1']);
+  assert.deepEqual([proposedOnly.json.events[0].event, proposedOnly.json.events[0].details.rollback_proposal], ['rollback_proposed', 'p-2']);
+  const before = await vg(v, ['show', 'p-1']);
+  assert.deepEqual([before.json.proposal.rolled_back_by, before.json.proposal.rollback_state], ['p-2', 'pending']);
   assert.deepEqual([rb.json.proposal.id, rb.json.proposal.state, rb.json.proposal.rollback_of], ['p-2', 'pending', 'p-1']);
   assert.equal(read(v, 'Bread.md'), NOTE.replace('Hot oven.', 'Very hot oven.'), 'rollback never writes');
   const dup = await vg(v, ['rollback', 'p-1']);
@@ -101,15 +106,17 @@ test('the loop: propose → review → apply → rollback → apply; the vault h
   assert.equal(read(v, 'Bread.md'), NOTE);
 
   const shown = await vg(v, ['show', 'p-1']);
-  assert.deepEqual([shown.json.proposal.state, shown.json.proposal.agent, shown.json.proposal.rolled_back_by], ['applied', 'claude', 'p-2']);
+  assert.deepEqual([shown.json.proposal.state, shown.json.proposal.agent, shown.json.proposal.rolled_back_by, shown.json.proposal.rollback_state], ['applied', 'claude', 'p-2', 'applied']);
   const log = await vg(v, ['log']);
   assert.deepEqual(
     log.json.events.map((e: any) => `${e.event} ${e.proposal} ${e.actor}`).reverse(),
-    ['proposed p-1 claude', 'reviewed p-1 claude', 'reviewed p-1 operator', 'applied p-1 operator', 'proposed p-2 operator', 'reviewed p-2 operator', 'rolled_back p-1 operator', 'applied p-2 operator'],
+    ['proposed p-1 claude', 'reviewed p-1 claude', 'reviewed p-1 operator', 'applied p-1 operator', 'proposed p-2 operator', 'reviewed p-2 operator', 'rollback_proposed p-1 operator', 'applied p-2 operator', 'rolled_back p-1 operator'],
   );
   const applied = log.json.events.find((e: any) => e.event === 'applied' && e.proposal === 'p-1');
   assert.deepEqual([applied.operation_id, applied.review_hash], [a.json.operation_id, r.json.review_hash]);
   assert.deepEqual(applied.details.files, [{ path: 'Bread.md', action: 'write', base_sha256: base, new_sha256: f.new_sha256 }]);
+  const rolled = log.json.events.find((e: any) => e.event === 'rolled_back');
+  assert.deepEqual([rolled.proposal, rolled.operation_id, rolled.details.rollback_proposal, rolled.details.changed_paths], ['p-1', a2.json.operation_id, 'p-2', ['Bread.md']]);
   const list = await vg(v, ['proposals', '--state', 'applied']);
   assert.deepEqual(list.json.proposals.map((x: any) => x.id), ['p-2', 'p-1']);
   assert.equal((await vg(v, ['log', '--proposal', 'p-2', '--limit', '1'])).json.events[0].event, 'applied');
@@ -353,6 +360,9 @@ test('rollback of a proposal whose file changed since the apply is created, but 
   fs.appendFileSync(path.join(v.root, 'Bread.md'), 'a later edit\n');
   const rb = await vg(v, ['rollback', 'p-1']);
   assert.equal(rb.exitCode, 0, rb.stdout);
+  // proposed is not done: the log says `rollback_proposed`, and `rolled_back` only once the inverse is applied (issue 21 §4)
+  const proposedOnly = await vg(v, ['log', '--proposal', 'p-1', '--limit', '1']);
+  assert.deepEqual([proposedOnly.json.events[0].event, proposedOnly.json.events[0].details.rollback_proposal], ['rollback_proposed', 'p-2']);
   assert.deepEqual([rb.json.proposal.state, failing(rb)], ['blocked', ['block:base']]);
   assert.match(rb.json.review.checks[0].message, /Bread\.md changed since the proposal was made/);
   assert.equal((await vg(v, ['rollback', 'p-2'])).json.error.code, 'PROPOSAL_STATE', 'only applied proposals roll back');

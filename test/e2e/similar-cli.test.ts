@@ -50,7 +50,7 @@ test('similar (offline default): linked notes left out unless asked for and mark
   const withLinked = await cli(['similar', 'ops/Cache lifetime.md', '--include-linked']);
   assert.equal(withLinked.json.candidates.find((c: any) => c.path === 'ops/Origin load.md').linked, 'from');
   const c = r.json.candidates[0];
-  assert.deepEqual(Object.keys(c), ['path', 'score', 'linked', 'best_pairs']);
+  assert.deepEqual(Object.keys(c), ['path', 'score', 'linked', 'links_to', 'linked_from', 'best_pairs']);
   assert.deepEqual(Object.keys(c.best_pairs[0]), ['a', 'b', 'score']);
   assert.deepEqual(Object.keys(c.best_pairs[0].a), ['heading_path', 'lines']);
   const pair = await cli(['similar', 'ops/Cache lifetime.md', '--to', 'garden/Tomatoes.md']);

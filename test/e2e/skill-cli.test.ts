@@ -7,7 +7,8 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { runCliProcess } from '../helpers/run-cli.js';
+import { spawnSync } from 'node:child_process';
+import { CLI_BIN, runCliProcess } from '../helpers/run-cli.js';
 import { snapshotTree, tempDir } from '../helpers/temp-vault.js';
 
 test('skill: install links one SKILL.md into every runtime, a foreign file is exit 75, uninstall restores the home', async () => {
@@ -52,4 +53,68 @@ test('skill: install links one SKILL.md into every runtime, a foreign file is ex
   assert.equal(backups.length, 2, 'one backup per change of settings.json');
   for (const b of backups) delete after[b];
   assert.deepEqual(after, before, 'the home is as it was, but for the backups');
+});
+
+/** Run a command line as an agent's shell does: a fresh `sh -c` with only PATH and HOME (no aliases, no functions). */
+function agentShell(script: string, env: { PATH: string; HOME: string; VAULTGATE_HOME?: string }): { status: number | null; stdout: string; stderr: string } {
+  const r = spawnSync('/bin/sh', ['-c', script], { env, encoding: 'utf8', timeout: 60_000 });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+test('skill install: vaultgate not on PATH → a shim the skill and the guard name, which runs from a fresh shell (issue 21 §4)', async () => {
+  const base = tempDir();
+  const home = path.join(base, 'home');
+  const vgHome = path.join(base, 'vault gate home'); // a space: the shim's path must be quoted wherever a shell reads it
+  const vault = path.join(base, 'vault');
+  fs.mkdirSync(home);
+  fs.mkdirSync(vault);
+  fs.writeFileSync(path.join(vault, 'Note.md'), '# Note\n\nhello\n');
+  const PATH = '/usr/bin:/bin'; // no vaultgate here (an alias in the person's shell would not reach the agent either)
+  assert.notEqual(agentShell('command -v vaultgate', { PATH, HOME: home }).status, 0, 'precondition: vaultgate is not on this PATH');
+
+  const r = await runCliProcess(['skill', 'install', '--runtime', 'claude', '--guard'], { home: vgHome, env: { HOME: home, PATH } });
+  assert.equal(r.exitCode, 0, r.stdout + r.stderr);
+  const c = r.json.command;
+  assert.equal(c.via, 'shim');
+  assert.equal(c.checked, true, JSON.stringify(c));
+  assert.match(c.reason, /not on the PATH/);
+  assert.ok(c.shim.startsWith(vgHome + path.sep));
+  assert.equal(c.run, `'${c.shim}'`);
+  const skill = fs.readFileSync(path.join(home, '.claude/skills/vaultgate/SKILL.md'), 'utf8');
+  assert.ok(skill.includes(`\`${c.run} search `), 'the skill shows the command that runs');
+  assert.ok(!/`vaultgate (search|note|propose)/.test(skill), 'no command in the skill is the bare name that does not run');
+  const deny = JSON.parse(fs.readFileSync(path.join(home, '.claude/settings.json'), 'utf8')).permissions.deny as string[];
+  assert.ok(deny.includes(`Bash(${c.run} apply *)`), 'the guard matches the command the skill uses');
+  assert.ok(deny.includes('Bash(vaultgate apply *)'), 'and the plain name, for when it is on PATH later');
+
+  // What the agent will type, from a fresh shell: it runs this vaultgate on the vault.
+  const files = agentShell(`${c.run} --vault ${vault} files`, { PATH, HOME: home, VAULTGATE_HOME: vgHome });
+  assert.equal(files.status, 0, files.stderr);
+  assert.deepEqual(JSON.parse(files.stdout).files.map((f: { path: string }) => f.path), ['Note.md']);
+
+  // The text says which command agents run and why.
+  const again = await runCliProcess(['skill', 'install', '--runtime', 'claude', '--text'], { home: vgHome, env: { HOME: home, PATH } });
+  assert.match(again.stdout, /agents run: '.*\/skill\/bin\/vaultgate'/);
+  assert.match(again.stdout, /npm link/);
+
+  // Once vaultgate is on PATH (here: a directory with a working `vaultgate`), a reinstall says plain `vaultgate` and retires the shim.
+  const bin = path.join(base, 'bin');
+  fs.mkdirSync(bin);
+  fs.writeFileSync(path.join(bin, 'vaultgate'), `#!/bin/sh\nexec '${process.execPath}' '${CLI_BIN}' "$@"\n`, { mode: 0o755 });
+  const linked = await runCliProcess(['skill', 'install', '--runtime', 'claude'], { home: vgHome, env: { HOME: home, PATH: `${bin}:${PATH}` } });
+  assert.equal(linked.exitCode, 0, linked.stdout + linked.stderr);
+  assert.equal(linked.json.command.via, 'path');
+  assert.equal(linked.json.command.on_path, path.join(bin, 'vaultgate'));
+  assert.ok(!fs.existsSync(c.shim), 'the shim is gone');
+  assert.match(fs.readFileSync(path.join(home, '.claude/skills/vaultgate/SKILL.md'), 'utf8'), /`vaultgate search /);
+
+  // A `vaultgate` on PATH that does not run is not trusted: the shim again, and the reason names the failure.
+  fs.writeFileSync(path.join(bin, 'vaultgate'), '#!/bin/sh\necho broken >&2\nexit 3\n', { mode: 0o755 });
+  const broken = await runCliProcess(['skill', 'install', '--runtime', 'claude'], { home: vgHome, env: { HOME: home, PATH: `${bin}:${PATH}` } });
+  assert.equal(broken.json.command.via, 'shim');
+  assert.match(broken.json.command.reason, /failed \(exit 3: broken\)/);
+
+  const u = await runCliProcess(['skill', 'uninstall'], { home: vgHome, env: { HOME: home, PATH } });
+  assert.equal(u.exitCode, 0, u.stdout + u.stderr);
+  assert.ok(!fs.existsSync(c.shim), 'uninstall removes the shim with the skill');
 });

@@ -16,7 +16,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { OPERATIONS } from '../../src/ops/index.js';
-import { REPO_ROOT, runCli } from '../helpers/run-cli.js';
+import { CLI_BIN, REPO_ROOT, runCli } from '../helpers/run-cli.js';
 import { tempDir } from '../helpers/temp-vault.js';
 
 const GOLDEN_DIR = path.join(REPO_ROOT, 'test/golden/ops');
@@ -167,7 +167,11 @@ test('golden: every operation’s JSON output on the demo vault matches its gold
       expected_hashes: { [target]: crypto.createHash('sha256').update(old).digest('hex') },
     }),
   );
-  const env = { GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t' };
+  // `vaultgate` on PATH (as after `npm link`), so skill install's command check gives the same answer on every machine
+  const bin = path.join(base, 'bin');
+  fs.mkdirSync(bin);
+  fs.writeFileSync(path.join(bin, 'vaultgate'), `#!/bin/sh\nexec '${process.execPath}' '${CLI_BIN}' "$@"\n`, { mode: 0o755 });
+  const env = { GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t', PATH: `${bin}:${process.env.PATH ?? ''}` };
   let approval = '';
   let catalog = '';
   const answer = path.join(base, 'answer.json');

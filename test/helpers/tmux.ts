@@ -50,6 +50,12 @@ export class TmuxPane {
     return r.status === 0 ? r.stdout : '';
   }
 
+  /** The screen with its colours and attributes as SGR escapes (`capture-pane -e`): to see what is drawn in reverse video. */
+  captureStyled(): string {
+    const r = this.tmux(['capture-pane', '-p', '-e', '-t', 'inbox'], false);
+    return r.status === 0 ? r.stdout : '';
+  }
+
   /** Named keys (`Enter`, `Tab`, `NPage`) or single characters. */
   keys(...keys: string[]): void {
     this.tmux(['send-keys', '-t', 'inbox', ...keys]);

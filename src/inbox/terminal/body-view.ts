@@ -13,6 +13,8 @@ export interface BodyLine {
   /** Printable text (see text.ts `printable`). */
   text: string;
   tone: Tone;
+  /** [start, end) ranges of `text` to emphasise: the words that changed in a changed diff line (src/word-emphasis.ts). */
+  em?: ReadonlyArray<readonly [number, number]>;
 }
 
 export interface BodyPos {
@@ -27,6 +29,20 @@ export interface BodyRow {
   text: string;
   tone: Tone;
   cont: boolean;
+  /** The line's emphasis that falls in this row, as [start, end) of the row's text. */
+  em?: Array<[number, number]>;
+}
+
+/** The part of `em` (ranges of a line) inside the row that starts at `from` and is `length` long, relative to the row. */
+function rowEmphasis(em: ReadonlyArray<readonly [number, number]> | undefined, from: number, length: number): Array<[number, number]> | undefined {
+  if (!em) return undefined;
+  const out: Array<[number, number]> = [];
+  for (const [s, e] of em) {
+    const a = Math.max(s, from);
+    const b = Math.min(e, from + length);
+    if (b > a) out.push([a - from, b - from]);
+  }
+  return out.length ? out : undefined;
 }
 
 function rowsOf(lines: readonly BodyLine[], i: number, width: number): string[] {
@@ -84,7 +100,14 @@ export function visibleRows(lines: readonly BodyLine[], pos: BodyPos, width: num
   const out: BodyRow[] = [];
   for (let i = pos.line; i < lines.length && out.length < height; i++) {
     const rows = rowsOf(lines, i, width);
-    for (let r = i === pos.line ? pos.row : 0; r < rows.length && out.length < height; r++) out.push({ text: rows[r]!, tone: lines[i]!.tone, cont: r > 0 });
+    // the rows joined are the line (text.ts wrapRows), so a row's place in the line is the length of those before it
+    let from = 0;
+    for (let r = 0; r < (i === pos.line ? pos.row : 0); r++) from += rows[r]!.length;
+    for (let r = i === pos.line ? pos.row : 0; r < rows.length && out.length < height; r++) {
+      const em = rowEmphasis(lines[i]!.em, from, rows[r]!.length);
+      out.push({ text: rows[r]!, tone: lines[i]!.tone, cont: r > 0, ...(em ? { em } : {}) });
+      from += rows[r]!.length;
+    }
   }
   return out;
 }

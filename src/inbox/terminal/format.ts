@@ -1,5 +1,6 @@
 import type { ReviewCheck } from '../../policy/index.js';
 import type { AuditEvent, ProposalState, ProposalSummary } from '../../proposals/index.js';
+import { isRollbackProposed } from '../../proposals/types.js';
 
 /**
  * Short renderings of the core's values for a narrow screen. They reword
@@ -94,8 +95,12 @@ export function eventDetail(e: AuditEvent): string {
       return Array.isArray(d.changed_paths) ? (d.changed_paths as string[]).join(', ') : '';
     case 'proposed':
       return typeof d.title === 'string' ? d.title : '';
+    case 'rollback_proposed':
+      return typeof d.rollback_proposal === 'string' ? `as ${d.rollback_proposal} (${String(d.state ?? '')})` : '';
     case 'rolled_back':
-      return typeof d.rollback_proposal === 'string' ? `by ${d.rollback_proposal} (${String(d.state ?? '')})` : '';
+      // a log before issue 21 wrote this when the rollback was only proposed (it has `state`)
+      if (isRollbackProposed(e)) return typeof d.rollback_proposal === 'string' ? `as ${d.rollback_proposal} (${String(d.state ?? '')})` : '';
+      return typeof d.rollback_proposal === 'string' ? `by ${d.rollback_proposal}` : '';
     case 'recovery':
       return typeof d.outcome === 'string' ? d.outcome : '';
     case 'undone':

@@ -2,6 +2,7 @@ import type { ApplyResultView, AuditEvent, ProposalState, ProposalSummary, Propo
 import { clampPos, endPos, scrollBy, TOP, type BodyLine, type BodyPos } from './body-view.js';
 import { ago, checkLines, diffTone, shortHash } from './format.js';
 import { claimLines } from './evidence.js';
+import { diffEmphasis } from '../../word-emphasis.js';
 import type { Key } from './keys.js';
 import { printable } from './text.js';
 import { clamp, evictPages, followCursor, PAGE_SIZE, pageOf, pagesFor, rowAt } from './window.js';
@@ -229,7 +230,8 @@ export function detailBody(d: ShowResult, now: number, page: DiffPage = FIRST_DI
   if (p.session) facts.push(`session ${p.session}`);
   if (p.scenario) facts.push(`scenario ${p.scenario}`);
   if (p.rollback_of) facts.push(`rolls back ${p.rollback_of}`);
-  if (p.rolled_back_by) facts.push(`rolled back by ${p.rolled_back_by}`);
+  // proposed is not done: only an applied rollback has rolled it back
+  if (p.rolled_back_by) facts.push(p.rollback_state === 'applied' ? `rolled back by ${p.rolled_back_by}` : `rollback proposed as ${p.rolled_back_by} (${p.rollback_state ?? '?'})`);
   add(facts.join(' · '), 'dim');
   if (p.summary) for (const l of p.summary.split('\n')) add(l);
   for (const c of claimLines(d)) add(c.text, c.tone);
@@ -248,6 +250,7 @@ export function detailBody(d: ShowResult, now: number, page: DiffPage = FIRST_DI
   let at = 0;
   let shown = 0;
   let cut = 0;
+  const first = lines.length;
   while (at <= diff.length && shown < page.lines) {
     const nl = diff.indexOf('\n', at);
     const end = nl === -1 ? diff.length : nl;
@@ -259,6 +262,11 @@ export function detailBody(d: ShowResult, now: number, page: DiffPage = FIRST_DI
     shown++;
     at = end + 1;
   }
+  // the changed words of each changed line, found on the text as shown (a cut line is too long to get any)
+  const diffLines = lines.slice(first);
+  diffEmphasis(diffLines.map((x) => x.text)).forEach((em, k) => {
+    if (em) diffLines[k]!.em = em.map(([s0, e]) => [s0 + 1, e + 1] as const);
+  });
   let rest = 0;
   for (let i = at - 1; i < diff.length && i !== -1; i = diff.indexOf('\n', i + 1)) rest++;
   if (rest > 0 || cut > 0) {

@@ -1,5 +1,6 @@
 import type { AuditEvent, ProposalSummary } from '../../proposals/index.js';
-import { TOP, visibleRows } from './body-view.js';
+import { isRollbackProposed } from '../../proposals/types.js';
+import { TOP, visibleRows, type BodyRow } from './body-view.js';
 import { age, checkSummary, eventDetail, shortHash, stateTone, type Tone } from './format.js';
 import { actionsFor, layout, targetState, type InboxState, type Layout } from './model.js';
 import { cellWidth, fit, printable, truncate } from './text.js';
@@ -43,6 +44,20 @@ function line(width: number, left: Segment[], right?: Segment): Line {
 
 const blank = (width: number): Line => [seg(' '.repeat(width))];
 
+/** A body row as segments: the changed words of a changed diff line in reverse video (as git's diff-highlight shows them). */
+function rowSegments(r: BodyRow): Segment[] {
+  if (!r.em) return [seg(r.text, r.tone)];
+  const out: Segment[] = [];
+  let at = 0;
+  for (const [s, e] of r.em) {
+    if (s > at) out.push(seg(r.text.slice(at, s), r.tone));
+    out.push(seg(r.text.slice(s, e), r.tone, { inverse: true }));
+    at = e;
+  }
+  if (at < r.text.length) out.push(seg(r.text.slice(at), r.tone));
+  return out;
+}
+
 /** Column widths of the queue list for a screen width; narrow screens drop agent, files, then checks. */
 export function queueColumns(width: number, idWidth: number): { id: number; state: number; title: number; agent: number; files: number; age: number; checks: number } {
   const agent = width >= 72 ? 10 : 0;
@@ -70,11 +85,13 @@ function queueRow(p: ProposalSummary, cols: ReturnType<typeof queueColumns>, wid
 
 function historyRow(e: AuditEvent, width: number, selected: boolean, now: number): Line {
   const inv = { inverse: selected };
-  const tone: Tone = e.event === 'applied' ? 'info' : e.event === 'declined' ? 'warn' : e.event === 'recovery' ? 'bad' : e.event === 'undone' ? 'warn' : 'plain';
+  // an old log's `rolled_back` written at proposal time reads as what it was (format.ts)
+  const name = isRollbackProposed(e) ? 'rollback_proposed' : e.event;
+  const tone: Tone = name === 'applied' ? 'info' : name === 'declined' ? 'warn' : name === 'recovery' ? 'bad' : name === 'undone' || name === 'rolled_back' ? 'warn' : 'plain';
   return line(width, [
     seg(selected ? '> ' : '  ', 'accent', inv),
     seg(fit(age(e.at, now), 4) + ' ', 'dim', inv),
-    seg(fit(e.event, 11) + ' ', tone, inv),
+    seg(fit(name, 17) + ' ', tone, inv),
     seg(fit(e.proposal ?? '-', 8) + ' ', 'plain', inv),
     seg(fit(printable(e.actor), 10) + ' ', 'dim', inv),
     seg(printable(eventDetail(e)), 'plain', inv),
@@ -187,7 +204,7 @@ export function frame(s: InboxState): Line[] {
     let rows: Line[] = [];
     if (d?.error) rows = [line(l.width, [seg(`error [${d.error.code}]: ${printable(d.error.message)}`, 'bad')]), line(l.width, [seg(printable(d.error.hint ?? ''), 'dim')])];
     else if (d && !d.data) rows = [line(l.width, [seg(`loading ${d.id}…`, 'dim')])];
-    else if (d) rows = visibleRows(d.body, d.pos, l.width, l.bodyRows).map((r) => line(l.width, [seg(r.text, r.tone)]));
+    else if (d) rows = visibleRows(d.body, d.pos, l.width, l.bodyRows).map((r) => line(l.width, rowSegments(r)));
     body(rows, l.bodyRows);
   } else if (s.tab === 'queue') {
     out.push(header(s, l));
@@ -219,12 +236,12 @@ export function frame(s: InboxState): Line[] {
     if (sel && d?.id === sel.id) {
       if (d.error) preview = [line(l.width, [seg(`error [${d.error.code}]: ${printable(d.error.message)}`, 'bad')])];
       else if (!d.data) preview = [line(l.width, [seg(`loading ${d.id}…`, 'dim')])];
-      else preview = visibleRows(d.body, TOP, l.width, l.previewRows).map((r) => line(l.width, [seg(r.text, r.tone)]));
+      else preview = visibleRows(d.body, TOP, l.width, l.previewRows).map((r) => line(l.width, rowSegments(r)));
     }
     body(preview, l.previewRows);
   } else {
     out.push(header(s, l));
-    out.push(line(l.width, [seg('  ' + fit('when', 4) + ' ' + fit('event', 11) + ' ' + fit('proposal', 8) + ' ' + fit('actor', 10) + ' detail', 'dim')]));
+    out.push(line(l.width, [seg('  ' + fit('when', 4) + ' ' + fit('event', 17) + ' ' + fit('proposal', 8) + ' ' + fit('actor', 10) + ' detail', 'dim')]));
     const h = s.history;
     let rows: Line[];
     if (h.total === null) rows = [line(l.width, [seg('  loading…', 'dim')])];

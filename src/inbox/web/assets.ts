@@ -11,6 +11,7 @@
  */
 
 import { visibleText } from '../../visible-text.js';
+import { diffEmphasis } from '../../word-emphasis.js';
 
 const INDEX_HTML = String.raw`<!doctype html>
 <html lang="en">
@@ -62,7 +63,7 @@ const INDEX_HTML = String.raw`<!doctype html>
 </main>
 <main id="history-view" hidden>
   <table id="log" class="log">
-    <thead><tr><th>time</th><th>event</th><th>proposal</th><th>actor</th><th>operation</th><th>details</th></tr></thead>
+    <thead><tr><th>when (local time)</th><th>who</th><th>what happened</th></tr></thead>
     <tbody></tbody>
   </table>
 </main>
@@ -154,6 +155,8 @@ table.diff tr.hunk td { background: #ddf4ff; color: #57606a; }
 table.diff td.add, table.diff td.add-sign { background: var(--add); }
 table.diff td.del, table.diff td.del-sign { background: var(--del); }
 table.diff td.gap { background: #f6f8fa; }
+table.diff td.add .we { background: #9be9a8; border-radius: 2px; }
+table.diff td.del .we { background: #ffaba8; border-radius: 2px; }
 table.diff td.meta { color: var(--mute); }
 .pager, .paged { color: var(--mute); margin: 4px 0 12px; }
 table.diff .cut { color: var(--mute); font-style: italic; }
@@ -171,6 +174,9 @@ table.log { border-collapse: collapse; width: 100%; background: var(--panel); bo
 table.log th, table.log td { text-align: left; padding: 4px 8px; border-bottom: 1px solid var(--line); vertical-align: top; }
 table.log td.nowrap { white-space: nowrap; }
 table.log td.details { font: 12px ui-monospace, monospace; color: var(--mute); overflow-wrap: anywhere; }
+table.log .what { overflow-wrap: anywhere; }
+table.log .facts { color: var(--mute); font-size: 12px; margin-top: 2px; overflow-wrap: anywhere; }
+code.hash { font: 12px ui-monospace, monospace; background: #f6f8fa; border-radius: 3px; padding: 0 3px; cursor: copy; }
 code { font-family: ui-monospace, monospace; }
 .consent { margin: 12px 16px 0; padding: 8px 12px; background: #fff8f0; border: 1px solid #d4a72c; border-radius: 6px; }
 .consent h2 { font-size: 15px; margin: 0 0 6px; }
@@ -195,6 +201,7 @@ const APP_JS = String.raw`'use strict';
    * bidi override in a diff reads <U+202E>, exactly as in the terminal.
    */
   var visibleText = /*VISIBLE_TEXT*/ null;
+  var diffEmphasis = /*DIFF_EMPHASIS*/ null;
   function vis(s) { return visibleText(String(s), { keepLineBreaks: true }); }
   function txt(s) { return document.createTextNode(vis(s)); }
   function el(tag, props, children) {
@@ -316,6 +323,8 @@ const APP_JS = String.raw`'use strict';
       else if (c === '\\') rows.push({ t: 'meta', text: line });
       else rows.push({ t: 'ctx', o: o++, n: n++, text: body });
     });
+    /* the changed words of each changed line (src/word-emphasis.ts, the function every face uses): one row per line */
+    diffEmphasis(lines).forEach(function (em, i) { if (em && rows[i]) rows[i].em = em; });
     return rows;
   }
   function cell(cls, content) {
@@ -489,8 +498,23 @@ const APP_JS = String.raw`'use strict';
     }
     return { rows: shown, pager: el('p', { 'class': 'pager' }, parts) };
   }
+  function emphasised(r) {
+    var f = document.createDocumentFragment();
+    var at = 0;
+    r.em.forEach(function (x) {
+      var s = Math.min(x[0], r.text.length), e = Math.min(x[1], r.text.length);
+      if (e <= s) return;
+      if (s > at) f.appendChild(txt(r.text.slice(at, s)));
+      f.appendChild(el('span', { 'class': 'we', text: r.text.slice(s, e) }));
+      at = e;
+    });
+    if (at < r.text.length) f.appendChild(txt(r.text.slice(at)));
+    return f;
+  }
   function lineText(r, ctx) {
     var md = markdownLine(r.text, ctx);
+    /* a changed line with changed words shows those, not the Markdown colours (the fence state above still advances) */
+    if (r.em) md = emphasised(r);
     if (!r.more) return md;
     return el('span', null, [md, el('span', { 'class': 'cut', text: ' … ' + r.more + ' more characters' })]);
   }
@@ -575,7 +599,7 @@ const APP_JS = String.raw`'use strict';
     }
     if ((p.state === 'declined' || p.state === 'undone') && has('reopen')) box.appendChild(button('Reopen', '', function () { act('reopen'); }));
     if (p.state === 'applied' && has('rollback') && !p.rolled_back_by) box.appendChild(button('Roll back…', 'danger', function () { act('rollback'); }));
-    if (p.rolled_back_by) box.appendChild(el('span', { 'class': 'meta', text: 'rolled back by ' + p.rolled_back_by }));
+    if (p.rolled_back_by) box.appendChild(el('span', { 'class': 'meta', text: p.rollback_state === 'applied' ? 'rolled back by ' + p.rolled_back_by : 'rollback proposed as ' + p.rolled_back_by + ' (' + (p.rollback_state || '?') + ')' }));
     return box;
   }
   /* Approve = review now, show that review, then apply with exactly its hash. */
@@ -661,20 +685,96 @@ const APP_JS = String.raw`'use strict';
   }
 
   /* ---- history ---- */
+  /* One sentence per audit event (docs/json.md, log): what happened, to which proposal, in the
+     person's words; times in local time (UTC on hover); hashes shortened, whole on hover and copy. */
+  function pad2(n) { return (n < 10 ? '0' : '') + n; }
+  function localTime(iso) {
+    var d = new Date(iso);
+    if (isNaN(d.getTime())) return iso;
+    return d.getFullYear() + '-' + pad2(d.getMonth() + 1) + '-' + pad2(d.getDate()) + ' ' + pad2(d.getHours()) + ':' + pad2(d.getMinutes()) + ':' + pad2(d.getSeconds());
+  }
+  function hash(full) { return el('code', { 'class': 'hash', title: full, 'data-full': full, text: full.slice(0, 12) + '\u2026' }); }
+  function pathsOf(list) { return (list || []).join(', '); }
+  /* A rolled_back written by a log before issue 21 at proposal time (it carries details.state) means rollback_proposed. */
+  function eventName(e) { return e.event === 'rolled_back' && typeof (e.details || {}).state === 'string' ? 'rollback_proposed' : e.event; }
+  function sentence(e) {
+    var d = e.details || {};
+    var id = e.proposal ? el('a', { href: '#', 'class': 'pid', text: e.proposal, onclick: function (ev) { ev.preventDefault(); openFromLog(e.proposal); } }) : 'a proposal';
+    var other = function (pid) { return el('a', { href: '#', 'class': 'pid', text: pid, onclick: function (ev) { ev.preventDefault(); openFromLog(pid); } }); };
+    var files = (d.files || []).map(function (f) { return f.to ? f.path + ' \u2192 ' + f.to : f.path; });
+    switch (eventName(e)) {
+      case 'proposed':
+        return [d.origin === 'rollback' && d.rollback_of ? 'proposed the rollback ' : 'proposed ', id, ': ' + (d.title ? '\u201c' + d.title + '\u201d' : '') + (files.length ? ' (' + files.join(', ') + ')' : '')];
+      case 'reviewed':
+      case 'reopened': {
+        var blocking = (d.blocking || []).length ? 'blocked by ' + d.blocking.join(', ') : String(d.state || '');
+        var warn = d.warnings ? ', ' + d.warnings + ' warning' + (d.warnings === 1 ? '' : 's') : '';
+        return e.event === 'reopened' ? ['reopened ', id, (d.from ? ' (was ' + d.from + ')' : '') + ': ' + blocking + warn] : ['reviewed ', id, ': ' + blocking + warn];
+      }
+      case 'applied':
+        if (d.redone) return ['applied ', id, ' again: the undo of its transaction was itself undone'];
+        return ['applied ', id, ': ' + pathsOf(d.changed_paths) + (d.replayed ? ' (already applied; the stored result)' : '')];
+      case 'declined':
+        return ['declined ', id, ': ' + (d.reason || '')];
+      case 'rollback_proposed':
+        return ['proposed rolling back ', id, typeof d.rollback_proposal === 'string' ? ' as ' : '', typeof d.rollback_proposal === 'string' ? other(d.rollback_proposal) : '', d.state ? ' (' + d.state + ')' : ''];
+      case 'rolled_back':
+        return ['rolled back ', id, typeof d.rollback_proposal === 'string' ? ' by applying ' : '', typeof d.rollback_proposal === 'string' ? other(d.rollback_proposal) : '', d.changed_paths ? ': ' + pathsOf(d.changed_paths) : ''];
+      case 'recovery':
+        return ['settled the interrupted apply of ', id, ': ' + String(d.outcome || '').replace(/_/g, ' ')];
+      case 'undone':
+        return ['the transaction of ', id, ' was undone' + (d.undone_by ? ' by ' + d.undone_by : '') + (d.changed_paths ? ': ' + pathsOf(d.changed_paths) : '')];
+      default:
+        return [e.event + ' ', id];
+    }
+  }
+  /* What identifies the event for a person comparing with the CLI: the transaction, the review hash, each file's hashes. */
+  function facts(e) {
+    var out = [];
+    var add = function (label, node) { if (out.length) out.push(' \u00b7 '); out.push(label); out.push(node); };
+    if (e.operation_id) add('transaction ', el('code', { text: e.operation_id }));
+    if (e.review_hash) add('review ', hash(e.review_hash));
+    ((e.details || {}).files || []).forEach(function (f) {
+      if (!f.base_sha256 && !f.new_sha256) return;
+      add(f.path + ' ', el('span', null, [f.base_sha256 ? hash(f.base_sha256) : 'new', ' \u2192 ', f.new_sha256 ? hash(f.new_sha256) : 'deleted']));
+    });
+    return out;
+  }
   function loadLog() {
     if (!has('log')) return Promise.resolve();
     return api('GET', '/api/log?limit=500').then(function (j) {
       var tb = $('log').tBodies[0];
       clear(tb);
       j.events.forEach(function (e) {
-        tb.appendChild(el('tr', null, [
-          el('td', { 'class': 'nowrap', text: e.at.replace('T', ' ').replace(/\.\d+Z$/, 'Z') }), el('td', { 'class': 'nowrap', text: e.event }),
-          el('td', null, [e.proposal ? el('a', { href: '#', text: e.proposal, onclick: function (ev) { ev.preventDefault(); openFromLog(e.proposal); } }) : '']), el('td', { text: e.actor }),
-          el('td', { text: e.operation_id || '' }), el('td', { 'class': 'details', text: Object.keys(e.details || {}).length ? JSON.stringify(e.details) : '' }),
+        var f = facts(e);
+        tb.appendChild(el('tr', { 'data-event': eventName(e), 'data-seq': String(e.seq) }, [
+          el('td', { 'class': 'nowrap', title: e.at + ' (UTC)', text: localTime(e.at) }),
+          el('td', { text: e.actor }),
+          el('td', null, [el('div', { 'class': 'what' }, sentence(e)), f.length ? el('div', { 'class': 'facts' }, f) : null]),
         ]));
       });
     }).catch(function (e) { notice(describe(e), 'error'); });
   }
+  /* Copying a shortened hash copies all of it. */
+  document.addEventListener('copy', function (ev) {
+    var sel = window.getSelection();
+    if (!sel || sel.rangeCount === 0 || !ev.clipboardData) return;
+    var frag = sel.getRangeAt(0).cloneContents();
+    var shortened = frag.querySelectorAll ? frag.querySelectorAll('code.hash') : [];
+    var anchor = sel.anchorNode && (sel.anchorNode.nodeType === 1 ? sel.anchorNode : sel.anchorNode.parentNode);
+    var inside = anchor && anchor.closest ? anchor.closest('code.hash') : null;
+    if (!shortened.length && !inside) return;
+    var text;
+    if (!shortened.length) text = inside.getAttribute('data-full');
+    else {
+      shortened.forEach(function (c) { c.textContent = c.getAttribute('data-full'); });
+      var box = document.createElement('div');
+      box.appendChild(frag);
+      text = box.textContent;
+    }
+    ev.clipboardData.setData('text/plain', text);
+    ev.preventDefault();
+  });
 
   function openFromLog(id) {
     $('f-state').value = '';
@@ -732,7 +832,7 @@ const APP_JS = String.raw`'use strict';
 `;
 
 /** The page's script with {@link visibleText}'s own source in place (one function for every face). */
-const APP_JS_WITH_VISIBLE = APP_JS.replace('/*VISIBLE_TEXT*/ null', '(' + visibleText.toString() + ')');
+const APP_JS_WITH_VISIBLE = APP_JS.replace('/*VISIBLE_TEXT*/ null', '(' + visibleText.toString() + ')').replace('/*DIFF_EMPHASIS*/ null', '(' + diffEmphasis.toString() + ')');
 
 export interface Asset {
   body: string;

@@ -45,6 +45,7 @@ export function shown(id: string, over: { state?: ProposalState; diff?: string; 
       origin: 'propose',
       rollback_of: null,
       rolled_back_by: null,
+      rollback_state: null,
       operation_id: `proposal-${id}-00000000`,
       created_at: new Date(T0 - 3_600_000).toISOString(),
       updated_at: new Date(T0 - 3_600_000).toISOString(),
