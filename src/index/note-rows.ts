@@ -26,7 +26,7 @@ import { cjkBigrams, hasCjk, indexText, indexWords, normalizeText } from './text
  */
 export const MAX_INDEXED_BODY_CHARS = 200_000;
 
-export interface SectionRow {
+export interface SectionToStore {
   idx: number;
   headingPath: string[];
   level: number;
@@ -55,7 +55,7 @@ export interface PropertyRow {
 
 export interface NoteRows {
   title: string;
-  sections: SectionRow[];
+  sections: SectionToStore[];
   aliases: { alias: string; key: string }[];
   tags: { tag: string; name: string; line: number; source: string }[];
   properties: PropertyRow[];
@@ -122,7 +122,7 @@ export function noteRows(path: string, text: string, model: NoteModel): NoteRows
   // Each section's own tokens (heading, headings above, body), for the note's distinct words.
   const tokens: string[][][] = [];
   const titleCjk = hasCjk(title) ? normalizeText(title) : '';
-  const sections: SectionRow[] = [];
+  const sections: SectionToStore[] = [];
   const headingOnly = new Set<number>();
   const source = model.sections.length > 0 ? model.sections : [wholeNote(text, model)];
   source.forEach((s, n) => {
@@ -195,7 +195,7 @@ export function noteRows(path: string, text: string, model: NoteModel): NoteRows
  * their columns were joined from), or null when none does. Note-wide tokens
  * (title, aliases) count once.
  */
-function distinctWords(sections: SectionRow[], noteWide: string[][], tokens: string[][][]): string | null {
+function distinctWords(sections: SectionToStore[], noteWide: string[][], tokens: string[][][]): string | null {
   const kept = sections.filter((s) => s.fts !== null);
   if (kept.length === 0) return null;
   const words = new Set<string>();
@@ -209,7 +209,7 @@ function distinctWords(sections: SectionRow[], noteWide: string[][], tokens: str
  * adversarial, not a real note) keeps the first ones; the last kept section is
  * stretched to the end of the note so every line still belongs to a section.
  */
-function capSections(sections: SectionRow[], text: string, model: NoteModel): void {
+function capSections(sections: SectionToStore[], text: string, model: NoteModel): void {
   if (sections.length <= MAX_SECTIONS_PER_NOTE) return;
   sections.length = MAX_SECTIONS_PER_NOTE;
   const last = sections[sections.length - 1]!;

@@ -1,4 +1,4 @@
-import { lineBlocks, type LineBlocks, type NoteModel, type Range } from '../markdown/index.js';
+import { lineBlocks, type LineBlocks, type NoteModel, type ProtectedKind, type Range } from '../markdown/index.js';
 import { findManagedBlocks } from '../policy/index.js';
 import type { ManagedMarker } from '../vault/index.js';
 
@@ -12,21 +12,7 @@ import type { ManagedMarker } from '../vault/index.js';
  * vault config's extra marker pairs; a start without its end runs to the end
  * of the note).
  */
-export type UnsafeKind =
-  | 'frontmatter'
-  | 'code'
-  | 'inline-code'
-  | 'table'
-  | 'list'
-  | 'html'
-  | 'math'
-  | 'comment'
-  | 'link'
-  | 'embed'
-  | 'heading'
-  | 'callout'
-  | 'quote'
-  | 'managed-block';
+export type UnsafeKind = ProtectedKind | 'heading' | 'callout' | 'quote' | 'managed-block';
 
 export interface UnsafeRange {
   kind: UnsafeKind;

@@ -23,7 +23,7 @@ export interface NoteFrontmatter {
   error: string | null;
 }
 
-export function readFrontmatter(text: string): NoteFrontmatter | null {
+export function noteFrontmatter(text: string): NoteFrontmatter | null {
   const fm = parseNote(text).frontmatter;
   if (!fm) return null;
   return { data: fm.data, error: fm.error ? `${fm.error.line}:${fm.error.column} ${fm.error.message}` : null };

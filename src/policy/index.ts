@@ -56,7 +56,7 @@ export {
   type PropertyType,
   type Scalar,
 } from './scenario-schema.js';
-export { frontmatterProblems, readFrontmatter, type PropertyProblem, type NoteFrontmatter } from './frontmatter-rules.js';
+export { frontmatterProblems, noteFrontmatter, type PropertyProblem, type NoteFrontmatter } from './frontmatter-rules.js';
 export {
   scenarioReviewChecks,
   scenarioRuleChecks,

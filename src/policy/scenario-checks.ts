@@ -1,5 +1,5 @@
 import { compilePathGlob, matchesAnyGlob } from '../vault/index.js';
-import { frontmatterProblems, readFrontmatter, type NoteFrontmatter } from './frontmatter-rules.js';
+import { frontmatterProblems, noteFrontmatter, type NoteFrontmatter } from './frontmatter-rules.js';
 import type { Scenario } from './load-scenario.js';
 import { runValidator, type ValidatorLimits, type ValidatorResult } from './run-validator.js';
 import type { ProposedFile, ReviewCheck } from './types.js';
@@ -67,7 +67,7 @@ export function scenarioRuleChecks(scenario: Scenario, files: readonly ProposedF
     }
     const dest = landsAt(f);
     if (f.new_text === null || !isNote(dest)) continue;
-    const problems = frontmatterProblems(readFrontmatter(f.new_text), scenario.write);
+    const problems = frontmatterProblems(noteFrontmatter(f.new_text), scenario.write);
     if (problems.length === 0) continue;
     checks.push({
       name: 'scenario',
@@ -112,7 +112,7 @@ export function validatorInput(scenario: Scenario, files: readonly ProposedFile[
       new_text: f.new_text,
       old_sha256: f.old_sha256,
       new_sha256: f.new_sha256,
-      frontmatter: f.new_text !== null && isNote(landsAt(f)) ? readFrontmatter(f.new_text) : null,
+      frontmatter: f.new_text !== null && isNote(landsAt(f)) ? noteFrontmatter(f.new_text) : null,
     })),
   };
 }
