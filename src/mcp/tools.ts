@@ -79,15 +79,16 @@ export function toolDefinition(tool: McpTool): ToolDefinition {
 
 /**
  * The operation's hints, minus what a client assumes anyway (MCP: readOnlyHint
- * false, destructiveHint true, idempotentHint false, openWorldHint true; the
- * destructive and idempotent hints mean nothing for a read-only tool).
+ * false, idempotentHint false, openWorldHint true; the destructive and
+ * idempotent hints mean nothing for a read-only tool).
  */
 function annotationsOf(op: Operation): ToolDefinition['annotations'] {
   const a = op.annotations;
   const out: ToolDefinition['annotations'] = {};
   if (a.readOnly) out.readOnlyHint = true;
   else {
-    if (!a.destructive) out.destructiveHint = false;
+    // said either way: a client's approval prompt reads it (apply: true)
+    out.destructiveHint = a.destructive;
     if (a.idempotent) out.idempotentHint = true;
   }
   if (!a.openWorld) out.openWorldHint = false;
@@ -148,7 +149,7 @@ export function forTool(text: string): string {
     .replace(/\bvaultgate ([a-z][a-z-]*(?: [a-z][a-z-]*)?)\b/g, (_m, words: string) => verbRef(words))
     .replace(/(?<![\w-])--([a-z][a-z0-9-]*)/g, (_m, flag: string) => flag.replace(/-/g, '_'))
     // a tool call has no exit status: the error's code says the class (docs/errors.md)
-    .replace(/\bexits? (\d+)/g, (_m, code: string) => (code === '75' ? 'fails (a conflict: read again, then retry)' : code === '77' ? 'is refused (not permitted)' : 'fails'))
+    .replace(/\bexits? (\d+)/g, (_m, code: string) => (code === '75' ? 'fails (a conflict: re-read)' : code === '77' ? 'is refused (not permitted)' : 'fails'))
     .replace(/\(same JSON\)/g, '');
 }
 

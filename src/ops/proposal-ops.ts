@@ -221,7 +221,7 @@ export const reviewOp = defineOperation({
   group: 'write',
   summary: 'Check a proposal again against the vault as it is: named checks, the exact diff, and the review hash apply needs',
   description: 'Re-runnable: pending and blocked follow the vault. Writes nothing into the vault (the result is stored with the proposal).',
-  toolDescription: 'Check a proposal again against the vault as it is now: checks, the exact diff, review_hash. Writes nothing into the vault.',
+  toolDescription: 'Check a proposal again against the vault as it is now: checks, the exact diff, review_hash (writes nothing).',
   examples: ['vaultgate review p-7', 'vaultgate review p-7 --json'],
   params: [idArg] as const,
   output: { proposal: { object: { id: 'string', state: 'string' } }, checks: { array: CHECK }, files: { array: { path: 'string', action: 'string', old_sha256: 'string|null', new_sha256: 'string|null', diff: 'string' } }, diff: 'string', review_hash: 'string|null' },
