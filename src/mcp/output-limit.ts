@@ -26,6 +26,8 @@ export interface OutputLimitNote {
   omitted: Record<string, { items: number } | { chars: number }>;
   /** How to get the rest. */
   hint: string;
+  /** For a tool that pages (`offset`): the `offset` that continues after the last item kept. */
+  next_offset?: number;
 }
 
 /** Room kept for the `output_limit` note itself. */

@@ -1,11 +1,11 @@
 import { VaultgateError } from '../errors.js';
-import { findOperation, runOperation, errorReport, type Operation, type OpContext, type OpOutput } from '../ops/index.js';
+import { findOperation, runOperation, errorReport, type Operation, type OpContext, type OpOutput, type Param } from '../ops/index.js';
 import { BackgroundEmbedder } from '../dense/index.js';
 import { VaultSession } from '../session/index.js';
 import { VERSION } from '../version.js';
 import { ANSWER_PROMPT, answerPromptText, serverInstructions } from './agent-text.js';
 import { DEFAULT_BUDGET_CHARS } from '../context/types.js';
-import { fitOutput } from './output-limit.js';
+import { fitOutput, type OutputLimitNote } from './output-limit.js';
 import { forTool, hintForTool, lessHint, mcpTools, toolDefinition, windowParams, type McpTool, type ToolDefinition } from './tools.js';
 
 /**
@@ -128,6 +128,7 @@ export class McpFace {
       }
       const { doc } = await this.#run(tool.op, (args ?? {}) as Record<string, unknown>);
       const fitted = fitOutput(doc, this.#max, lessHint(tool, this.#max));
+      if (fitted.cut) continuation(fitted.doc, tool, (args ?? {}) as Record<string, unknown>);
       // The text block is the JSON itself (MCP: structured content is also returned as serialised JSON in a
       // text block), so a host that shows the model only text still gives it sha256, whole evidence and cursors.
       return { content: [{ type: 'text', text: JSON.stringify(fitted.doc) }], structuredContent: fitted.doc };
@@ -231,6 +232,20 @@ class ProtocolError extends Error {
 function protocolError(code: number, message: string, data: unknown): ProtocolError {
   return new ProtocolError(code, message, data);
 }
+/**
+ * A cut result of a tool that pages (`offset`: search, list_proposals) says
+ * where the next page starts: `output_limit.next_offset`, when one list was cut.
+ */
+function continuation(doc: Record<string, unknown>, tool: McpTool, args: Record<string, unknown>): void {
+  const note = doc.output_limit as OutputLimitNote | undefined;
+  if (!note || !(tool.op.params as readonly Param[]).some((p) => p.name === 'offset')) return;
+  const cut = Object.keys(note.omitted);
+  const list = cut.length === 1 ? doc[cut[0]!] : undefined;
+  if (!Array.isArray(list)) return;
+  const from = typeof args.offset === 'number' ? args.offset : 0;
+  note.next_offset = from + list.length;
+}
+
 /**
  * An error as a tool caller reads it: its hint names the tool's arguments and
  * tools, never CLI flags or commands (the core words hints for the CLI). The

@@ -125,7 +125,7 @@ export function lessHint(tool: McpTool, maxChars: number): string {
   const ways: string[] = [];
   if (names.has('cursor')) ways.push('read on with window.next_cursor, or ask for one section (heading)');
   if (names.has('limit')) ways.push('lower `limit` or narrow the query' + (names.has('path') ? ' (path, tag, where)' : ''));
-  if (names.has('offset')) ways.push('page with `offset`');
+  if (names.has('offset')) ways.push('page on with offset = next_offset');
   if (names.has('budget_chars')) ways.push('lower `budget_chars`');
   const ask = ways.length ? ways.join('; ') : 'ask the person for the whole result';
   return `Cut to the server's limit of ${maxChars} characters. To get the rest: ${ask}.`;

@@ -351,7 +351,7 @@ export const proposalsOp = defineOperation({
     { name: 'agent', type: 'string', placeholder: 'name', description: 'only proposals by this agent', toolDescription: 'only this agent\'s' },
     { name: 'match', type: 'string', placeholder: 'text', description: 'only proposals whose id, title, agent or a file path contains this text (case-insensitive)', toolDescription: 'text in the id, title, agent or a path' },
     { name: 'limit', type: 'int', min: 1, max: 10_000, default: 100, placeholder: 'n', description: 'most proposals to list', toolDescription: 'most listed' },
-    { name: 'offset', type: 'int', min: 0, max: 1_000_000_000, default: 0, placeholder: 'n', description: 'skip this many first (to page: total says how many match)', toolDescription: 'skip this many (page by total)' },
+    { name: 'offset', type: 'int', min: 0, max: 1_000_000_000, default: 0, placeholder: 'n', description: 'skip this many first (to page: total says how many match)', toolDescription: 'skip this many (page)' },
   ] as const,
   output: { total: 'integer', proposals: { array: { id: 'string', state: 'string', title: 'string', agent: 'string|null', files: 'array', blocking: { array: 'string' }, warnings: 'integer', review_hash: 'string|null' } } },
   annotations: { readOnly: true, destructive: false, idempotent: true, openWorld: false },

@@ -84,12 +84,13 @@ export const searchOp = defineOperation({
     'Returns cited sections (path, heading path, lines, file hash), best first, one per note. ' +
     'Say a thing is not in the vault only when `total` is 0.',
   toolDescription:
-    'Find where something is written: sections, best first, one per note. Query: words (ranked, any may match), "a phrase", -excluded, prefix*. ' +
+    'Find where something is written: sections, best first, one per note. Query: words (any may match), "a phrase", -excluded, prefix*. ' +
     'Cite path, heading_path, lines; sha256 is the base to propose against. Only total 0 means it is not in the vault.',
   examples: ["vaultgate search 'how does the robber work' --limit 3", 'vaultgate search sourdough --path Wiki/ --json', "vaultgate search '\"exact phrase\"' -draft"],
   params: [
     { name: 'query', type: 'string', positional: 'variadic', description: 'the query; several words are joined with spaces', toolDescription: 'the query', nonEmpty: true },
     { name: 'limit', type: 'int', min: 1, max: 1000, default: 10, placeholder: 'n', description: 'most hits to return', toolDescription: 'most hits' },
+    { name: 'offset', type: 'int', min: 0, max: 999, default: 0, placeholder: 'n', description: 'skip this many first hits (to page; hits beyond the 1000th are never returned)', toolDescription: 'skip this many hits (page)' },
     { name: 'path', type: 'string', placeholder: 'prefix', description: 'only notes whose vault path starts with PREFIX', toolDescription: 'only notes under this vault path prefix' },
     { name: 'tag', type: 'string', placeholder: 'tag', description: 'only notes with this tag (nested tags included)', toolDescription: 'only notes with this tag' },
     { name: 'where', type: 'strings', placeholder: 'key=value', description: 'only notes whose property KEY equals VALUE (repeatable; all must hold)', toolDescription: '["key=value", …]: only notes with these properties' },
@@ -111,7 +112,8 @@ export const searchOp = defineOperation({
     const session = ctx.session();
     // Optional dense fusion (src/dense): null unless search.embeddings is configured, and then nothing else changes.
     const dense = await denseFor(session, [input.query], ctx, input.consent);
-    const opts = { limit: input.limit, pathPrefix: input.path, tag: input.tag, where, allSections: input.all_sections };
+    // a page: the first offset + limit hits, less the first offset (search ranks from the top every time)
+    const opts = { limit: input.limit + input.offset, pathPrefix: input.path, tag: input.tag, where, allSections: input.all_sections };
     let read;
     try {
       read = session.read((h) => (dense ? dense.search(h.db, input.query, opts) : searchIndex(h.db, input.query, opts)));
@@ -119,14 +121,14 @@ export const searchOp = defineOperation({
       dense?.close();
     }
     const { result, refresh } = read;
-    const hits = result.hits.map(({ section_id: _id, text: _text, ...hit }) => hit);
+    const hits = result.hits.slice(input.offset).map(({ section_id: _id, text: _text, ...hit }) => hit);
     const extra = dense ? { dense: dense.result(), warnings: dense.warnings } : {};
     return { query: input.query, total: result.total, hits, ...extra, index: { notes: refresh.notes, refreshed: refresh.refreshed, took_ms: refresh.took_ms } };
   },
-  text: (r) =>
+  text: (r, input) =>
     (r.hits.length === 0
-      ? `no matches for ${JSON.stringify(r.query)} (total 0)`
-      : [`${r.total} matching note${r.total === 1 ? '' : 's'}${r.hits.length < r.total ? `, best ${r.hits.length}` : ''}:`, ...r.hits.map((h) => `${h.path}${h.heading_path.length ? ' › ' + h.heading_path.join(' › ') : ''}  lines ${h.lines[0]}-${h.lines[1]}  (${h.score})\n    ${h.snippet}`)].join('\n')) +
+      ? r.total === 0 ? `no matches for ${JSON.stringify(r.query)} (total 0)` : `${r.total} matching notes; none after the first ${input.offset}`
+      : [`${r.total} matching note${r.total === 1 ? '' : 's'}${input.offset > 0 ? `, hits ${input.offset + 1}-${input.offset + r.hits.length}` : r.hits.length < r.total ? `, best ${r.hits.length}` : ''}:`, ...r.hits.map((h) => `${h.path}${h.heading_path.length ? ' › ' + h.heading_path.join(' › ') : ''}  lines ${h.lines[0]}-${h.lines[1]}  (${h.score})\n    ${h.snippet}`)].join('\n')) +
     // Dense fusion's warnings (only when configured): consent the person must give, a provider that is down.
     (r.warnings?.length ? '\n' + (r.warnings as string[]).map((w) => `warning: ${w}`).join('\n') : ''),
 });
@@ -334,7 +336,7 @@ export const resolveOp = defineOperation({
   ],
   toolDescription: 'Resolve a link as Obsidian would when written in note `from` (default: a note at the vault root).',
   params: [
-    { name: 'link', type: 'string', positional: true, description: 'the link as written: [[A#B|c]], ![[x.png|100]], [t](a%20b.md), or a bare target', toolDescription: 'as written: [[A#B|c]], ![[x.png]], [t](a%20b.md), or a bare target' },
+    { name: 'link', type: 'string', positional: true, description: 'the link as written: [[A#B|c]], ![[x.png|100]], [t](a%20b.md), or a bare target', toolDescription: 'as written, e.g. [[A#B|c]] or [t](a%20b.md)' },
     { name: 'from', type: 'string', placeholder: 'note', description: 'the note the link is written in (vault-relative path; default: a note at the vault root)', toolDescription: 'vault path of the note the link is in', nonEmpty: true },
   ] as const,
   output: { link: 'string', from: 'string', kind: 'string', status: 'string', target: 'string|null', candidates: 'array|null', rule: 'string', subpath: 'object|null', warnings: 'array' },
@@ -497,6 +499,7 @@ export const checkOp = defineOperation({
   tool: 'check_vault',
   group: 'read',
   summary: 'Vault health: unresolved and ambiguous links, broken anchors, orphans, invalid frontmatter, path collisions',
+  toolDescription: 'Vault health: broken or ambiguous links and anchors, orphans, bad frontmatter, path collisions.',
   examples: ['vaultgate check', 'vaultgate check --all', 'vaultgate check --json'],
   params: [
     { name: 'all', type: 'boolean', cliOnly: true, description: `on a terminal, list every problem (default: the first ${CHECK_ITEMS_SHOWN} of each kind)` },

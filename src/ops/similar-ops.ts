@@ -14,14 +14,13 @@ export const similarOp = defineOperation({
     '--provider uses Ollama or an OpenAI-compatible embedding endpoint instead (a provider off this machine needs the person\'s consent: --consent on a terminal, or the web inbox). ' +
     'Already-linked notes are left out unless --include-linked. A score is a candidate for a person to judge, never permission to write.',
   toolDescription:
-    'Notes like a note, one pair\'s score (note, to), or duplicate groups (duplicates): candidates for a person to judge, never permission to write. ' +
-    'Linked notes are left out unless include_linked.',
+    'Notes like a note, one pair\'s score (note, to), or duplicate groups (duplicates): candidates for a person to judge, never permission to write.',
   examples: ['vaultgate similar "Ops/Cache lifetime.md"', 'vaultgate similar "Ops/Cache lifetime.md" --to "Dev/Cache lifetime.md"', 'vaultgate similar --duplicates --threshold 0.7'],
   params: [
     { name: 'note', type: 'string', positional: true, required: false, description: 'the note to find similar notes for (not with --duplicates)', toolDescription: 'the note' },
     { name: 'to', type: 'string', placeholder: 'note', description: 'score only this pair: NOTE and OTHER', toolDescription: 'score only note vs this' },
     { name: 'limit', type: 'int', min: 1, max: 1000, default: 10, placeholder: 'n', description: 'most candidates' },
-    { name: 'include_linked', type: 'boolean', description: 'also list notes already linked with NOTE (marked in `linked`)', toolDescription: 'also linked notes' },
+    { name: 'include_linked', type: 'boolean', description: 'also list notes already linked with NOTE (marked in `linked`)', toolDescription: 'also notes already linked (left out by default)' },
     { name: 'min_score', type: 'number', min: -1, max: 1, placeholder: 's', description: 'leave out candidates scoring below this', toolDescription: 'lowest score kept' },
     { name: 'duplicates', type: 'boolean', description: 'likely duplicate groups across the vault', toolDescription: 'duplicate groups, whole vault' },
     { name: 'threshold', type: 'number', min: 0, max: 1, default: 0.6, placeholder: 't', description: 'with --duplicates: the lowest score of a likely duplicate pair (same-name notes: 0.15 lower)', toolDescription: 'with duplicates: lowest pair score' },

@@ -6,7 +6,7 @@
  * compact JSON; every result's text block is the JSON of its structured result
  * (so a host that shows only text still gets sha256, whole evidence, cursors),
  * bounded by --max-output-chars like the structured one, and a cut is marked in
- * the data; with --allow-apply the apply tool says plainly that the client's
+ * the data (with the offset that continues a paged list); with --allow-apply the apply tool says plainly that the client's
  * approval prompt is then the only person in the loop.
  */
 import assert from 'node:assert/strict';
@@ -182,6 +182,11 @@ test('mcp results: the text block is the JSON of the structured result, bounded 
     const cut = JSON.parse(many.content[0].text);
     assert.equal(cut.output_limit?.truncated, true);
     assert.ok(cut.output_limit.omitted.hits.items > 0);
+    // … with where to continue: the next page starts right after the last hit kept.
+    assert.equal(cut.output_limit.next_offset, cut.hits.length);
+    const next: any = await client.callTool({ name: 'search', arguments: { query: 'robber harbour', limit: 100, all_sections: true, offset: cut.output_limit.next_offset } });
+    const whole = (await runCliProcess(['search', 'robber harbour', '--limit', '100', '--all-sections', '--json'], { vault: root, home })).json.hits;
+    assert.deepEqual([...cut.hits, ...next.structuredContent.hits], whole.slice(0, cut.hits.length + next.structuredContent.hits.length));
 
     // A long note: windows with a cursor, never a cut.
     const long: any = await client.callTool({ name: 'note', arguments: { path: 'Long.md' } });
