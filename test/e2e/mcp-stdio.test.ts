@@ -84,7 +84,7 @@ test('mcp: tools/list offers exactly the tools of the operation table, each with
       assert.equal(t.annotations?.openWorldHint, false);
     }
     const search = tools.find((t) => t.name === 'search')!;
-    assert.deepEqual(Object.keys(search.inputSchema.properties!), ['query', 'limit', 'path', 'tag', 'where', 'all_sections']);
+    assert.deepEqual(Object.keys(search.inputSchema.properties!), ['query', 'limit', 'offset', 'path', 'tag', 'where', 'all_sections']);
     assert.deepEqual(search.inputSchema.required, ['query']);
     for (const t of tools.filter((x) => READ_TOOLS.includes(x.name))) assert.equal(t.annotations?.readOnlyHint, true, t.name);
     const context = tools.find((t) => t.name === 'context')!;
