@@ -145,20 +145,28 @@ export function lessHint(tool: McpTool, maxChars: number): string {
  */
 export function forTool(text: string): string {
   return text
-    .replace(/`vaultgate ([a-z][a-z-]*(?: [a-z][a-z-]*)?)(?:[^`]*)`/g, (_m, words: string) => verbRef(words))
-    .replace(/\bvaultgate ([a-z][a-z-]*(?: [a-z][a-z-]*)?)\b/g, (_m, words: string) => verbRef(words))
+    .replace(/`vaultgate ([a-z][a-z-]*(?: [a-z][a-z-]*)?)(?:[^`]*)`/g, (m, words: string) => verbRef(words) ?? m)
+    .replace(/\bvaultgate ([a-z][a-z-]*)(?: ([a-z][a-z-]*))?/g, (m, first: string, second: string | undefined) => verbRef(second ? `${first} ${second}` : first, m) ?? m)
     .replace(/(?<![\w-])--([a-z][a-z0-9-]*)/g, (_m, flag: string) => flag.replace(/-/g, '_'))
     // a tool call has no exit status: the error's code says the class (docs/errors.md)
     .replace(/\bexits? (\d+)/g, (_m, code: string) => (code === '75' ? 'fails (a conflict: re-read)' : code === '77' ? 'is refused (not permitted)' : 'fails'))
     .replace(/\(same JSON\)/g, '');
 }
 
-function verbRef(words: string): string {
+/** What a `vaultgate VERB` names, for a tool caller; undefined when it names no verb (`vaultgate serves…`). */
+function verbRef(words: string, whole?: string): string | undefined {
   const [first, second] = words.split(' ');
-  const op = (second && findOperation({ command: `${first} ${second}` })) || findOperation({ command: first! });
-  if (!op) return 'the vaultgate command line (the person\'s)';
-  return op.tool ? `the \`${op.tool}\` tool` : `the person's \`${op.command}\``;
+  const two = second ? findOperation({ command: `${first} ${second}` }) : undefined;
+  const op = two ?? findOperation({ command: first! });
+  // the unbackticked form matched a second word that is not part of the verb: keep it
+  const rest = whole !== undefined && !two && second ? ` ${second}` : '';
+  if (op) return (op.tool ? `the \`${op.tool}\` tool` : `the person's \`${op.command}\``) + rest;
+  if (FACE_VERBS.includes(first!)) return `the person's \`${first}\` command` + rest;
+  return undefined;
 }
+
+/** Verbs that serve the table rather than being operations of it (src/cli/face-verbs.ts). */
+const FACE_VERBS = ['mcp', 'serve', 'inbox'];
 
 /**
  * A hint as an MCP client can follow it. Operations word their hints for the

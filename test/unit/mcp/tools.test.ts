@@ -74,3 +74,19 @@ test('mcp tools: the hint of a cut result names the arguments that ask for less'
   const [note] = mcpTools({ allowApply: false }).filter((t) => t.name === 'note');
   assert.match(lessHint(note!, 20000), /next_cursor/);
 });
+
+test('forTool: CLI wording becomes tools and arguments; text that names no verb is kept (issue 21 §2)', async () => {
+  const { forTool } = await import('../../../src/mcp/index.js');
+  assert.equal(forTool('Check the path; `vaultgate search` finds notes.'), 'Check the path; the `search` tool finds notes.');
+  assert.equal(forTool('Run `vaultgate index --rebuild` first.'), "Run the person's `index` first.");
+  assert.equal(forTool('see vaultgate state get'), 'see the `state_get` tool');
+  assert.equal(forTool('without --from, or with --all-sections'), 'without from, or with all_sections');
+  assert.equal(forTool('A stale --base exits 75 and stores nothing'), 'A stale base fails (a conflict: re-read) and stores nothing');
+  assert.equal(forTool('vaultgate serves one vault'), 'vaultgate serves one vault');
+  assert.equal(forTool('start `vaultgate mcp --allow-apply`'), "start the person's `mcp` command");
+});
+
+test('mcp tools: tools/list of the default set stays within 12,000 characters (issue 21 §2)', () => {
+  const size = JSON.stringify({ tools: mcpTools({ allowApply: false }).map(toolDefinition) }).length;
+  assert.ok(size <= 12_000, `tools/list is ${size} characters`);
+});
