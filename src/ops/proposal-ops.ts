@@ -260,6 +260,10 @@ export const applyOp = defineOperation({
     'Stale (the vault changed) exits 75; a protected area exits 77; a declined proposal exits 2 (reopen it first). ' +
     'Over MCP a tool only when the server was started with --allow-apply: the MCP client’s approval prompt for this call is then the only person in the loop ' +
     '(the review hash comes from a `review` call anyone can make, so it proves nothing about a person). Call it only when the person has read the diff and asked for it.',
+  // the MCP tool's description starts with the warning of src/mcp/tools.ts (APPLY_WARNING)
+  toolDescription:
+    'It re-reviews the proposal under the vault lock and writes only if nothing blocks and review_hash is the current review\'s. ' +
+    'The vault changed: STALE_HASH, review again. A protected area: refused. A declined proposal: the person reopens it first.',
   examples: ['vaultgate review p-7', 'vaultgate apply p-7 --review-hash <review_hash from vaultgate review p-7>', 'vaultgate apply p-7 --review-hash <review_hash> --json'],
   params: [
     idArg,
