@@ -54,6 +54,7 @@ test('mcp raw: initialize, tools/list, tools/call over plain JSON-RPC lines; exi
     properties: {
       query: { type: 'string', description: 'the query' },
       limit: { type: 'integer', description: 'most hits (default 10)' },
+      offset: { type: 'integer', description: 'skip this many hits (page) (default 0)' },
       path: { type: 'string', description: 'only notes under this vault path prefix' },
       tag: { type: 'string', description: 'only notes with this tag' },
       where: { type: 'array', items: { type: 'string' }, description: '["key=value", …]: only notes with these properties' },
