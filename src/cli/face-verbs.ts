@@ -43,13 +43,13 @@ export function registerFaceVerbs(program: Command, reporter: Reporter): void {
     .description(
       'Serve this vault to MCP clients over stdio (one vault per server).\n\n' +
         'Tools are the operations with an MCP name (search, context, note, resolve_link, links, backlinks, check_vault, propose, review, list_proposals, …), ' +
-        'with the same arguments (snake_case), the same JSON (structuredContent) and the same errors as the CLI. No tool writes into the vault; ' +
-        '`apply` is offered only with --allow-apply: the MCP client’s approval prompt for each call is then the only person in the loop (the review hash it needs comes from a `review` call the agent can make itself). Results stay under --max-output-chars and say when they were cut. ' +
+        'with the same arguments (snake_case), the same JSON (structuredContent, and the same JSON as the text block) and the same errors as the CLI. No tool writes into the vault; ' +
+        '`apply` is offered only with --allow-apply: the MCP client’s approval prompt for each call is then the only person in the loop (the review hash it needs comes from a `review` call the agent can make itself). Results stay under --max-output-chars (each of the two representations) and say in the data when they were cut. ' +
         'Resources: vaultgate://note/{path}, vaultgate://proposal/{id}. Prompt: answer_from_vault. Ends when stdin closes.',
     )
     .helpGroup(HELP_GROUP)
     .option('--allow-apply', 'also offer the `apply` tool: the client’s approval prompt is then the only person in the loop')
-    .addOption(new Option('--max-output-chars <n>', 'most characters a tool result may have').default('20000', '20000'))
+    .addOption(new Option('--max-output-chars <n>', 'most characters of a tool result: its structuredContent JSON and its text block, each').default('20000', '20000'))
     .addOption(new Option('--print-config <client>', 'print the JSON that registers this server with a client, and exit').choices(['claude-desktop', 'cursor', 'vscode']))
     .addHelpText('after', '\nExamples:\n  $ vaultgate mcp --vault ~/Notes\n  $ vaultgate mcp --print-config claude-desktop --vault ~/Notes\n  $ claude mcp add vaultgate -- vaultgate mcp --vault ~/Notes\n')
     .action(async (_opts: unknown, cmd: Command) => {

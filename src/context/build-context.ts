@@ -72,14 +72,15 @@ function select(db: Parameters<typeof linkedCandidates>[0], question: string, qu
     if (!searchable) warnings.push(`${label} has no searchable words`);
     lists.push(candidates);
   }
-  const primary = fitBudget(interleave(lists), budget);
+  // `limit` counts answering sections (issue 21 §3): the best of every query first, interleaved by rank.
+  const primary = fitBudget(interleave(lists).slice(0, limit), budget);
   const taken = new Set([...primary.taken, ...primary.left].map((c) => c.sectionId));
   // A few spare linked candidates: one that does not fit the budget makes room for the next.
   const linkedPool = maxLinked > 0 ? linkedCandidates(db, primary.taken, question || queries.join(' '), taken, scope, maxLinked + LINKED_SPARE) : [];
   const linked = maxLinked > 0 ? fitBudget(linkedPool, budget - primary.used, maxLinked) : null;
   return {
-    evidence: [...primary.taken, ...(linked?.taken ?? [])],
-    truncated: [...primary.left, ...(linked?.left ?? [])],
+    evidence: [...primary.taken, ...(linked?.taken ?? []).map((c) => ({ ...c, linked: true }))],
+    truncated: [...primary.left, ...(linked?.left ?? []).map((c) => ({ ...c, linked: true }))],
     used: primary.used + (linked?.used ?? 0),
     warnings,
   };
@@ -120,6 +121,7 @@ function packet(
     text: c.text,
     reason: c.reason,
     score: c.score,
+    linked: c.linked === true,
   }));
   const truncated: TruncatedItem[] = s.truncated.map((c) => ({
     path: c.path,
@@ -130,6 +132,7 @@ function packet(
     chars: c.text.length,
     reason: c.reason,
     score: c.score,
+    linked: c.linked === true,
     truncated: true,
   }));
   return {

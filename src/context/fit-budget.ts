@@ -7,7 +7,7 @@
 import type { EvidenceItem } from './types.js';
 
 /** An evidence item before it has its id, with the section row it came from. */
-export type Candidate = Omit<EvidenceItem, 'id'> & { sectionId: number };
+export type Candidate = Omit<EvidenceItem, 'id' | 'linked'> & { sectionId: number; linked?: boolean };
 
 export interface Fitted {
   taken: Candidate[];

@@ -45,6 +45,8 @@ export interface EvidenceItem extends Omit<LocatedSection, 'section_id'> {
   reason: string;
   /** BM25 score of the section for the query that found it (higher is better); 0 when included only by a link. */
   score: number;
+  /** Reached by one hop of links from an answering section (bounded by `max_linked`), not found by a query (bounded by `limit`). */
+  linked: boolean;
 }
 
 /** A section that was selected but did not fit the budget whole: left out, never cut. */
@@ -58,6 +60,7 @@ export interface TruncatedItem {
   chars: number;
   reason: string;
   score: number;
+  linked: boolean;
   truncated: true;
 }
 
@@ -101,7 +104,7 @@ export interface DenseHook {
 export interface ContextOptions {
   question: string;
   queries?: string[];
-  /** Best sections per query. */
+  /** Most answering sections (all queries together, interleaved by rank); linked sections are counted by `maxLinked`. */
   limit?: number;
   budgetChars?: number;
   maxLinked?: number;

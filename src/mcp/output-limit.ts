@@ -8,18 +8,26 @@
  * How: the operations already bound most results (`limit`, `budget_chars`, a
  * note's `max_chars` window). What still does not fit loses trailing items of
  * its largest lists first (the last search hits, the last check items), then,
- * only if no list is left to shorten, the end of its longest text; the document
- * then carries `output_limit: {max_chars, omitted, hint}`. Order and every
- * field of what remains are the CLI's.
+ * only if no list is left to shorten, the end of its longest text (at a line
+ * or word end, never mid-word); the document then carries `output_limit:
+ * {truncated: true, max_chars, omitted, hint}`. Order and every field of what
+ * remains are the CLI's. A result's text block is this same JSON, so the limit
+ * bounds both. What an operation can bound itself it does, listing what it
+ * left out in its own data (a note's `window.next_cursor`, a context packet's
+ * `truncated[]`): this cut is the last resort.
  */
 
 export interface OutputLimitNote {
+  /** Always true: this result is not the whole answer. */
+  truncated: true;
   /** The limit the server runs with (`vaultgate mcp --max-output-chars`). */
   max_chars: number;
   /** What was left out, by JSON path: items of a list, or characters of a text. */
   omitted: Record<string, { items: number } | { chars: number }>;
   /** How to get the rest. */
   hint: string;
+  /** For a tool that pages (`offset`): the `offset` that continues after the last item kept. */
+  next_offset?: number;
 }
 
 /** Room kept for the `output_limit` note itself. */
@@ -97,19 +105,15 @@ export function fitOutput(doc: Record<string, unknown>, maxChars: number, hint: 
     const text = best.holder[best.key] as string;
     // JSON escaping makes a character cost 1–6; cut by the escaped excess, then re-check.
     let keep = Math.max(0, text.length - Math.max(excess, Math.ceil(text.length / 8)));
+    // never mid-word: back to the last line end or space within 200 characters
+    const edge = Math.max(text.lastIndexOf('\n', keep), text.lastIndexOf(' ', keep));
+    if (edge > 0 && keep - edge <= 200) keep = edge;
     if (keep > 0 && /[\ud800-\udbff]/.test(text[keep - 1]!)) keep--;
     best.holder[best.key] = text.slice(0, keep);
     const prev = omitted[best.path];
     omitted[best.path] = { chars: (prev && 'chars' in prev ? prev.chars : 0) + (text.length - keep) };
   }
 
-  const note: OutputLimitNote = { max_chars: maxChars, omitted, hint };
+  const note: OutputLimitNote = { truncated: true, max_chars: maxChars, omitted, hint };
   return { doc: { ...out, output_limit: note }, cut: true };
-}
-
-/** A text rendering cut to `maxChars`, saying so. */
-export function fitText(text: string, maxChars: number): string {
-  if (text.length <= maxChars) return text;
-  const marker = `\n… cut at ${maxChars} characters (the server's output limit); the structured result has the fields.`;
-  return text.slice(0, Math.max(0, maxChars - marker.length)) + marker;
 }

@@ -1,11 +1,12 @@
 import { VaultgateError } from '../errors.js';
-import { findOperation, runOperation, errorReport, type Operation, type OpContext, type OpOutput } from '../ops/index.js';
+import { findOperation, runOperation, errorReport, type Operation, type OpContext, type OpOutput, type Param } from '../ops/index.js';
 import { BackgroundEmbedder } from '../dense/index.js';
 import { VaultSession } from '../session/index.js';
 import { VERSION } from '../version.js';
 import { ANSWER_PROMPT, answerPromptText, serverInstructions } from './agent-text.js';
-import { fitOutput, fitText } from './output-limit.js';
-import { hintForTool, lessHint, mcpTools, toolDefinition, windowParams, type McpTool, type ToolDefinition } from './tools.js';
+import { DEFAULT_BUDGET_CHARS } from '../context/types.js';
+import { fitOutput, type OutputLimitNote } from './output-limit.js';
+import { forTool, hintForTool, lessHint, mcpTools, toolDefinition, windowParams, type McpTool, type ToolDefinition } from './tools.js';
 
 /**
  * `vaultgate mcp`: the MCP stdio server. A thin face over the operation table
@@ -33,7 +34,7 @@ export interface McpServerOptions {
   cwd: string;
   /** Offer `apply`: the client's approval prompt is then the only person in the loop (the review hash comes from the agent's own `review`). */
   allowApply: boolean;
-  /** The most characters a tool result may have (structured JSON, and text rendering, each). */
+  /** The most characters a tool result may have (its structuredContent's JSON, and its text block — the same JSON — each). */
   maxOutputChars: number;
   stdin: NodeJS.ReadableStream;
   stdout: NodeJS.WritableStream;
@@ -97,12 +98,22 @@ export class McpFace {
     return serverInstructions({ root: this.session.root, vault_id: this.session.identity().vault_id }, this.tools.map((t) => t.name));
   }
 
-  /** Run an operation as this face does (window filled from the limit), returning its document `{ok: true, …}`. */
-  async #run(op: Operation, args: Record<string, unknown>): Promise<{ doc: OpOutput & { ok: true }; text: string }> {
+  /**
+   * Run an operation as this face does, returning its document `{ok: true, …}`.
+   * What the operation can bound itself is bounded from the output limit, so
+   * that what does not fit is left out whole and listed in the data rather than
+   * cut here: a note's window (`max_chars`, continued by `window.next_cursor`),
+   * a context packet's evidence budget (`budget_chars`: sections that do not fit
+   * are listed in `truncated`; only lowered, so a scenario's budget still holds
+   * under the default limit).
+   */
+  async #run(op: Operation, args: Record<string, unknown>): Promise<{ doc: OpOutput & { ok: true } }> {
     const raw = { ...args };
-    if (windowParams(op) && raw.max_chars === undefined) raw.max_chars = Math.max(100, Math.floor(this.#max * WINDOW_SHARE));
+    const share = Math.max(100, Math.floor(this.#max * WINDOW_SHARE));
+    if (windowParams(op) && raw.max_chars === undefined) raw.max_chars = share;
+    if (op.name === 'context' && raw.budget_chars === undefined && share < DEFAULT_BUDGET_CHARS) raw.budget_chars = share;
     const r = await runOperation(op, raw, 'api', this.#ctx);
-    return { doc: { ok: true, ...r.output }, text: r.document ?? r.text ?? JSON.stringify(r.output) };
+    return { doc: { ok: true, ...r.output } };
   }
 
   /** `tools/call`: a result, never a thrown error (a bad argument is an `isError` result like any failure). */
@@ -115,13 +126,16 @@ export class McpFace {
       if (args !== undefined && (args === null || typeof args !== 'object' || Array.isArray(args))) {
         throw new VaultgateError('USAGE', 'arguments must be an object', { hint: 'Pass the tool arguments as a JSON object.' });
       }
-      const { doc, text } = await this.#run(tool.op, (args ?? {}) as Record<string, unknown>);
+      const { doc } = await this.#run(tool.op, (args ?? {}) as Record<string, unknown>);
       const fitted = fitOutput(doc, this.#max, lessHint(tool, this.#max));
-      return { content: [{ type: 'text', text: fitText(text, this.#max) }], structuredContent: fitted.doc };
+      if (fitted.cut) continuation(fitted.doc, tool, (args ?? {}) as Record<string, unknown>);
+      // The text block is the JSON itself (MCP: structured content is also returned as serialised JSON in a
+      // text block), so a host that shows the model only text still gives it sha256, whole evidence and cursors.
+      return { content: [{ type: 'text', text: JSON.stringify(fitted.doc) }], structuredContent: fitted.doc };
     } catch (e) {
       const report = errorReport(e);
       if (report.internal) log(`vaultgate mcp: ${name}: ${(e as Error)?.stack ?? String(e)}`);
-      if (tool && typeof report.error.hint === 'string') report.error.hint = hintForTool(report.error.hint, tool);
+      toolWording(report.error, tool);
       return { content: [{ type: 'text', text: JSON.stringify({ ok: false, error: report.error }) }], isError: true };
     }
   }
@@ -192,7 +206,7 @@ export class McpFace {
     if (name !== ANSWER_PROMPT.name) throw protocolError(-32602, `unknown prompt ${JSON.stringify(name)}`, { code: 'USAGE', hint: `Prompts: ${ANSWER_PROMPT.name}.` });
     const question = args?.question;
     if (typeof question !== 'string' || question.trim() === '') throw protocolError(-32602, 'missing question', { code: 'USAGE', hint: 'Give the question argument.' });
-    return { description: ANSWER_PROMPT.description, messages: [{ role: 'user', content: { type: 'text', text: answerPromptText(question, this.session.root) } }] };
+    return { description: ANSWER_PROMPT.description, messages: [{ role: 'user', content: { type: 'text', text: answerPromptText(question, this.session.root, this.tools.map((t) => t.name)) } }] };
   }
 }
 
@@ -218,8 +232,35 @@ class ProtocolError extends Error {
 function protocolError(code: number, message: string, data: unknown): ProtocolError {
   return new ProtocolError(code, message, data);
 }
+/**
+ * A cut result of a tool that pages (`offset`: search, list_proposals) says
+ * where the next page starts: `output_limit.next_offset`, when one list was cut.
+ */
+function continuation(doc: Record<string, unknown>, tool: McpTool, args: Record<string, unknown>): void {
+  const note = doc.output_limit as OutputLimitNote | undefined;
+  if (!note || !(tool.op.params as readonly Param[]).some((p) => p.name === 'offset')) return;
+  const cut = Object.keys(note.omitted);
+  const list = cut.length === 1 ? doc[cut[0]!] : undefined;
+  if (!Array.isArray(list)) return;
+  const from = typeof args.offset === 'number' ? args.offset : 0;
+  note.next_offset = from + list.length;
+}
+
+/**
+ * An error as a tool caller reads it: its hint names the tool's arguments and
+ * tools, never CLI flags or commands (the core words hints for the CLI). The
+ * message keeps the core's words, but a flag of the tool's own arguments is
+ * named as the argument.
+ */
+function toolWording(error: { message: string; hint?: string }, tool: McpTool | undefined): void {
+  if (typeof error.hint === 'string') error.hint = tool ? hintForTool(error.hint, tool) : forTool(error.hint);
+  if (tool) error.message = hintForTool(error.message, tool, { message: true });
+  else error.message = forTool(error.message);
+}
+
 function resourceError(uri: string, e: unknown): ProtocolError {
   const { error } = errorReport(e);
+  toolWording(error, undefined);
   const code = error.code === 'NOT_FOUND' || error.code === 'NOTE_AMBIGUOUS' ? RESOURCE_NOT_FOUND : -32602;
   return protocolError(code, `${uri}: ${error.message}`, error);
 }

@@ -72,6 +72,12 @@ export interface Operation<Ps extends readonly Param[] = readonly Param[], Out e
   readonly summary: string;
   /** More help: what it does, what it never does. */
   readonly description?: string;
+  /**
+   * The MCP tool's description, when the CLI's summary and description speak
+   * of flags and commands a tool caller does not have (issue 21 §2): what a
+   * model needs to choose the tool and call it right, in argument names.
+   */
+  readonly toolDescription?: string;
   /** Two or three command lines people can copy. */
   readonly examples: readonly string[];
   readonly params: Ps;

@@ -28,6 +28,8 @@ interface ParamBase {
   readonly name: string;
   /** One line for help text and the JSON Schema `description`. */
   readonly description: string;
+  /** The MCP argument's description, when `description` speaks CLI (flags, placeholders, "repeatable"). */
+  readonly toolDescription?: string;
   /** Must be given (positional arguments are required unless `required: false`). */
   readonly required?: boolean;
   /**

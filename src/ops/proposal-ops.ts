@@ -307,6 +307,7 @@ export const reviewOp = defineOperation({
   group: 'write',
   summary: 'Check a proposal again against the vault as it is: named checks, the exact diff, and the review hash apply needs',
   description: 'Re-runnable: pending and blocked follow the vault. Writes nothing into the vault (the result is stored with the proposal).',
+  toolDescription: 'Check a proposal again against the vault as it is now: checks, the exact diff, review_hash (writes nothing).',
   examples: ['vaultgate review p-7', 'vaultgate review p-7 --json'],
   params: [idArg] as const,
   output: { proposal: { object: { id: 'string', state: 'string' } }, checks: { array: CHECK }, files: { array: { path: 'string', action: 'string', old_sha256: 'string|null', new_sha256: 'string|null', diff: 'string' } }, diff: 'string', review_hash: 'string|null', ...CLAIM },
@@ -345,6 +346,10 @@ export const applyOp = defineOperation({
     'Stale (the vault changed) exits 75; a protected area exits 77; a declined proposal exits 2 (reopen it first). ' +
     'Over MCP a tool only when the server was started with --allow-apply: the MCP client’s approval prompt for this call is then the only person in the loop ' +
     '(the review hash comes from a `review` call anyone can make, so it proves nothing about a person). Call it only when the person has read the diff and asked for it.',
+  // the MCP tool's description starts with the warning of src/mcp/tools.ts (APPLY_WARNING)
+  toolDescription:
+    'It re-reviews the proposal under the vault lock and writes only if nothing blocks and review_hash is the current review\'s. ' +
+    'The vault changed: STALE_HASH, review again. A protected area: refused. A declined proposal: the person reopens it first.',
   examples: ['vaultgate review p-7', 'vaultgate apply p-7 --review-hash <review_hash from vaultgate review p-7>', 'vaultgate apply p-7 --review-hash <review_hash> --json'],
   params: [
     idArg,
@@ -431,11 +436,12 @@ export const proposalsOp = defineOperation({
       values: ['open', 'pending', 'blocked', 'applied', 'declined', 'recovery', 'undone'] as const,
       placeholder: 'state',
       description: 'only proposals in this state; open: pending or blocked (what waits for a person)',
+      toolDescription: 'only this state (open: pending or blocked)',
     },
-    { name: 'agent', type: 'string', placeholder: 'name', description: 'only proposals by this agent' },
-    { name: 'match', type: 'string', placeholder: 'text', description: 'only proposals whose id, title, agent or a file path contains this text (case-insensitive)' },
-    { name: 'limit', type: 'int', min: 1, max: 10_000, default: 100, placeholder: 'n', description: 'most proposals to list' },
-    { name: 'offset', type: 'int', min: 0, max: 1_000_000_000, default: 0, placeholder: 'n', description: 'skip this many first (to page: total says how many match)' },
+    { name: 'agent', type: 'string', placeholder: 'name', description: 'only proposals by this agent', toolDescription: 'only this agent\'s' },
+    { name: 'match', type: 'string', placeholder: 'text', description: 'only proposals whose id, title, agent or a file path contains this text (case-insensitive)', toolDescription: 'text in the id, title, agent or a path' },
+    { name: 'limit', type: 'int', min: 1, max: 10_000, default: 100, placeholder: 'n', description: 'most proposals to list', toolDescription: 'most listed' },
+    { name: 'offset', type: 'int', min: 0, max: 1_000_000_000, default: 0, placeholder: 'n', description: 'skip this many first (to page: total says how many match)', toolDescription: 'skip this many (page)' },
   ] as const,
   output: { total: 'integer', proposals: { array: { id: 'string', state: 'string', title: 'string', agent: 'string|null', files: 'array', blocking: { array: 'string' }, warnings: 'integer', review_hash: 'string|null' } } },
   annotations: { readOnly: true, destructive: false, idempotent: true, openWorld: false },

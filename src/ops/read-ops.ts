@@ -83,14 +83,18 @@ export const searchOp = defineOperation({
   description:
     'Returns cited sections (path, heading path, lines, file hash), best first, one per note. ' +
     'Say a thing is not in the vault only when `total` is 0.',
+  toolDescription:
+    'Find where something is written: sections, best first, one per note. Query: words (any may match), "a phrase", -excluded, prefix*. ' +
+    'Cite path, heading_path, lines; sha256 is the base to propose against. Only total 0 means it is not in the vault.',
   examples: ["vaultgate search 'how does the robber work' --limit 3", 'vaultgate search sourdough --path Wiki/ --json', "vaultgate search '\"exact phrase\"' -draft"],
   params: [
-    { name: 'query', type: 'string', positional: 'variadic', description: 'the query; several words are joined with spaces', nonEmpty: true },
-    { name: 'limit', type: 'int', min: 1, max: 1000, default: 10, placeholder: 'n', description: 'most hits to return' },
-    { name: 'path', type: 'string', placeholder: 'prefix', description: 'only notes whose vault path starts with PREFIX' },
-    { name: 'tag', type: 'string', placeholder: 'tag', description: 'only notes with this tag (nested tags included)' },
-    { name: 'where', type: 'strings', placeholder: 'key=value', description: 'only notes whose property KEY equals VALUE (repeatable; all must hold)' },
-    { name: 'all_sections', type: 'boolean', description: 'return every matching section, not only the best one per note' },
+    { name: 'query', type: 'string', positional: 'variadic', description: 'the query; several words are joined with spaces', toolDescription: 'the query', nonEmpty: true },
+    { name: 'limit', type: 'int', min: 1, max: 1000, default: 10, placeholder: 'n', description: 'most hits to return', toolDescription: 'most hits' },
+    { name: 'offset', type: 'int', min: 0, max: 999, default: 0, placeholder: 'n', description: 'skip this many first hits (to page; hits beyond the 1000th are never returned)', toolDescription: 'skip this many hits (page)' },
+    { name: 'path', type: 'string', placeholder: 'prefix', description: 'only notes whose vault path starts with PREFIX', toolDescription: 'only notes under this vault path prefix' },
+    { name: 'tag', type: 'string', placeholder: 'tag', description: 'only notes with this tag (nested tags included)', toolDescription: 'only notes with this tag' },
+    { name: 'where', type: 'strings', placeholder: 'key=value', description: 'only notes whose property KEY equals VALUE (repeatable; all must hold)', toolDescription: '["key=value", …]: only notes with these properties' },
+    { name: 'all_sections', type: 'boolean', description: 'return every matching section, not only the best one per note', toolDescription: 'all matching sections of each note' },
     DENSE_CONSENT,
   ] as const,
   output: {
@@ -108,7 +112,8 @@ export const searchOp = defineOperation({
     const session = ctx.session();
     // Optional dense fusion (src/dense): null unless search.embeddings is configured, and then nothing else changes.
     const dense = await denseFor(session, [input.query], ctx, input.consent);
-    const opts = { limit: input.limit, pathPrefix: input.path, tag: input.tag, where, allSections: input.all_sections };
+    // a page: the first offset + limit hits, less the first offset (search ranks from the top every time)
+    const opts = { limit: input.limit + input.offset, pathPrefix: input.path, tag: input.tag, where, allSections: input.all_sections };
     let read;
     try {
       read = session.read((h) => (dense ? dense.search(h.db, input.query, opts) : searchIndex(h.db, input.query, opts)));
@@ -116,14 +121,14 @@ export const searchOp = defineOperation({
       dense?.close();
     }
     const { result, refresh } = read;
-    const hits = result.hits.map(({ section_id: _id, text: _text, ...hit }) => hit);
+    const hits = result.hits.slice(input.offset).map(({ section_id: _id, text: _text, ...hit }) => hit);
     const extra = dense ? { dense: dense.result(), warnings: dense.warnings } : {};
     return { query: input.query, total: result.total, hits, ...extra, index: { notes: refresh.notes, refreshed: refresh.refreshed, took_ms: refresh.took_ms } };
   },
-  text: (r) =>
+  text: (r, input) =>
     (r.hits.length === 0
-      ? `no matches for ${JSON.stringify(r.query)} (total 0)`
-      : [`${r.total} matching note${r.total === 1 ? '' : 's'}${r.hits.length < r.total ? `, best ${r.hits.length}` : ''}:`, ...r.hits.map((h) => `${h.path}${h.heading_path.length ? ' › ' + h.heading_path.join(' › ') : ''}  lines ${h.lines[0]}-${h.lines[1]}  (${h.score})\n    ${h.snippet}`)].join('\n')) +
+      ? r.total === 0 ? `no matches for ${JSON.stringify(r.query)} (total 0)` : `${r.total} matching notes; none after the first ${input.offset}`
+      : [`${r.total} matching note${r.total === 1 ? '' : 's'}${input.offset > 0 ? `, hits ${input.offset + 1}-${input.offset + r.hits.length}` : r.hits.length < r.total ? `, best ${r.hits.length}` : ''}:`, ...r.hits.map((h) => `${h.path}${h.heading_path.length ? ' › ' + h.heading_path.join(' › ') : ''}  lines ${h.lines[0]}-${h.lines[1]}  (${h.score})\n    ${h.snippet}`)].join('\n')) +
     // Dense fusion's warnings (only when configured): consent the person must give, a provider that is down.
     (r.warnings?.length ? '\n' + (r.warnings as string[]).map((w) => `warning: ${w}`).join('\n') : ''),
 });
@@ -140,12 +145,15 @@ export const noteOp = defineOperation({
   description:
     'Read straight from disk: `text` and `sha256` are one read of the same bytes, so `sha256` is the base to propose an edit against. ' +
     'A name that is not a path is resolved as Obsidian resolves `[[name]]` (an ambiguous name is an error listing the candidates).',
+  toolDescription:
+    'Read a note, or one section, from disk: text, and sha256 (the base to propose an edit against). ' +
+    'A long text comes as a window: continue with cursor = window.next_cursor.',
   examples: ['vaultgate note Home.md', "vaultgate note 'Rules' --heading 'The robber on a 7'", 'vaultgate note Journal/2026-11-28.md --heading ^summary --json'],
   params: [
-    vaultPath('path', 'vault-relative path of the note (.md optional), or its name as in [[name]]'),
-    { name: 'heading', type: 'string', placeholder: 'heading', description: 'only this section: a heading (`Setup`), nested (`Install#Linux`), or a block (`^id`)' },
-    { name: 'max_chars', type: 'int', min: 100, max: 100_000_000, placeholder: 'n', description: 'a window of at most N characters of the text (cut at a line end); window.next_cursor continues it' },
-    { name: 'cursor', type: 'string', placeholder: 'cursor', nonEmpty: true, description: 'continue a long note after the previous window (its window.next_cursor; same path and heading)' },
+    { ...vaultPath('path', 'vault-relative path of the note (.md optional), or its name as in [[name]]'), toolDescription: 'vault path (.md optional) or [[name]]' },
+    { name: 'heading', type: 'string', placeholder: 'heading', description: 'only this section: a heading (`Setup`), nested (`Install#Linux`), or a block (`^id`)', toolDescription: 'one section: `Setup`, `Install#Linux`, `^block`' },
+    { name: 'max_chars', type: 'int', min: 100, max: 100_000_000, placeholder: 'n', description: 'a window of at most N characters of the text (cut at a line end); window.next_cursor continues it', toolDescription: 'window size in characters' },
+    { name: 'cursor', type: 'string', placeholder: 'cursor', nonEmpty: true, description: 'continue a long note after the previous window (its window.next_cursor; same path and heading)', toolDescription: 'window.next_cursor of the last window' },
     { name: 'all', type: 'boolean', cliOnly: true, description: `on a terminal, print the whole text (default: the first ${NOTE_TEXT_SHOWN.lines} lines)` },
   ] as const,
   output: {
@@ -216,6 +224,9 @@ export const contextOp = defineOperation({
   description:
     '`--format markdown` prints the packet as a document for push mode (a file handed to a local model with tools off), even when piped. ' +
     "`--scenario NAME` searches only the scenario's areas, takes its context defaults (flags given here still win) and puts its AGENT.md first.",
+  toolDescription:
+    'Evidence for a question: the best sections (limit), then sections one link away (max_linked, linked: true), whole, within budget_chars; ones that did not fit are listed in truncated. ' +
+    'Answer from evidence[].text, citing id, path, heading_path, lines. total 0: nothing matches. For a broad question raise limit (8–10) or add query.',
   examples: [
     "vaultgate context 'How many cards do I discard on a 7?'",
     "vaultgate context 'sourdough starter feeding' --format markdown > packet.md",
@@ -223,14 +234,14 @@ export const contextOp = defineOperation({
     "vaultgate context 'what did Meadows say about leverage?' --scenario books",
   ],
   params: [
-    { name: 'question', type: 'string', positional: 'variadic', description: 'the question, in plain language', nonEmpty: true },
-    { name: 'query', type: 'strings', placeholder: 'q', description: 'an extra search query whose best sections are also included (repeatable)' },
+    { name: 'question', type: 'string', positional: 'variadic', description: 'the question, in plain language', toolDescription: 'the question', nonEmpty: true },
+    { name: 'query', type: 'strings', placeholder: 'q', description: 'an extra search query whose best sections are also included (repeatable)', toolDescription: 'more search queries' },
     // No `default` on these three: a scenario's defaults apply when the flag is absent, so absence must stay visible.
-    { name: 'limit', type: 'int', ...CONTEXT_BOUNDS.limit, placeholder: 'n', description: `best sections per query (default ${DEFAULT_CONTEXT_LIMIT}, or the scenario's)` },
-    { name: 'budget_chars', type: 'int', ...CONTEXT_BOUNDS.budget_chars, placeholder: 'n', description: `most characters of evidence text (default ${DEFAULT_BUDGET_CHARS}, or the scenario's)` },
-    { name: 'max_linked', type: 'int', ...CONTEXT_BOUNDS.max_linked, placeholder: 'n', description: `most sections added by following links one hop (default ${DEFAULT_MAX_LINKED}, or the scenario's)` },
-    { name: 'scenario', type: 'string', placeholder: 'name', description: "a scenario: search only its areas, use its context defaults, put its AGENT.md first", nonEmpty: true },
-    { name: 'format', type: 'enum', values: ['json', 'markdown'] as const, default: 'json', placeholder: 'format', description: 'json, or markdown (push mode)' },
+    { name: 'limit', type: 'int', ...CONTEXT_BOUNDS.limit, placeholder: 'n', description: `most answering sections, all queries together (default ${DEFAULT_CONTEXT_LIMIT}, or the scenario's); linked ones are counted by --max-linked`, toolDescription: `most answering sections (default ${DEFAULT_CONTEXT_LIMIT})` },
+    { name: 'budget_chars', type: 'int', ...CONTEXT_BOUNDS.budget_chars, placeholder: 'n', description: `most characters of evidence text (default ${DEFAULT_BUDGET_CHARS}, or the scenario's)`, toolDescription: 'most characters of evidence text' },
+    { name: 'max_linked', type: 'int', ...CONTEXT_BOUNDS.max_linked, placeholder: 'n', description: `most sections added by following links one hop (default ${DEFAULT_MAX_LINKED}, or the scenario's)`, toolDescription: `most linked sections (default ${DEFAULT_MAX_LINKED})` },
+    { name: 'scenario', type: 'string', placeholder: 'name', description: "a scenario: search only its areas, use its context defaults, put its AGENT.md first", toolDescription: "scenario name: its areas only, its AGENT.md first", nonEmpty: true },
+    { name: 'format', type: 'enum', values: ['json', 'markdown'] as const, default: 'json', placeholder: 'format', description: 'json, or markdown (push mode)', toolDescription: 'markdown: one document for a model without tools' },
     DENSE_CONSENT,
   ] as const,
   output: {
@@ -281,17 +292,43 @@ export const contextOp = defineOperation({
   },
   text: (r) => {
     if (typeof r.markdown === 'string') return r.markdown;
-    const p = r as { scenario: { name: string } | null; dense?: object; warnings: string[]; total: number; evidence: { id: string; path: string; heading_path: string[]; lines: number[]; reason: string; text: string }[]; truncated?: unknown[] };
+    const p = r as { scenario: { name: string } | null; dense?: object; warnings: string[]; total: number; evidence: { id: string; path: string; heading_path: string[]; lines: number[]; reason: string; text: string; linked: boolean }[]; truncated?: unknown[] };
     return [
       ...(p.scenario ? [`scenario ${p.scenario.name}: evidence from its areas only; its AGENT.md comes first in --json and --format markdown`] : []),
-      `${p.evidence.length} evidence item${p.evidence.length === 1 ? '' : 's'} (${p.total} matching notes)${p.truncated?.length ? `, ${p.truncated.length} left out by the budget` : ''}`,
-      ...p.evidence.map((e) => `[${e.id}] ${e.path}${e.heading_path.length ? ' › ' + e.heading_path.join(' › ') : ''}  lines ${e.lines.join('-')}  (${e.reason})\n    ${e.text.replace(/\s+/g, ' ').slice(0, 160)}`),
+      contextHeadline(p),
+      ...p.evidence.map((e) => `[${e.id}] ${e.path}${e.heading_path.length ? ' › ' + e.heading_path.join(' › ') : ''}  lines ${e.lines.join('-')}  (${e.reason})\n    ${preview(e.text, CONTEXT_PREVIEW_CHARS)}`),
       ...(p.dense ? p.warnings.filter((w) => w.startsWith('dense: ')).map((w) => `warning: ${w}`) : []),
       '(--json for the whole packet with hashes; --format markdown for push mode)',
     ].join('\n');
   },
   document: (r) => (typeof r.markdown === 'string' ? r.markdown : undefined),
 });
+
+/** Characters of each evidence text a terminal shows (the JSON has it whole). */
+const CONTEXT_PREVIEW_CHARS = 160;
+
+/** "N sections from M notes": what the packet holds, counted truthfully (linked ones said apart). */
+export function contextHeadline(p: { total: number; evidence: { path: string; linked?: boolean }[]; truncated?: unknown[] }): string {
+  if (p.total === 0) return 'no sections of the vault match (total 0)';
+  const n = p.evidence.length;
+  const notes = new Set(p.evidence.map((e) => e.path)).size;
+  const linked = p.evidence.filter((e) => e.linked).length;
+  const left = p.truncated?.length ?? 0;
+  return (
+    `${n} section${n === 1 ? '' : 's'} from ${notes} note${notes === 1 ? '' : 's'}` +
+    (linked ? ` (${n - linked} answering, ${linked} linked)` : '') +
+    (left ? `; ${left} more left out by the budget` : '')
+  );
+}
+
+/** Text on one line, at most `max` characters, cut at a word boundary and marked `…` when cut. */
+export function preview(text: string, max: number): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  if (flat.length <= max) return flat;
+  const cut = flat.slice(0, max - 1);
+  const space = cut.lastIndexOf(' ');
+  return (space > max / 2 ? cut.slice(0, space) : cut) + '…';
+}
 
 export const resolveOp = defineOperation({
   name: 'resolve',
@@ -307,9 +344,10 @@ export const resolveOp = defineOperation({
     "vaultgate resolve '[[Sourdough#Feeding|feed it]]' --from Home.md --json",
     "vaultgate resolve '[[Sourdough#^starter-ratio]]'",
   ],
+  toolDescription: 'Resolve a link as Obsidian would when written in note `from` (default: a note at the vault root).',
   params: [
-    { name: 'link', type: 'string', positional: true, description: 'the link as written: [[A#B|c]], ![[x.png|100]], [t](a%20b.md), or a bare target' },
-    { name: 'from', type: 'string', placeholder: 'note', description: 'the note the link is written in (vault-relative path; default: a note at the vault root)', nonEmpty: true },
+    { name: 'link', type: 'string', positional: true, description: 'the link as written: [[A#B|c]], ![[x.png|100]], [t](a%20b.md), or a bare target', toolDescription: 'as written, e.g. [[A#B|c]] or [t](a%20b.md)' },
+    { name: 'from', type: 'string', placeholder: 'note', description: 'the note the link is written in (vault-relative path; default: a note at the vault root)', toolDescription: 'vault path of the note the link is in', nonEmpty: true },
   ] as const,
   output: { link: 'string', from: 'string', kind: 'string', status: 'string', target: 'string|null', candidates: 'array|null', rule: 'string', subpath: 'object|null', warnings: 'array' },
   annotations: READ_ONLY,
@@ -335,6 +373,7 @@ export const linksOp = defineOperation({
   description:
     '`--snapshot FILE` writes every link of every note with what it resolves to now; `vaultgate check --links-baseline FILE` later lists every link whose target changed ' +
     '(after a sync or a bulk edit made outside vaultgate). `--snapshot` alone prints the snapshot. The file must be outside the vault.',
+  toolDescription: 'Every link in a note, with its status and target.',
   examples: ['vaultgate links Journal/2026-11-28.md', 'vaultgate links Home.md --json', 'vaultgate links --snapshot ~/links-before-sync.json'],
   params: [
     { ...vaultPath('note', 'vault-relative path of the note'), required: false },
@@ -437,6 +476,7 @@ export const backlinksOp = defineOperation({
   tool: 'backlinks',
   group: 'read',
   summary: 'List every link in the vault that resolves to a note (or any vault file)',
+  toolDescription: 'Every link in the vault to this note or file.',
   examples: ['vaultgate backlinks Wiki/Cooking/Sourdough.md', 'vaultgate backlinks Attachments/board.png --json'],
   params: [vaultPath('note', 'vault-relative path of the note or file')] as const,
   output: {
@@ -469,6 +509,7 @@ export const checkOp = defineOperation({
   tool: 'check_vault',
   group: 'read',
   summary: 'Vault health: unresolved and ambiguous links, broken anchors, orphans, invalid frontmatter, path collisions',
+  toolDescription: 'Vault health: broken or ambiguous links and anchors, orphans, bad frontmatter, path collisions.',
   examples: ['vaultgate check', 'vaultgate check --all', 'vaultgate check --json'],
   params: [
     { name: 'all', type: 'boolean', cliOnly: true, description: `on a terminal, list every problem (default: the first ${CHECK_ITEMS_SHOWN} of each kind)` },

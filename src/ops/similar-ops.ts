@@ -13,17 +13,19 @@ export const similarOp = defineOperation({
     'Scores come from the index’s own statistics by default (BM25 and LSA vectors of sections and links, computed in-process, offline); ' +
     '--provider uses Ollama or an OpenAI-compatible embedding endpoint instead (a provider off this machine needs the person\'s consent: --consent on a terminal, or the web inbox). ' +
     'Already-linked notes are left out unless --include-linked. A score is a candidate for a person to judge, never permission to write.',
+  toolDescription:
+    'Notes like a note, one pair\'s score (note, to), or duplicate groups (duplicates): candidates for a person to judge, never permission to write.',
   examples: ['vaultgate similar "Ops/Cache lifetime.md"', 'vaultgate similar "Ops/Cache lifetime.md" --to "Dev/Cache lifetime.md"', 'vaultgate similar --duplicates --threshold 0.7'],
   params: [
-    { name: 'note', type: 'string', positional: true, required: false, description: 'the note to find similar notes for (not with --duplicates)' },
-    { name: 'to', type: 'string', placeholder: 'note', description: 'score only this pair: NOTE and OTHER' },
+    { name: 'note', type: 'string', positional: true, required: false, description: 'the note to find similar notes for (not with --duplicates)', toolDescription: 'the note' },
+    { name: 'to', type: 'string', placeholder: 'note', description: 'score only this pair: NOTE and OTHER', toolDescription: 'score only note vs this' },
     { name: 'limit', type: 'int', min: 1, max: 1000, default: 10, placeholder: 'n', description: 'most candidates' },
-    { name: 'include_linked', type: 'boolean', description: 'also list notes already linked with NOTE (marked in `linked`)' },
-    { name: 'min_score', type: 'number', min: -1, max: 1, placeholder: 's', description: 'leave out candidates scoring below this' },
-    { name: 'duplicates', type: 'boolean', description: 'likely duplicate groups across the vault' },
-    { name: 'threshold', type: 'number', min: 0, max: 1, default: 0.6, placeholder: 't', description: 'with --duplicates: the lowest score of a likely duplicate pair (same-name notes: 0.15 lower)' },
-    { name: 'provider', type: 'string', default: 'lsa', placeholder: 'name', description: 'lsa (built in, offline), use-lite (built in, offline, English sentence encoder), ollama, or a provider from the machine config' },
-    { name: 'model', type: 'string', placeholder: 'name', description: 'embedding model (else the provider’s embed_model)' },
+    { name: 'include_linked', type: 'boolean', description: 'also list notes already linked with NOTE (marked in `linked`)', toolDescription: 'also notes already linked (left out by default)' },
+    { name: 'min_score', type: 'number', min: -1, max: 1, placeholder: 's', description: 'leave out candidates scoring below this', toolDescription: 'lowest score kept' },
+    { name: 'duplicates', type: 'boolean', description: 'likely duplicate groups across the vault', toolDescription: 'duplicate groups, whole vault' },
+    { name: 'threshold', type: 'number', min: 0, max: 1, default: 0.6, placeholder: 't', description: 'with --duplicates: the lowest score of a likely duplicate pair (same-name notes: 0.15 lower)', toolDescription: 'with duplicates: lowest pair score' },
+    { name: 'provider', type: 'string', default: 'lsa', placeholder: 'name', description: 'lsa (built in, offline), use-lite (built in, offline, English sentence encoder), ollama, or a provider from the machine config', toolDescription: 'lsa, use-lite, ollama, or a configured one' },
+    { name: 'model', type: 'string', placeholder: 'name', description: 'embedding model (else the provider’s embed_model)', toolDescription: 'embedding model' },
     { name: 'consent', type: 'boolean', cliOnly: true, description: 'for a provider off this machine: show what would be sent where and ask you on this terminal (never offered to MCP clients)' },
   ] as const,
   // Three shapes (candidates of NOTE, one pair with --to, groups with --duplicates): what each has is optional here.

@@ -8,7 +8,7 @@ import { readFileArg } from './read-bounded.js';
  * nothing. `state get` and `state patch` are MCP tools.
  */
 
-const sessionArg = { name: 'session', type: 'string', positional: true, description: 'the session id (1–128 letters, digits, . _ : @ -)', nonEmpty: true } as const;
+const sessionArg = { name: 'session', type: 'string', positional: true, description: 'the session id (1–128 letters, digits, . _ : @ -)', toolDescription: 'your session id', nonEmpty: true } as const;
 const revisionParam = (description: string) =>
   ({ name: 'revision', type: 'int', required: true, min: 0, placeholder: 'n', description }) as const;
 
@@ -27,6 +27,7 @@ export const stateGetOp = defineOperation({
   group: 'read',
   summary: "Read a session's working state and its revision (revision 0 and {} when new)",
   description: 'Working state lives outside the vault, per vault, in the data root; it is for an agent to keep notes-to-self between calls.',
+  toolDescription: 'Your working state for a session, kept outside the vault between calls (revision 0, {} when new).',
   examples: ['vaultgate state get review-2026-12', 'vaultgate state get review-2026-12 --json'],
   params: [sessionArg] as const,
   output: { session: 'string', revision: 'integer', state: 'object' },
@@ -47,15 +48,17 @@ export const statePatchOp = defineOperation({
   description:
     'The patch is one JSON object: keys to set (objects merge), `null` to remove a key; read from stdin, or --patch-file. ' +
     'A different current revision exits 75 (STATE_STALE) and changes nothing: get, redo, patch again.',
+  toolDescription:
+    "Change a session's working state by a JSON merge patch (RFC 7396) if it is still at revision; else STATE_STALE: state_get, redo, patch.",
   examples: [
     `echo '{"step": 2, "todo": null}' | vaultgate state patch review-2026-12 --revision 0`,
     'vaultgate state patch review-2026-12 --revision 7 --patch-file patch.json',
   ],
   params: [
     sessionArg,
-    revisionParam('the revision the patch was computed against (`state get`; 0 for a new session)'),
+    { ...revisionParam('the revision the patch was computed against (`state get`; 0 for a new session)'), toolDescription: 'the revision you read (0 for a new session)' },
     { name: 'patch_file', type: 'string', placeholder: 'file', description: 'read the patch from this file (`-` or absent: stdin)', cliOnly: true, nonEmpty: true },
-    { name: 'patch', type: 'string', description: 'the merge patch: one JSON object (or its text)', mcpOnly: true, jsonText: true },
+    { name: 'patch', type: 'string', description: 'the merge patch: a JSON object (or its text)', mcpOnly: true, jsonText: true },
   ] as const,
   output: { session: 'string', revision: 'integer', state: 'object' },
   annotations: { readOnly: false, destructive: false, idempotent: false, openWorld: false },

@@ -66,7 +66,7 @@ function errorOf(result: any): any {
   return JSON.parse(result.content[0].text);
 }
 
-test('mcp: tools/list offers exactly the tools of the operation table, each with a strict input schema, an output schema and annotations', async () => {
+test('mcp: tools/list offers exactly the tools of the operation table, each with a strict input schema and annotations', async () => {
   const { root, home } = tempVault(NOTES);
   const { client } = await connect(root, home);
   try {
@@ -78,15 +78,13 @@ test('mcp: tools/list offers exactly the tools of the operation table, each with
     for (const t of tools) {
       assert.equal(t.inputSchema.type, 'object', t.name);
       assert.equal((t.inputSchema as any).additionalProperties, false, `${t.name}: unknown arguments refused`);
-      assert.ok(t.outputSchema && t.outputSchema.type === 'object', `${t.name}: output schema`);
+      assert.equal(t.outputSchema, undefined, `${t.name}: results are self-describing JSON (issue 21 §2)`);
       assert.ok(t.description && t.description.length > 20, t.name);
-      assert.equal(typeof t.annotations?.readOnlyHint, 'boolean', t.name);
-      assert.equal(t.annotations?.destructiveHint, false, `${t.name}: nothing offered by default destroys`);
-      assert.equal(typeof t.annotations?.idempotentHint, 'boolean');
+      assert.ok(t.annotations?.readOnlyHint === true || t.annotations?.destructiveHint === false, `${t.name}: nothing offered by default destroys`);
       assert.equal(t.annotations?.openWorldHint, false);
     }
     const search = tools.find((t) => t.name === 'search')!;
-    assert.deepEqual(Object.keys(search.inputSchema.properties!), ['query', 'limit', 'path', 'tag', 'where', 'all_sections']);
+    assert.deepEqual(Object.keys(search.inputSchema.properties!), ['query', 'limit', 'offset', 'path', 'tag', 'where', 'all_sections']);
     assert.deepEqual(search.inputSchema.required, ['query']);
     for (const t of tools.filter((x) => READ_TOOLS.includes(x.name))) assert.equal(t.annotations?.readOnlyHint, true, t.name);
     const context = tools.find((t) => t.name === 'context')!;
@@ -99,7 +97,7 @@ test('mcp: tools/list offers exactly the tools of the operation table, each with
   }
 });
 
-test('mcp: every read tool answers with the CLI’s JSON as structuredContent, a short text, and writes nothing into the vault', async () => {
+test('mcp: every read tool answers with the CLI’s JSON as structuredContent and as its text, and writes nothing into the vault', async () => {
   const { root, home } = tempVault(NOTES);
   const before = snapshotTree(root, { includeHidden: true });
   const { client } = await connect(root, home);
@@ -123,12 +121,12 @@ test('mcp: every read tool answers with the CLI’s JSON as structuredContent, a
       assert.equal(r.structuredContent.ok, true);
       assert.deepEqual(stable(r.structuredContent), stable(await cli(argv, root, home)), `${tool} ${JSON.stringify(args)}: same JSON as the CLI`);
       assert.equal(r.content[0].type, 'text');
-      assert.ok(r.content[0].text.length > 0);
+      assert.deepEqual(JSON.parse(r.content[0].text), r.structuredContent, `${tool}: the text block is the structured result's JSON`);
       called.add(tool);
     }
     assert.deepEqual([...called].sort(), [...READ_TOOLS].sort());
     const search: any = await client.callTool({ name: 'search', arguments: { query: 'settlements' } });
-    assert.match(search.content[0].text, /Games\/Rules\.md › Rules › Setup/);
+    assert.deepEqual(JSON.parse(search.content[0].text).hits[0].heading_path, ['Rules', 'Setup']);
     // Hostile note text stays data in the JSON.
     const hostile: any = await client.callTool({ name: 'note', arguments: { path: 'Hostile.md' } });
     assert.ok(hostile.structuredContent.text.includes('<img src=x onerror="alert(1)">'));
@@ -201,7 +199,9 @@ test('mcp: a bad call is an isError result with the CLI’s {code, message, hint
     const missing = errorOf(await client.callTool({ name: 'note', arguments: { path: 'Nope.md' } }));
     const cliMissing = await runCliProcess(['note', 'Nope.md'], { vault: root, home });
     assert.equal(cliMissing.exitCode, 2);
-    assert.deepEqual(missing, cliMissing.json, 'the same error document as the CLI');
+    // The same error as the CLI's; its hint names tools, not commands (issue 21 §2).
+    assert.deepEqual({ ...missing.error, hint: undefined }, { ...cliMissing.json.error, hint: undefined }, 'the same error as the CLI');
+    assert.match(missing.error.hint, /the `search` tool/);
     const heading = errorOf(await client.callTool({ name: 'note', arguments: { path: 'Games/Rules.md', heading: 'Nowhere' } }));
     assert.equal(heading.error.code, 'HEADING_NOT_FOUND');
     assert.ok(heading.error.hint);
@@ -279,8 +279,8 @@ test('mcp: resources (a note with its hash) and the answer_from_vault prompt car
     const p = await client.getPrompt({ name: 'answer_from_vault', arguments: { question: 'How do I set up?' } });
     const text = (p.messages[0]!.content as { text: string }).text;
     assert.match(text, /How do I set up\?/);
-    assert.match(text, /not in the vault only when `total` is 0/);
-    assert.match(text, /Never (run|call) `vaultgate apply`/);
+    assert.match(text, /only when a `search` or `context` result has `total` 0/);
+    assert.match(text, /Never apply it yourself/);
     await assert.rejects(client.getPrompt({ name: 'answer_from_vault', arguments: {} }));
   } finally {
     await client.close();

@@ -58,6 +58,23 @@ test('context: evidence is ordered by section score, so a note\'s next-best sect
   assert.deepEqual(scores, [...scores].sort((a, b) => b - a));
 });
 
+test('context: limit counts answering sections, not notes; linked sections are marked and bounded by maxLinked (issue 21 §3)', () => {
+  // Notes with several answering sections each: `limit` notes gave up to 3 sections per note (17 items for limit 5).
+  const notes: Record<string, string> = {};
+  for (let i = 0; i < 8; i++) notes[`Robber ${i}.md`] = `# Robber ${i}\n## Seven\nOn a seven the robber moves.\n## Discard\nThe robber makes you discard.\n## Steal\nThe robber steals a card.\n[[Hub]]\n`;
+  notes['Hub.md'] = '# Hub\nAll the rules.\n';
+  const { root, home } = tempVault(notes);
+  for (const limit of [1, 2, 5]) {
+    const p = buildContext(root, { VAULTGATE_HOME: home }, { question: 'robber seven discard steal', limit, maxLinked: 2, budgetChars: 100_000 });
+    const answering = p.evidence.filter((e) => !e.linked);
+    const linked = p.evidence.filter((e) => e.linked);
+    assert.equal(answering.length, limit, `limit ${limit}: ${JSON.stringify(p.evidence.map((e) => [e.path, e.heading_path.at(-1), e.reason]))}`);
+    assert.ok(linked.length <= 2);
+    for (const e of linked) assert.match(e.reason, /^linked from /);
+    for (const e of answering) assert.doesNotMatch(e.reason, /^linked from /);
+  }
+});
+
 test('context: --max-linked 0 follows no links; --max-linked 1 at most one', () => {
   const { root, home } = vault();
   const none = buildContext(root, { VAULTGATE_HOME: home }, { question: 'pricing decisions', maxLinked: 0 });

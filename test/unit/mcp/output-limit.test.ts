@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
-import { fitOutput, fitText } from '../../../src/mcp/output-limit.js';
+import { fitOutput } from '../../../src/mcp/output-limit.js';
 
 const size = (v: unknown) => JSON.stringify(v).length;
 
@@ -57,9 +57,14 @@ test('fitOutput: whatever the document, the result fits the limit and says what 
   );
 });
 
-test('fitText: cut texts say so and stay within the limit', () => {
-  assert.equal(fitText('short', 100), 'short');
-  const cut = fitText('x'.repeat(5000), 1000);
-  assert.ok(cut.length <= 1000);
-  assert.match(cut, /cut at 1000 characters/);
+test('fitOutput: a cut text ends at a word or line end, never mid-word, and the cut is marked truncated (issue 21 §2)', () => {
+  const words = Array.from({ length: 3000 }, (_, i) => `word${i}`).join(' ');
+  const r = fitOutput({ ok: true, path: 'a.md', diff: words }, 5000, 'h');
+  const kept = r.doc.diff as string;
+  assert.ok(size(r.doc) <= 5000);
+  assert.ok(words.startsWith(kept));
+  assert.equal(words[kept.length], ' ', `cut at a word end: …${kept.slice(-20)}|${words.slice(kept.length, kept.length + 10)}`);
+  const note = r.doc.output_limit as { truncated: boolean; omitted: { diff: { chars: number } } };
+  assert.equal(note.truncated, true);
+  assert.equal(note.omitted.diff.chars, words.length - kept.length);
 });
