@@ -1,4 +1,5 @@
 import { OPERATIONS, findOperation, isRequired, type Operation, type Param } from '../ops/index.js';
+import { loadZod } from '../lazy-require.js';
 
 /**
  * Which operations the MCP server offers, and their tool definitions — all
@@ -116,7 +117,18 @@ function paramSchema(p: Param): JsonSchema {
       return { type: 'string', enum: [...p.values], description };
     case 'strings':
       return { type: 'array', items: { type: 'string' }, description };
+    case 'json':
+      // a value the operation parses itself (the change-request list): its schema as zod states it
+      return { ...zodJsonSchema(p.schema()), description };
   }
+}
+
+/** A zod schema as draft-07 JSON Schema (what MCP clients validate with), without zod's `$schema` line. */
+function zodJsonSchema(schema: import('zod').ZodType): JsonSchema {
+  const { z } = loadZod();
+  const out = z.toJSONSchema(schema, { target: 'draft-7', io: 'input', unrepresentable: 'any' }) as JsonSchema;
+  delete out.$schema;
+  return out;
 }
 
 /** How to ask a tool for less, for the `output_limit` hint. */
