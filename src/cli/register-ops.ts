@@ -126,6 +126,7 @@ const PARENT_DESCRIPTIONS: Record<string, string> = {
   state: "Agents' working state outside the vault, patched with revisions (docs/json.md)",
   relate: 'Evidence catalogs for two notes and strict answers about them (docs/similar.md)',
   consent: 'Consents given to send note text off this machine (docs/similar.md)',
+  atomize: 'Cut a book into atomic, linked notes with a chat model, proposed for review (docs/atomize.md)',
 };
 
 function parentDescription(word: string): string {

@@ -19,7 +19,7 @@ import type { Bundle } from '../txn/index.js';
 import { collectAfterBig } from './collect.js';
 import { lazyProperty } from './lazy.js';
 import { fileHashes, now, PROPOSAL_STORE, ProposalStore, unknownProposal, type ListFilter, type LogFilter, type ProposalSummary } from './store.js';
-import type { AuditEvent, FolderMove, ProposalRecord, ProposalState, StoredChange, StoredReview } from './types.js';
+import type { AuditEvent, FolderMove, ProposalRecord, ProposalState, Provenance, StoredChange, StoredReview } from './types.js';
 
 /**
  * The proposal loop (DESIGN §5.2, docs/proposals.md): propose → review →
@@ -43,6 +43,8 @@ export interface ProposeInput {
   changes: ChangeRequest[];
   /** @internal A plan's link as `plan` checked it: recorded as the link's target precondition as planned (issue 22 §1). */
   expect_link_targets?: ExpectedLinkTarget[];
+  /** @internal The source a tool made the text from (atomize): review's `verbatim` check reads it. */
+  provenance?: Provenance;
 }
 
 /** What review reports (the `review` JSON without its `proposal`). */
@@ -208,6 +210,7 @@ export async function propose(session: VaultSession, input: ProposeInput, actor:
         rollback_of: null,
         changes,
         folder_moves: folderMoves,
+        ...(input.provenance ? { provenance: input.provenance } : {}),
       },
       actor,
       parsed,
@@ -313,9 +316,11 @@ export async function review(session: VaultSession, id: string, actor: string): 
 }
 
 export interface ShowResult extends ReviewView {
-  proposal: Omit<ProposalRecord, 'changes' | 'review'> & {
+  proposal: Omit<ProposalRecord, 'changes' | 'review' | 'provenance'> & {
     rolled_back_by: string | null;
     reviewed_at: string | null;
+    /** Present for a proposal a tool made from a source (atomize); the source's text is not shown. */
+    provenance?: Omit<Provenance, 'source_text'>;
   };
 }
 
@@ -354,6 +359,8 @@ export function show(session: VaultSession, id: string, actor: string): ShowResu
           link_targets: p.link_targets,
           undone_at: p.undone_at,
           undone_by: p.undone_by,
+          // where a tool's text came from (atomize), without the source's text
+          ...(p.provenance ? { provenance: { kind: p.provenance.kind, source: p.provenance.source, source_sha256: p.provenance.source_sha256, allow_novel: p.provenance.allow_novel } } : {}),
         },
       }, p.review);
     },

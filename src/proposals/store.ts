@@ -5,7 +5,7 @@ import { MAX_FILE_BYTES } from '../txn/index.js';
 import { changeDiff } from './diff.js';
 import { lazyProperty } from './lazy.js';
 import { openStore, type StoreDb, type StoreSpec } from '../store/index.js';
-import type { AuditEvent, FolderMove, LinkTarget, ProposalOrigin, ProposalRecord, ProposalState, StoredChange, StoredReview } from './types.js';
+import type { AuditEvent, FolderMove, LinkTarget, ProposalOrigin, ProposalRecord, ProposalState, Provenance, StoredChange, StoredReview } from './types.js';
 
 type Env = Record<string, string | undefined>;
 
@@ -177,10 +177,19 @@ const SCHEMA_V5 = `
 ALTER TABLE proposals ADD COLUMN folder_moves TEXT NOT NULL DEFAULT '[]';
 `;
 
+/**
+ * v6 (issue 24): where an atomize proposal's text came from, as JSON
+ * `{"kind":"atomize","source","source_sha256","allow_novel"}`; the source's text
+ * is kept in `texts` under its sha256 (NULL: a proposal with no such source).
+ */
+const SCHEMA_V6 = `
+ALTER TABLE proposals ADD COLUMN provenance TEXT;
+`;
+
 export const PROPOSAL_STORE: StoreSpec = {
   name: 'proposals',
   applicationId: 0x56475052, // 'VGPR'
-  migrations: [SCHEMA_V1, SCHEMA_V2, SCHEMA_V3, SCHEMA_V4, SCHEMA_V5],
+  migrations: [SCHEMA_V1, SCHEMA_V2, SCHEMA_V3, SCHEMA_V4, SCHEMA_V5, SCHEMA_V6],
 };
 
 interface ProposalRow {
@@ -211,6 +220,7 @@ interface ProposalRow {
   link_targets: string | null;
   undone_at: string | null;
   undone_by: string | null;
+  provenance: string | null;
 }
 
 interface ChangeRow {
@@ -226,7 +236,7 @@ export type NewProposal = Pick<
   ProposalRecord,
   'title' | 'summary' | 'agent' | 'session' | 'scenario' | 'allow_shrink' | 'allow_relink' | 'allow_broken_links' | 'origin' | 'rollback_of' | 'changes'
 > &
-  Partial<Pick<ProposalRecord, 'folder_moves'>>;
+  Partial<Pick<ProposalRecord, 'folder_moves' | 'provenance'>>;
 
 export interface ListFilter {
   /** Only proposals in one of these states (absent or empty: every state). */
@@ -322,6 +332,11 @@ export class ProposalStore {
         )
         .run(seq, id, p.title, p.summary, p.agent, p.session, p.scenario, p.allow_shrink ? 1 : 0, p.allow_relink ? 1 : 0, p.allow_broken_links ? 1 : 0, JSON.stringify(p.folder_moves ?? []), p.origin, p.rollback_of, operationId, at, at);
       const ins = this.db.prepare('INSERT INTO changes (proposal_seq, ord, path, action, to_path, base_sha256, new_sha256) VALUES (?, ?, ?, ?, ?, ?, ?)');
+      if (p.provenance) {
+        const { source_text, ...rest } = p.provenance;
+        if (source_text !== null) this.putText(rest.source_sha256, source_text);
+        this.db.prepare('UPDATE proposals SET provenance = ? WHERE seq = ?').run(JSON.stringify(rest), seq);
+      }
       p.changes.forEach((c, ord) => {
         if (c.old_text !== null) this.putText(c.base_sha256!, c.old_text);
         if (c.new_text !== null) this.putText(c.new_sha256!, c.new_text);
@@ -422,7 +437,15 @@ export class ProposalStore {
       link_targets: row.link_targets === null ? null : (JSON.parse(row.link_targets) as LinkTarget[]),
       undone_at: row.undone_at,
       undone_by: row.undone_by,
+      provenance: this.provenance(row.provenance),
     };
+  }
+
+  /** A stored provenance with its source text (kept by hash), or null. */
+  private provenance(json: string | null): Provenance | null {
+    if (json === null) return null;
+    const p = JSON.parse(json) as Omit<Provenance, 'source_text'>;
+    return { ...p, source_text: this.text(p.source_sha256) };
   }
 
   /**
