@@ -27,7 +27,7 @@ export interface PromoteResult {
 
 export type Proposer = (input: ProposeInput) => Promise<ProposeResult>;
 
-export async function atomizePromote(work: Work, opts: { batch: number; allowNovel: boolean; agent?: string }, proposeFn: Proposer): Promise<PromoteResult> {
+export async function atomizePromote(work: Work, opts: { batch: number; allowNovel: boolean; agent?: string; stateOf?: (id: string) => string | null }, proposeFn: Proposer): Promise<PromoteResult> {
   const into = work.state.into;
   if (!into) throw notReady('promote needs the vault folder the notes go into', 'Run `vaultgate atomize init SOURCE --work DIR --into FOLDER` again with --into, then write.');
   const source = readSource(work);
@@ -38,7 +38,8 @@ export async function atomizePromote(work: Work, opts: { batch: number; allowNov
     throw notReady('the drafts still hold lines of the narrative chapters', 'Run `vaultgate atomize strip --work DIR` first.');
   }
   const done = work.state.promote?.proposed ?? {};
-  const notes = draftNotes(work).filter((n) => done[n] === undefined);
+  // a note whose proposal was declined is proposed again (after the person fixed the draft, say)
+  const notes = draftNotes(work).filter((n) => done[n] === undefined || opts.stateOf?.(done[n]!) === 'declined');
   const src = work.state.source;
   const provenance = { kind: 'atomize' as const, source: src.vault_path ?? path.basename(src.file), source_sha256: src.sha256, allow_novel: opts.allowNovel, source_text: source };
   const out: PromoteResult['proposals'] = [];
@@ -58,5 +59,5 @@ export async function atomizePromote(work: Work, opts: { batch: number; allowNov
     saveState(work);
     out.push({ id: r.proposal.id, state: r.proposal.state, notes: batch.length, blocking: [...new Set(r.review.checks.filter((c) => !c.ok && c.severity === 'block').map((c) => c.name))] });
   }
-  return { proposals: out, notes: notes.length, already_proposed: Object.keys(done).length - notes.length, into, allow_novel: opts.allowNovel };
+  return { proposals: out, notes: notes.length, already_proposed: Object.keys(done).length - out.reduce((n, p) => n + p.notes, 0), into, allow_novel: opts.allowNovel };
 }

@@ -169,7 +169,7 @@ export const atomizePromoteOp = defineOperation({
   command: 'atomize promote',
   group: 'write',
   summary: 'Propose the drafts into --into as ordinary proposals (one per batch of notes), reviewed with the `verbatim` check',
-  description: 'A novel sentence blocks the proposal in review unless it was made with --allow-novel. Notes already proposed by an earlier run are not proposed again.',
+  description: 'A novel sentence blocks the proposal in review unless it was made with --allow-novel. Notes already proposed by an earlier run are not proposed again, unless their proposal was declined.',
   examples: ['vaultgate atomize promote --work ~/atomize/rules', 'vaultgate atomize promote --work ~/atomize/rules --batch 20'],
   params: [
     WORK,
@@ -179,11 +179,18 @@ export const atomizePromoteOp = defineOperation({
   annotations: { readOnly: false, destructive: false, idempotent: false, openWorld: false },
   async run(input, ctx) {
     const { atomizePromote } = await import('../atomize/index.js');
-    const { propose } = await import('../proposals/index.js');
+    const { propose, show } = await import('../proposals/index.js');
     const work = await open(ctx, input.work);
     const session = ctx.session();
     const agent = ctx.env.VAULTGATE_AGENT?.trim() || 'atomize';
-    return { ...(await atomizePromote(work, { batch: input.batch, allowNovel: input.allow_novel, agent }, (p) => propose(session, p, actorOf(ctx.env, agent)))) };
+    const stateOf = (id: string) => {
+      try {
+        return show(session, id, actorOf(ctx.env)).proposal.state;
+      } catch {
+        return null;
+      }
+    };
+    return { ...(await atomizePromote(work, { batch: input.batch, allowNovel: input.allow_novel, agent, stateOf }, (p) => propose(session, p, actorOf(ctx.env, agent)))) };
   },
   text: (r) => [`${r.notes} notes proposed into ${r.into} (${r.already_proposed} proposed before)`, ...r.proposals.map((p) => `${p.id}  ${p.state}  ${p.notes} notes${p.blocking.length ? `  blocked by ${p.blocking.join(', ')}` : ''}`)].join('\n'),
 });
