@@ -47,6 +47,8 @@ export function cutChunks(text: string, chapters: readonly Chapter[], maxChars: 
       out.push({ id: '', chapter: ch.id, start_line: cur.start, end_line: cur.end, chars: body.length, sha256: sha256(body), narrative: ch.narrative });
       cur = null;
     };
+    // a chapter that is only its heading gives the model nothing to read
+    if (units.every((u) => u.start === u.end && kinds[u.start - 1] === 'heading')) continue;
     for (const u of units) {
       if (cur && cur.chars + u.chars > maxChars) flush();
       if (!cur) cur = { ...u };

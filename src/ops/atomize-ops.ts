@@ -104,7 +104,7 @@ export const atomizeTidyOp = defineOperation({
   command: 'atomize tidy',
   group: 'write',
   summary: 'Validate DIR/registry.tsv: duplicate names and aliases, empty names, note paths that clash with vault notes (case and Unicode folded)',
-  examples: ['vaultgate atomize tidy --work ~/atomize/rules'],
+  examples: ['vaultgate atomize tidy --work ~/atomize/rules', 'vaultgate atomize tidy --work ~/atomize/rules --json'],
   params: [WORK] as const,
   annotations: WRITES_WORK,
   async run(input, ctx) {
@@ -120,7 +120,7 @@ export const atomizeWriteOp = defineOperation({
   command: 'atomize write',
   group: 'write',
   summary: 'Write one draft note per entity in DIR/notes/: sentences in source order, a Source line, links from the registry',
-  examples: ['vaultgate atomize write --work ~/atomize/rules'],
+  examples: ['vaultgate atomize write --work ~/atomize/rules', 'vaultgate atomize tidy --work ~/atomize/rules && vaultgate atomize write --work ~/atomize/rules'],
   params: [WORK] as const,
   annotations: WRITES_WORK,
   async run(input, ctx) {
@@ -136,7 +136,7 @@ export const atomizeStripOp = defineOperation({
   command: 'atomize strip',
   group: 'write',
   summary: 'Remove every draft line that comes from a narrative chapter, and write a map-of-content draft linking those chapters',
-  examples: ['vaultgate atomize strip --work ~/atomize/rules'],
+  examples: ['vaultgate atomize strip --work ~/atomize/rules', 'vaultgate atomize strip --work ~/atomize/rules && vaultgate atomize check --work ~/atomize/rules'],
   params: [WORK] as const,
   annotations: WRITES_WORK,
   async run(input, ctx) {
@@ -201,7 +201,7 @@ export const atomizeStatusOp = defineOperation({
   tool: 'atomize_status',
   group: 'read',
   summary: 'Each atomize step of a work folder: done, pending or failed, with counts',
-  examples: ['vaultgate atomize status --work ~/atomize/rules'],
+  examples: ['vaultgate atomize status --work ~/atomize/rules', 'vaultgate atomize status --work ~/atomize/rules --json'],
   params: [WORK] as const,
   output: {
     work: 'string',

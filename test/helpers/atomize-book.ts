@@ -79,3 +79,8 @@ export function scriptedModel(): (req: ReceivedRequest) => FakeReply {
     return openaiChat(answer(entitiesFor(text)));
   };
 }
+
+/** A model that answers every chunk faithfully (no broken answer). */
+export function faithfulModel(): (req: ReceivedRequest) => FakeReply {
+  return (req) => openaiChat(answer(entitiesFor(userText(req))));
+}
