@@ -79,6 +79,13 @@ test('atomize: the whole pipeline — schema retry, narrative stripped, links re
   ok(r);
   assert.equal(fake.requests.length, before);
   assert.equal(r.json.skipped, chunks.length);
+  // --redo asks one finished chunk again, and only it
+  r = await cli(['atomize', 'extract', '--work', work, '--provider', 'fake', '--redo', 'c0001']);
+  ok(r);
+  assert.equal(fake.requests.length, before + 1);
+  assert.equal(r.json.asked, 1);
+  r = await cli(['atomize', 'extract', '--work', work, '--provider', 'fake', '--redo', 'c9999']);
+  assert.equal(r.json.error.code, 'USAGE');
 
   ok(await cli(['atomize', 'tidy', '--work', work]));
   r = await cli(['atomize', 'write', '--work', work]);

@@ -26,7 +26,7 @@ test('atomize extract: SIGKILL while a chunk is asked keeps the finished chunks;
     const chunked = await cli(['atomize', 'chunk', '--work', work, '--max-chars', '200']);
     assert.equal(chunked.exitCode, 0, chunked.stdout);
     const total = chunked.json.chunks as number;
-    assert.ok(total >= 4, `enough chunks to kill in the middle: ${total}`);
+    assert.ok(total >= 3, `enough chunks to kill in the middle: ${total}`);
 
     const faithful = faithfulModel();
     let third: () => void = () => {};
