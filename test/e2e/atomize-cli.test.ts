@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { after, test } from 'node:test';
 import { BOOK, INVENTED, NARRATIVE_LINES, scriptedModel, userText } from '../helpers/atomize-book.js';
-import { openaiChat, startFakeProvider, type FakeProvider } from '../helpers/fake-provider.js';
+import { offMachineUrl, startFakeProvider, type FakeProvider } from '../helpers/fake-provider.js';
 import { runCli } from '../helpers/run-cli.js';
 import { tempDir, tempVault } from '../helpers/temp-vault.js';
 
@@ -181,7 +181,7 @@ test('atomize: a source changed since init stops every step with ATOMIZE_SOURCE_
 });
 
 test('atomize: a missing work folder, a registry column nobody knows, a clash with a vault note, a provider that is down — typed errors, nothing half-written', async () => {
-  const { cli, work, home } = await setup({ 'Elsewhere/lantern.md': '# lantern\n' });
+  const { cli, work, home, fake } = await setup({ 'Elsewhere/lantern.md': '# lantern\n' });
   let r = await cli(['atomize', 'status', '--work', path.join(work, 'nope')]);
   assert.equal(r.exitCode, 2);
   assert.equal(r.json.error.code, 'ATOMIZE_WORK_MISSING');
@@ -202,6 +202,17 @@ test('atomize: a missing work folder, a registry column nobody knows, a clash wi
   assert.equal(r.exitCode, 69, r.stdout);
   assert.equal(r.json.error.code, 'PROVIDER_UNAVAILABLE');
   assert.ok(!fs.existsSync(path.join(work, 'progress')) || fs.readdirSync(path.join(work, 'progress')).length === 0);
+  assert.ok(!fs.existsSync(path.join(work, 'registry.tsv')));
+
+  // a provider off this machine: nothing is sent without the person's consent (exit 77), as for relate send
+  const sentBefore = fake.requests.length;
+  cfg.providers.remote = { kind: 'openai', url: `${offMachineUrl(fake)}/v1`, chat_model: 'm', attempts: 1 };
+  fs.writeFileSync(cfgFile, JSON.stringify(cfg));
+  r = await cli(['atomize', 'extract', '--work', work, '--provider', 'remote']);
+  assert.equal(r.exitCode, 77, r.stdout);
+  assert.equal(r.json.error.code, 'CONSENT_REQUIRED');
+  assert.equal(r.json.error.details.purpose, 'atomize');
+  assert.equal(fake.requests.length, sentBefore, 'nothing sent');
   assert.ok(!fs.existsSync(path.join(work, 'registry.tsv')));
 
   ok(await cli(['atomize', 'extract', '--work', work, '--provider', 'fake']));
