@@ -80,11 +80,11 @@ function unitsOf(kinds: readonly LineKind[], lines: readonly string[], from: num
   }
   // glue headings to the unit after them
   const glued: Unit[] = [];
+  const isHead = units.map((u) => kinds[u.start - 1] === 'heading' || kinds[u.start - 1] === 'thematic');
   for (let i = 0; i < units.length; i++) {
     const u = units[i]!;
-    const k = kinds[u.start - 1];
     const next = units[i + 1];
-    if ((k === 'heading' || k === 'thematic') && next) {
+    if (isHead[i] && next) {
       units[i + 1] = { start: u.start, end: next.end, chars: u.chars + next.chars };
       continue;
     }

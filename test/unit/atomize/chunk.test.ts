@@ -75,5 +75,11 @@ test('chunks: never across a chapter, never inside a table, list or code block, 
     // a chunk never ends on a heading
     for (const c of chunks) assert.ok(!/^#/.test(lines[c.end_line - 1]!), `max ${max}: ${c.id} ends on ${lines[c.end_line - 1]}`);
   }
+  // small chunks: one unit each (a heading glued to what follows it), never more
+  assert.deepEqual(
+    cutChunks(SRC, ch, 10).filter((c) => c.chapter === 'ch003').map((c) => [c.start_line, c.end_line]),
+    [[8, 10], [12, 15], [17, 19], [21, 25], [27, 29]],
+  );
+  for (const c of cutChunks(SRC, ch, 120)) assert.ok(c.chars <= 120 || c.start_line === c.end_line || /^(#|\||-|`)/.test(SRC.split('\n')[c.start_line - 1]!), `${c.id} (${c.chars} chars) is over 120 only when one unit is`);
   assert.deepEqual(cutChunks(SRC, ch, 5000).map((c) => c.chapter), ['ch001', 'ch003', 'ch004'], 'with room, one chunk per chapter; a chapter that is only a heading has none');
 });
