@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { checkDraft, prepareSource } from '../markdown/verbatim.js';
-import { isOwnLine } from './own-lines.js';
+import { ownLines } from './own-lines.js';
 import { files, readSource, type Work } from './work.js';
 
 /**
@@ -44,7 +44,7 @@ export function atomizeCheck(work: Work): CheckResult {
   const result: CheckResult = { notes: 0, sentences: 0, verbatim: 0, novel: [] };
   for (const note of draftNotes(work)) {
     const text = fs.readFileSync(path.join(files(work.dir).notes, note), 'utf8');
-    const r = checkDraft(source, text, { skipLine: isOwnLine });
+    const r = checkDraft(source, text, { skipLines: ownLines(text) });
     result.notes++;
     result.sentences += r.sentences;
     result.verbatim += r.verbatim;

@@ -72,7 +72,7 @@ export function atomizeWrite(work: Work, env: WriteEnv): WriteResult {
       const row = [e.name, ...e.aliases].map((t) => rowByKey.get(linkFoldKey(t))).find((r) => r !== undefined);
       const d = row ? drafts.get(row) : undefined;
       if (!d) continue;
-      for (const s of e.sentences) d.sentences.push({ text: s, chapter: chapterOf.get(c.id) ?? '', narrative: narrativeChapter.has(chapterOf.get(c.id) ?? '') || narrative.fromNarrative(s) });
+      for (const s of e.sentences.map(asLine).filter(Boolean)) d.sentences.push({ text: s, chapter: chapterOf.get(c.id) ?? '', narrative: narrativeChapter.has(chapterOf.get(c.id) ?? '') || narrative.fromNarrative(s) });
     }
   });
   // source order, each sentence once
@@ -142,4 +142,12 @@ export function sourceLine(work: Work, heads: readonly Chapter[], from: string, 
   }
   if (parts.length === 0) parts.push(bookLink !== null ? `[[${bookLink}]]` : path.basename(src.file));
   return SOURCE_LINE_PREFIX + parts.join(', ');
+}
+
+/**
+ * A sentence as one draft line: inner line breaks folded, and no leading
+ * heading marker (a "heading" would escape the verbatim check, which skips headings).
+ */
+function asLine(sentence: string): string {
+  return sentence.replace(/\s*\r?\n\s*/g, ' ').replace(/^#{1,6}\s+/, '').trim();
 }

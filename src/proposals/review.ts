@@ -14,7 +14,7 @@ import { linkTargetChecks, linkTargetPins, recordLinkTargets, targetHasher, type
 import { reviewHashOf } from './review-hash.js';
 import type { LinkTarget, ProposalRecord, Provenance, ReviewFile, StoredChange, StoredReview } from './types.js';
 import { checkDraft, prepareSource } from '../markdown/verbatim.js';
-import { isOwnLine } from '../atomize/own-lines.js';
+import { ownLines } from '../atomize/own-lines.js';
 import { readCurrent } from './vault-files.js';
 import { filesUnder, isFolder } from './changes.js';
 import { forProposal } from './engine-errors.js';
@@ -363,7 +363,8 @@ function verbatimChecks(changes: readonly StoredChange[], prov: Provenance): Rev
   let sentences = 0;
   for (const c of changes) {
     if (c.action !== 'write' || c.new_text === null || !isMarkdownPath(c.path)) continue;
-    const r = checkDraft(source, stripBom(c.new_text), { skipLine: isOwnLine });
+    const text = stripBom(c.new_text);
+    const r = checkDraft(source, text, { skipLines: ownLines(text) });
     sentences += r.sentences;
     for (const n of r.novel) {
       out.push({
