@@ -21,7 +21,7 @@ export interface PromoteResult {
   proposals: { id: string; state: string; notes: number; blocking: string[] }[];
   notes: number;
   already_proposed: number;
-  into: string;
+  into: string | null;
   allow_novel: boolean;
 }
 
@@ -29,10 +29,11 @@ export type Proposer = (input: ProposeInput) => Promise<ProposeResult>;
 
 export async function atomizePromote(work: Work, opts: { batch: number; allowNovel: boolean; agent?: string; stateOf?: (id: string) => string | null }, proposeFn: Proposer): Promise<PromoteResult> {
   const into = work.state.into;
-  if (!into) throw notReady('promote needs the vault folder the notes go into', 'Run `vaultgate atomize init SOURCE --work DIR --into FOLDER` again with --into, then write.');
   const source = readSource(work);
   const w = work.state.write;
   if (!w) throw notReady('there are no drafts to promote', 'Run `vaultgate atomize write --work DIR` first.');
+  // the drafts' links were made for their final paths under the folder write saw
+  if ((w.into ?? null) !== into) throw notReady(`the drafts were written for ${w.into ?? 'the vault root'}, and --into is now ${into ?? 'the vault root'}`, 'Run `vaultgate atomize write --work DIR` again (then strip), then promote.');
   const narrative = readChapters(work).some((c) => c.narrative);
   if (narrative && work.state.strip?.write_at !== w.at) {
     throw notReady('the drafts still hold lines of the narrative chapters', 'Run `vaultgate atomize strip --work DIR` first.');
@@ -48,7 +49,7 @@ export async function atomizePromote(work: Work, opts: { batch: number; allowNov
     const batch = notes.slice(b * opts.batch, (b + 1) * opts.batch);
     const changes = batch.map((n) => ({ kind: 'write' as const, path: finalPath(work, n), content: fs.readFileSync(path.join(files(work.dir).notes, n), 'utf8'), base: null }));
     const r = await proposeFn({
-        title: `atomize ${provenance.source}: ${batch.length} notes into ${into}${total > 1 ? ` (part ${b + 1} of ${total})` : ''}`,
+        title: `atomize ${provenance.source}: ${batch.length} notes into ${into ?? 'the vault root'}${total > 1 ? ` (part ${b + 1} of ${total})` : ''}`,
         summary: `Atomic notes cut from ${provenance.source} (sha256 ${src.sha256}) by \`vaultgate atomize\`; every sentence is checked word for word against the source (review check \`verbatim\`).`,
         agent: opts.agent ?? 'atomize',
         changes,

@@ -176,7 +176,9 @@ export function readRegistry(work: Work): { rows: RegistryRow[]; sha256: string 
   const rows = t.rows.map((r) => {
     if (r.cells.length > t.header.length) problems.push({ row: r.line, column: null, problem: `${r.cells.length} cells for ${t.header.length} columns (a tab inside a value is written \\t)` });
     const cell = (n: string) => (r.cells[col(n)] ?? '').trim();
-    return { line: r.line, name: cell('name'), kind: cell('kind'), aliases: splitList(cell('aliases')), chunks: splitList(cell('chunks')), note: cell('note') };
+    // a note written as its whole vault path (`Rules/Warden.md`) is read inside --into
+    const note = work.state.into && cell('note').startsWith(work.state.into + '/') ? cell('note').slice(work.state.into.length + 1) : cell('note');
+    return { line: r.line, name: cell('name'), kind: cell('kind'), aliases: splitList(cell('aliases')), chunks: splitList(cell('chunks')), note };
   });
   if (problems.length) throw invalid(file, problems);
   return { rows, sha256: sha256(text) };

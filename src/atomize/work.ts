@@ -30,7 +30,7 @@ export interface WorkState {
   /** sha256 of the registry.tsv extract last generated: a different file was edited by hand and is kept. */
   registry_generated_sha256?: string;
   tidy?: { registry_sha256: string; rows: number; at: string };
-  write?: { registry_sha256: string; notes: string[]; links_added: number; narrative: string[]; at: string };
+  write?: { registry_sha256: string; notes: string[]; links_added: number; narrative: string[]; into: string | null; at: string };
   strip?: { write_at: string; lines_removed: number; map: string | null; at: string };
   promote?: { proposals: string[]; proposed: Record<string, string>; allow_novel: boolean; at: string };
 }

@@ -11,7 +11,7 @@ import { addLinks, planIndex, type LinkTarget } from './links.js';
 import { narrativeTest } from './narrative.js';
 import { SOURCE_LINE_PREFIX } from './own-lines.js';
 import { readRegistry, validateRegistry, type RegistryRow } from './registry.js';
-import { files, notReady, nowIso, readSource, saveState, writeAtomic, type Work } from './work.js';
+import { files, nowIso, readSource, saveState, writeAtomic, type Work } from './work.js';
 
 /**
  * `atomize write --work DIR`: one draft per registry row in `DIR/notes/` —
@@ -28,7 +28,8 @@ export interface WriteResult {
   narrative_only: number;
   sentences: number;
   links_added: number;
-  into: string;
+  /** The vault folder the notes go into; null: the vault's root (init without --into). */
+  into: string | null;
 }
 
 export interface WriteEnv {
@@ -45,12 +46,12 @@ interface Draft {
 }
 
 export function finalPath(work: Work, note: string): string {
-  return `${work.state.into}/${note}`;
+  return work.state.into ? `${work.state.into}/${note}` : note;
 }
 
 export function atomizeWrite(work: Work, env: WriteEnv): WriteResult {
+  // links are made from the notes' final paths: under --into, or the vault's root without it
   const into = work.state.into;
-  if (!into) throw notReady('write needs the vault folder the notes go into: links are made from their final paths', 'Run `vaultgate atomize init SOURCE --work DIR --into FOLDER` again with --into.');
   const source = readSource(work);
   const chapters = readChapters(work);
   const chunks = readChunks(work);
@@ -108,7 +109,7 @@ export function atomizeWrite(work: Work, env: WriteEnv): WriteResult {
   if (fs.existsSync(f.notes)) fs.renameSync(f.notes, old);
   fs.renameSync(fresh, f.notes);
   fs.rmSync(old, { recursive: true, force: true });
-  work.state.write = { registry_sha256: registrySha, notes: notePaths.sort(), links_added: linksAdded, narrative: narrative.chapters, at: nowIso() };
+  work.state.write = { registry_sha256: registrySha, notes: notePaths.sort(), links_added: linksAdded, narrative: narrative.chapters, into, at: nowIso() };
   delete work.state.strip;
   saveState(work);
   return { notes: written.length, entities: rows.length, narrative_only: drafts.size - written.length, sentences, links_added: linksAdded, into };

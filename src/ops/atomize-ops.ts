@@ -192,7 +192,7 @@ export const atomizePromoteOp = defineOperation({
     };
     return { ...(await atomizePromote(work, { batch: input.batch, allowNovel: input.allow_novel, agent, stateOf }, (p) => propose(session, p, actorOf(ctx.env, agent)))) };
   },
-  text: (r) => [`${r.notes} notes proposed into ${r.into} (${r.already_proposed} proposed before)`, ...r.proposals.map((p) => `${p.id}  ${p.state}  ${p.notes} notes${p.blocking.length ? `  blocked by ${p.blocking.join(', ')}` : ''}`)].join('\n'),
+  text: (r) => [`${r.notes} notes proposed into ${r.into ?? 'the vault root'} (${r.already_proposed} proposed before)`, ...r.proposals.map((p) => `${p.id}  ${p.state}  ${p.notes} notes${p.blocking.length ? `  blocked by ${p.blocking.join(', ')}` : ''}`)].join('\n'),
 });
 
 export const atomizeStatusOp = defineOperation({
