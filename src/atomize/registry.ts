@@ -46,6 +46,8 @@ export function noteFileName(name: string): string {
 export function buildRegistry(work: Work, chunks: readonly Chunk[]): Omit<RegistryRow, 'line'>[] {
   interface Group {
     names: string[];
+    /** Every name and alias, in the order seen: the first spelling of each wins. */
+    terms: string[];
     kinds: Map<string, number>;
     aliases: string[];
     chunks: Set<string>;
@@ -63,12 +65,13 @@ export function buildRegistry(work: Work, chunks: readonly Chunk[]): Omit<Regist
       const hits = [...new Set(keys.map((k) => byKey.get(k)).filter((g): g is Group => g !== undefined).map(root))];
       let g: Group;
       if (hits.length === 0) {
-        g = { names: [], kinds: new Map(), aliases: [], chunks: new Set(), keys: new Set() };
+        g = { names: [], terms: [], kinds: new Map(), aliases: [], chunks: new Set(), keys: new Set() };
         groups.push(g);
       } else {
         g = hits[0]!;
         for (const other of hits.slice(1)) {
           g.names.push(...other.names);
+          g.terms.push(...other.terms);
           g.aliases.push(...other.aliases);
           for (const [k, n] of other.kinds) g.kinds.set(k, (g.kinds.get(k) ?? 0) + n);
           for (const x of other.chunks) g.chunks.add(x);
@@ -77,6 +80,7 @@ export function buildRegistry(work: Work, chunks: readonly Chunk[]): Omit<Regist
         }
       }
       g.names.push(e.name);
+      g.terms.push(e.name, ...e.aliases);
       g.aliases.push(...e.aliases);
       g.kinds.set(e.kind, (g.kinds.get(e.kind) ?? 0) + 1);
       g.chunks.add(c.id);
@@ -93,7 +97,7 @@ export function buildRegistry(work: Work, chunks: readonly Chunk[]): Omit<Regist
     const nameKey = linkFoldKey(name);
     const aliases: string[] = [];
     const seen = new Set([nameKey]);
-    for (const a of [...g.names, ...g.aliases]) {
+    for (const a of g.terms) {
       const k = linkFoldKey(a);
       if (seen.has(k)) continue;
       seen.add(k);

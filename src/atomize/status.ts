@@ -71,8 +71,8 @@ export function atomizeStatus(work: Work): StatusResult {
     const tidied = st.tidy?.registry_sha256 === registry.sha256;
     steps.push(step('tidy', tidied ? registry.rows : 0, tidied ? 0 : 1, 0, `${registry.rows} registry rows${tidied ? ', validated' : ', not validated since the last change'}`));
   }
-  const wrote = st.write && registry && st.write.registry_sha256 === registry.sha256;
-  steps.push(wrote ? step('write', st.write!.notes.length, 0, 0, `${st.write!.notes.length} drafts, ${st.write!.links_added} links added`) : step('write', 0, 1, 0, st.write ? 'the registry changed since the drafts were written' : 'not run'));
+  const wrote = st.write && registry && st.write.registry_sha256 === registry.sha256 && (st.write.into ?? null) === st.into;
+  steps.push(wrote ? step('write', st.write!.notes.length, 0, 0, `${st.write!.notes.length} drafts, ${st.write!.links_added} links added`) : step('write', 0, 1, 0, st.write ? 'the registry or --into changed since the drafts were written' : 'not run'));
   const narrative = chapters.filter((c) => c.narrative).length;
   const stripped = wrote && st.strip?.write_at === st.write!.at;
   steps.push(
