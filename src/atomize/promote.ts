@@ -4,7 +4,7 @@ import type { ProposeInput, ProposeResult } from '../proposals/index.js';
 import { draftNotes } from './check.js';
 import { readChapters } from './chapters.js';
 import { finalPath } from './write.js';
-import { files, notReady, nowIso, readSource, saveState, type Work } from './work.js';
+import { files, notReady, nowIso, readSource, saveState, sha256, type Work } from './work.js';
 
 /**
  * `atomize promote --work DIR [--batch N] [--allow-novel]`: the drafts become
@@ -42,7 +42,10 @@ export async function atomizePromote(work: Work, opts: { batch: number; allowNov
   // a note whose proposal was declined is proposed again (after the person fixed the draft, say)
   const notes = draftNotes(work).filter((n) => done[n] === undefined || opts.stateOf?.(done[n]!) === 'declined');
   const src = work.state.source;
-  const provenance = { kind: 'atomize' as const, source: src.vault_path ?? path.basename(src.file), source_sha256: src.sha256, allow_novel: opts.allowNovel, source_text: source };
+  // every note of the run, by final path and hash: links between batches are intended (review's link_target)
+  const runNotes: Record<string, string> = {};
+  for (const n of draftNotes(work)) runNotes[finalPath(work, n)] = sha256(fs.readFileSync(path.join(files(work.dir).notes, n)));
+  const provenance = { kind: 'atomize' as const, source: src.vault_path ?? path.basename(src.file), source_sha256: src.sha256, allow_novel: opts.allowNovel, notes: runNotes, source_text: source };
   const out: PromoteResult['proposals'] = [];
   const total = Math.ceil(notes.length / opts.batch);
   for (let b = 0; b < total; b++) {

@@ -156,7 +156,7 @@ export async function runReview(session: VaultSession, p: ReviewInput, parsed: M
     recorded = recordLinkTargets(p.changes, links.files, hashOf, opts.record.expected ?? []);
     opts.record.done(recorded);
   }
-  const linkTargets = base.length === 0 && pathProblems.length === 0 ? linkTargetChecks(recorded, p.changes, links.files, hashOf) : [];
+  const linkTargets = base.length === 0 && pathProblems.length === 0 ? siblingLinks(linkTargetChecks(recorded, p.changes, links.files, hashOf), p.provenance ?? null) : [];
   const pins = linkTargetPins(recorded, p.changes);
 
   // path: the engine's own rules (inspect plans the transaction and writes nothing); it also gives the approval hash
@@ -378,4 +378,22 @@ function verbatimChecks(changes: readonly StoredChange[], prov: Provenance): Rev
     }
   }
   return out.length ? out : [pass('verbatim', `all ${sentences} sentences are word for word in ${prov.source}`)];
+}
+
+/**
+ * link_target for a batch of an atomize run: a link that opened nothing when the
+ * batch was proposed (its target is in another batch, not applied yet) and now
+ * opens that note of the same run, with exactly the bytes promote proposed, is
+ * the link as intended — not a vault that changed under it.
+ */
+function siblingLinks(checks: ReviewCheck[], prov: Provenance | null): ReviewCheck[] {
+  const notes = prov?.notes;
+  if (!notes) return checks;
+  const kept = checks.filter((c) => {
+    const d = c.details as { target?: string | null; now?: { target?: string | null; sha256?: string | null } } | undefined;
+    const now = d?.now?.target;
+    return c.ok || d?.target !== null || !now || notes[now] === undefined || notes[now] !== d?.now?.sha256;
+  });
+  if (kept.length > 0) return kept;
+  return [pass('link_target', 'every new link opens the file it opened when proposed, or the note of the same atomize run it was written for')];
 }

@@ -111,6 +111,13 @@ export interface Provenance {
   source: string;
   source_sha256: string;
   allow_novel: boolean;
+  /**
+   * Every note of the same atomize run (its final path → sha256 of its text),
+   * across all its proposals: a link to one of them that opened nothing when
+   * this proposal was made (its batch was not applied yet) may open it later,
+   * with exactly those bytes, without failing link_target.
+   */
+  notes?: Record<string, string>;
   /** The source's text (null when the store no longer holds it). */
   source_text: string | null;
 }

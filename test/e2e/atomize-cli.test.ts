@@ -243,3 +243,21 @@ test('atomize: a missing work folder, a registry column nobody knows, a clash wi
   assert.equal(r.json.error.code, 'ATOMIZE_REGISTRY_INVALID');
   assert.deepEqual(r.json.error.details.problems[0], { row: 1, column: 'colour', problem: 'unknown column "colour"; the columns are name, kind, aliases, chunks, note' });
 });
+
+test('atomize promote: links between batches do not block — each proposal applies after the others, in any order', async () => {
+  const { cli, work, root } = await setup();
+  for (const step of [['init', 'Books/Ember Rules.md', '--into', 'Rules', '--narrative', 'Example of play'], ['chunk'], ['extract', '--provider', 'fake'], ['write'], ['strip']]) ok(await cli(['atomize', ...step, '--work', work]));
+  const r = await cli(['atomize', 'promote', '--work', work, '--batch', '1', '--allow-novel']);
+  ok(r);
+  assert.equal(r.json.proposals.length, 5);
+  // Warden links Lantern, Parry links Warden and Strike: each target lands in another proposal
+  for (const p of [...r.json.proposals].reverse()) {
+    const review = await cli(['review', p.id]);
+    const blocking = review.json.checks.filter((c: any) => !c.ok && c.severity === 'block');
+    assert.deepEqual(blocking, [], `${p.id}: ${JSON.stringify(blocking)}`);
+    ok(await cli(['apply', p.id, '--review-hash', review.json.review_hash]));
+  }
+  const links = await cli(['links', 'Rules/Warden.md']);
+  assert.ok(links.json.links.some((l: any) => l.target === 'Rules/Lantern.md' && l.status === 'resolved'));
+  assert.ok(fs.existsSync(path.join(root, 'Rules', 'Parry.md')));
+});
