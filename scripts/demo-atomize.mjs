@@ -5,7 +5,7 @@
 // of the chunk that mentions a glossary term), breaks the schema once, and
 // invents one sentence, so every step has something to show. Prints each
 // step's output, the time each took, and the numbers at the end.
-import { spawnSync, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
@@ -120,7 +120,6 @@ async function vg(args, { expectExit = 0, show = (j) => j } = {}) {
   );
   return json;
 }
-void spawnSync;
 
 console.log(`atomize demo: ${path.relative(repo, bookFile)} (${Buffer.byteLength(book)} bytes) in a vault at ${vault}, work folder ${work}`);
 await vg(['atomize', 'init', 'Books/Lanternfall.md', '--work', work, '--into', 'Rules/Lanternfall', '--narrative', 'Example of play'], { show: (j) => ({ source: j.source, chapters: j.chapters.length, narrative: j.narrative }) });
