@@ -8,6 +8,11 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+// `npm run demo -- atomize`: the atomize pipeline on examples/atomize (scripts/demo-atomize.mjs)
+if (process.argv[2] === 'atomize') {
+  await import('./demo-atomize.mjs');
+  process.exit(process.exitCode ?? 0);
+}
 const cli = path.join(repo, 'dist/cli/main.js');
 const base = fs.mkdtempSync(path.join(os.tmpdir(), 'vaultgate-demo-'));
 const vault = path.join(base, 'vault');

@@ -129,6 +129,7 @@ const PARENT_DESCRIPTIONS: Record<string, string> = {
   relate: 'Evidence catalogs for two notes and strict answers about them (docs/similar.md)',
   consent: 'Consents given to send note text off this machine (docs/similar.md)',
   skill: "Install or remove the vaultgate skill for Claude Code, Codex and pi (docs/agents-setup.md)",
+  atomize: 'Cut a book into atomic, linked notes with a chat model, proposed for review (docs/atomize.md)',
 };
 
 function parentDescription(word: string): string {

@@ -10,16 +10,25 @@ import type { Catalog } from './types.js';
  * send (what the person approves) is known before anything is sent.
  */
 export function chatRequestBody(catalog: Pick<Catalog, 'answer_schema' | 'request'>, spec: ProviderSpec, model: string): Uint8Array {
-  const messages = catalog.request.messages;
+  return chatBody(catalog.request.messages, { name: 'vaultgate_relation_v1', provider: providerJsonSchema(catalog.answer_schema, false), strict: providerJsonSchema(catalog.answer_schema, true) }, spec, model);
+}
+
+/**
+ * A chat request body for any strict answer schema (relate's, atomize's):
+ * the messages, temperature 0, and the schema in the provider's structured-output
+ * form when the provider is set to use it (`provider`: Ollama's `format`;
+ * `strict`: OpenAI's `response_format` in strict mode).
+ */
+export function chatBody(messages: readonly unknown[], schema: { name: string; provider: unknown; strict: unknown }, spec: ProviderSpec, model: string): Uint8Array {
   let body: Record<string, unknown>;
   if (spec.kind === 'ollama') {
     body = { model, messages, stream: false, options: { temperature: 0 } };
-    if (spec.jsonMode === 'schema') body.format = providerJsonSchema(catalog.answer_schema, false);
+    if (spec.jsonMode === 'schema') body.format = schema.provider;
     else if (spec.jsonMode === 'object') body.format = 'json';
   } else {
     body = { model, messages, temperature: 0 };
     if (spec.jsonMode === 'schema') {
-      body.response_format = { type: 'json_schema', json_schema: { name: 'vaultgate_relation_v1', strict: true, schema: providerJsonSchema(catalog.answer_schema, true) } };
+      body.response_format = { type: 'json_schema', json_schema: { name: schema.name, strict: true, schema: schema.strict } };
     } else if (spec.jsonMode === 'object') body.response_format = { type: 'json_object' };
   }
   return Buffer.from(JSON.stringify(body), 'utf8');

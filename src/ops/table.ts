@@ -3,6 +3,7 @@ import { backlinksOp, checkOp, contextOp, filesOp, indexOp, linksOp, noteOp, res
 import { consentApproveOp, consentDenyOp, consentListOp, consentPendingOp, relatePrepareOp, relateSendOp, relateValidateOp, verifyOp } from './evidence-ops.js';
 import { planOp } from './plan-ops.js';
 import { similarOp } from './similar-ops.js';
+import { atomizeCheckOp, atomizeChunkOp, atomizeExtractOp, atomizeInitOp, atomizePromoteOp, atomizeStatusOp, atomizeStripOp, atomizeTidyOp, atomizeWriteOp } from './atomize-ops.js';
 import { applyOp, declineOp, logOp, proposalsOp, proposeOp, reopenOp, reviewOp, rollbackOp, showOp } from './proposal-ops.js';
 import { scenarioCheckOp, scenarioListOp, scenarioShowOp } from './scenario-ops.js';
 import { stateDeleteOp, stateGetOp, stateListOp, statePatchOp } from './state-ops.js';
@@ -32,6 +33,8 @@ export const OPERATIONS: readonly Operation<any, any>[] = [
   scenarioShowOp,
   stateGetOp,
   stateListOp,
+  atomizeStatusOp,
+  atomizeCheckOp,
   // write
   planOp,
   proposeOp,
@@ -49,6 +52,13 @@ export const OPERATIONS: readonly Operation<any, any>[] = [
   checkpointOp,
   statePatchOp,
   stateDeleteOp,
+  atomizeInitOp,
+  atomizeChunkOp,
+  atomizeExtractOp,
+  atomizeTidyOp,
+  atomizeWriteOp,
+  atomizeStripOp,
+  atomizePromoteOp,
   // maintenance
   initOp,
   indexOp,

@@ -20,7 +20,7 @@ import type { Bundle } from '../txn/index.js';
 import { collectAfterBig } from './collect.js';
 import { lazyProperty } from './lazy.js';
 import { fileHashes, now, PROPOSAL_STORE, ProposalStore, unknownProposal, type ListFilter, type LogFilter, type ProposalSummary } from './store.js';
-import type { AuditEvent, EvidenceView, FolderMove, ProposalClaim, ProposalRecord, ProposalState, StoredChange, StoredReview } from './types.js';
+import type { AuditEvent, EvidenceView, FolderMove, ProposalClaim, ProposalRecord, ProposalState, Provenance, StoredChange, StoredReview } from './types.js';
 import { uncheckedEvidence } from './evidence-check.js';
 import { evidenceKeys } from './review-hash.js';
 
@@ -48,6 +48,8 @@ export interface ProposeInput {
   expect_link_targets?: ExpectedLinkTarget[];
   /** @internal A plan's claim and the fragments it cites, as verified when proposed (issue 22 §2). */
   claim?: ProposalClaim;
+  /** @internal The source a tool made the text from (atomize): review's `verbatim` check reads it. */
+  provenance?: Provenance;
 }
 
 /** The claim a plan's proposal carries out (issue 22 §2), shown beside its `evidence`. */
@@ -230,6 +232,7 @@ export async function propose(session: VaultSession, input: ProposeInput, actor:
         changes,
         folder_moves: folderMoves,
         ...(input.claim ? { claim: input.claim } : {}),
+        ...(input.provenance ? { provenance: input.provenance } : {}),
       },
       actor,
       parsed,
@@ -337,11 +340,13 @@ export async function review(session: VaultSession, id: string, actor: string): 
 }
 
 export interface ShowResult extends ReviewView {
-  proposal: Omit<ProposalRecord, 'changes' | 'review' | 'claim'> & {
+  proposal: Omit<ProposalRecord, 'changes' | 'review' | 'claim' | 'provenance'> & {
     rolled_back_by: string | null;
     /** The state of the rollback `rolled_back_by` names (`applied`: rolled back; `pending`/`blocked`: only proposed), or null. */
     rollback_state: ProposalState | null;
     reviewed_at: string | null;
+    /** Present for a proposal a tool made from a source (atomize); the source's text is not shown. */
+    provenance?: Omit<Provenance, 'source_text'>;
   };
 }
 
@@ -382,6 +387,8 @@ export function show(session: VaultSession, id: string, actor: string): ShowResu
           link_targets: p.link_targets,
           undone_at: p.undone_at,
           undone_by: p.undone_by,
+          // where a tool's text came from (atomize), without the source's text
+          ...(p.provenance ? { provenance: { kind: p.provenance.kind, source: p.provenance.source, source_sha256: p.provenance.source_sha256, allow_novel: p.provenance.allow_novel } } : {}),
         },
       }, p.review, p.claim);
     },

@@ -13,7 +13,9 @@ import { reviewLinks, type FileLinks } from './link-review.js';
 import { linkTargetChecks, linkTargetPins, recordLinkTargets, targetHasher, type ExpectedLinkTarget } from './link-targets.js';
 import { reviewHashOf } from './review-hash.js';
 import { evidenceChecks } from './evidence-check.js';
-import type { LinkTarget, ProposalRecord, ReviewFile, StoredChange, StoredReview } from './types.js';
+import type { LinkTarget, ProposalRecord, Provenance, ReviewFile, StoredChange, StoredReview } from './types.js';
+import { checkDraft, prepareSource } from '../markdown/verbatim.js';
+import { ownLines } from '../atomize/own-lines.js';
 import { readCurrent } from './vault-files.js';
 import { filesUnder, isFolder } from './changes.js';
 import { forProposal } from './engine-errors.js';
@@ -26,7 +28,7 @@ import { forProposal } from './engine-errors.js';
  * blocks and the hash is the one the person approved.
  *
  * Checks, in order (docs/proposals.md): base, path, owner, managed_blocks,
- * frontmatter, links, link_target, evidence (a plan's claim only), link_stability, shrink, and for a proposal made under a scenario its
+ * frontmatter, links, link_target, evidence (a plan's claim only), link_stability, shrink, for a proposal made by atomize `verbatim`, and for a proposal made under a scenario its
  * `scenario` and `validator` checks (src/policy). Each name appears at least
  * once: one passing entry, or one failing entry per problem (with its path).
  */
@@ -35,7 +37,7 @@ import { forProposal } from './engine-errors.js';
 export const SHRINK_LIMIT = 0.5;
 
 export type ReviewInput = Pick<ProposalRecord, 'operation_id' | 'changes' | 'allow_shrink' | 'allow_relink' | 'allow_broken_links' | 'scenario'> &
-  Partial<Pick<ProposalRecord, 'id' | 'title' | 'summary' | 'agent' | 'session' | 'link_targets' | 'folder_moves' | 'claim'>>;
+  Partial<Pick<ProposalRecord, 'id' | 'title' | 'summary' | 'agent' | 'session' | 'link_targets' | 'folder_moves' | 'claim' | 'provenance'>>;
 
 const stripBom = (t: string) => (t.charCodeAt(0) === 0xfeff ? t.slice(1) : t);
 const pass = (name: string, message: string, severity: 'block' | 'warn' = 'block'): ReviewCheck => ({ name, ok: true, severity, message });
@@ -155,7 +157,7 @@ export async function runReview(session: VaultSession, p: ReviewInput, parsed: M
     recorded = recordLinkTargets(p.changes, links.files, hashOf, opts.record.expected ?? []);
     opts.record.done(recorded);
   }
-  const linkTargets = base.length === 0 && pathProblems.length === 0 ? linkTargetChecks(recorded, p.changes, links.files, hashOf) : [];
+  const linkTargets = base.length === 0 && pathProblems.length === 0 ? siblingLinks(linkTargetChecks(recorded, p.changes, links.files, hashOf), p.provenance ?? null) : [];
   const pins = linkTargetPins(recorded, p.changes);
 
   // path: the engine's own rules (inspect plans the transaction and writes nothing); it also gives the approval hash
@@ -191,6 +193,7 @@ export async function runReview(session: VaultSession, p: ReviewInput, parsed: M
   checks.push(...links.checks.filter((c) => c.name !== 'links'));
   const shrinks = p.changes.map((c) => shrinkOf(c, parse));
   checks.push(...shrinkChecks(p, shrinks, links.files));
+  if (p.provenance) checks.push(...verbatimChecks(p.changes, p.provenance));
   checks.push(...(await scenarioChecks(session, p, files)));
 
   const reviewFiles: ReviewFile[] = p.changes.map((c, i) => reviewFile(c, links.files[i]!, shrinks[i]!));
@@ -346,4 +349,56 @@ async function scenarioChecks(session: VaultSession, p: ReviewInput, files: read
     ...(p.session ? { session: p.session } : {}),
   };
   return scenarioReviewChecks(scenario, files, { proposal: info });
+}
+
+/**
+ * verbatim (issue 24): for a proposal made by `atomize promote`, every sentence
+ * of every note it writes must be word for word in the source it was cut from
+ * (markdown/verbatim.ts; the `Source:` line is atomize's own). Each novel
+ * sentence is one entry naming the note, line and text: it blocks unless the
+ * proposal was made with `--allow-novel`, then it warns.
+ */
+function verbatimChecks(changes: readonly StoredChange[], prov: Provenance): ReviewCheck[] {
+  if (prov.source_text === null) {
+    return [{ name: 'verbatim', ok: false, severity: 'block', message: `the source ${prov.source} (sha256 ${prov.source_sha256}) is no longer kept, so no sentence can be checked against it`, details: { source: prov.source } }];
+  }
+  const source = prepareSource(prov.source_text);
+  const severity = prov.allow_novel ? 'warn' : 'block';
+  const out: ReviewCheck[] = [];
+  let sentences = 0;
+  for (const c of changes) {
+    if (c.action !== 'write' || c.new_text === null || !isMarkdownPath(c.path)) continue;
+    const text = stripBom(c.new_text);
+    const r = checkDraft(source, text, { skipLines: ownLines(text) });
+    sentences += r.sentences;
+    for (const n of r.novel) {
+      out.push({
+        name: 'verbatim',
+        ok: false,
+        severity,
+        path: c.path,
+        message: `${c.path}:${n.line}: not word for word in ${prov.source}: ${JSON.stringify(n.text)}${prov.allow_novel ? ' (allowed: the proposal says --allow-novel)' : ' — a paraphrase or an invention; fix the draft, or promote with --allow-novel'}`,
+        details: { line: n.line, text: n.text, source: prov.source },
+      });
+    }
+  }
+  return out.length ? out : [pass('verbatim', `all ${sentences} sentences are word for word in ${prov.source}`)];
+}
+
+/**
+ * link_target for a batch of an atomize run: a link that opened nothing when the
+ * batch was proposed (its target is in another batch, not applied yet) and now
+ * opens that note of the same run, with exactly the bytes promote proposed, is
+ * the link as intended — not a vault that changed under it.
+ */
+function siblingLinks(checks: ReviewCheck[], prov: Provenance | null): ReviewCheck[] {
+  const notes = prov?.notes;
+  if (!notes) return checks;
+  const kept = checks.filter((c) => {
+    const d = c.details as { target?: string | null; now?: { target?: string | null; sha256?: string | null } } | undefined;
+    const now = d?.now?.target;
+    return c.ok || d?.target !== null || !now || notes[now] === undefined || notes[now] !== d?.now?.sha256;
+  });
+  if (kept.length > 0) return kept;
+  return [pass('link_target', 'every new link opens the file it opened when proposed, or the note of the same atomize run it was written for')];
 }

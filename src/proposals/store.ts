@@ -7,7 +7,7 @@ import { lazyProperty } from './lazy.js';
 import { KeptParses } from './parse-cache.js';
 import { openStore, type StoreDb, type StoreSpec } from '../store/index.js';
 import type { NoteModel } from '../markdown/index.js';
-import type { AuditEvent, FolderMove, LinkTarget, ProposalClaim, ProposalOrigin, ProposalRecord, ProposalState, StoredChange, StoredReview } from './types.js';
+import type { AuditEvent, FolderMove, LinkTarget, ProposalClaim, ProposalOrigin, ProposalRecord, ProposalState, Provenance, StoredChange, StoredReview } from './types.js';
 
 type Env = Record<string, string | undefined>;
 
@@ -201,10 +201,19 @@ CREATE TABLE parses (
 ) STRICT;
 `;
 
+/**
+ * v8 (issue 24): where an atomize proposal's text came from, as JSON
+ * `{"kind":"atomize","source","source_sha256","allow_novel"}`; the source's text
+ * is kept in `texts` under its sha256 (NULL: a proposal with no such source).
+ */
+const SCHEMA_V8 = `
+ALTER TABLE proposals ADD COLUMN provenance TEXT;
+`;
+
 export const PROPOSAL_STORE: StoreSpec = {
   name: 'proposals',
   applicationId: 0x56475052, // 'VGPR'
-  migrations: [SCHEMA_V1, SCHEMA_V2, SCHEMA_V3, SCHEMA_V4, SCHEMA_V5, SCHEMA_V6, SCHEMA_V7],
+  migrations: [SCHEMA_V1, SCHEMA_V2, SCHEMA_V3, SCHEMA_V4, SCHEMA_V5, SCHEMA_V6, SCHEMA_V7, SCHEMA_V8],
 };
 
 interface ProposalRow {
@@ -236,6 +245,7 @@ interface ProposalRow {
   claim: string | null;
   undone_at: string | null;
   undone_by: string | null;
+  provenance: string | null;
 }
 
 interface ChangeRow {
@@ -251,7 +261,7 @@ export type NewProposal = Pick<
   ProposalRecord,
   'title' | 'summary' | 'agent' | 'session' | 'scenario' | 'allow_shrink' | 'allow_relink' | 'allow_broken_links' | 'origin' | 'rollback_of' | 'changes'
 > &
-  Partial<Pick<ProposalRecord, 'folder_moves' | 'claim'>>;
+  Partial<Pick<ProposalRecord, 'folder_moves' | 'claim' | 'provenance'>>;
 
 export interface ListFilter {
   /** Only proposals in one of these states (absent or empty: every state). */
@@ -360,6 +370,11 @@ export class ProposalStore {
         )
         .run(seq, id, p.title, p.summary, p.agent, p.session, p.scenario, p.allow_shrink ? 1 : 0, p.allow_relink ? 1 : 0, p.allow_broken_links ? 1 : 0, JSON.stringify(p.folder_moves ?? []), p.origin, p.rollback_of, operationId, at, at, p.claim ? JSON.stringify(p.claim) : null);
       const ins = this.db.prepare('INSERT INTO changes (proposal_seq, ord, path, action, to_path, base_sha256, new_sha256) VALUES (?, ?, ?, ?, ?, ?, ?)');
+      if (p.provenance) {
+        const { source_text, ...rest } = p.provenance;
+        if (source_text !== null) this.putText(rest.source_sha256, source_text);
+        this.db.prepare('UPDATE proposals SET provenance = ? WHERE seq = ?').run(JSON.stringify(rest), seq);
+      }
       p.changes.forEach((c, ord) => {
         if (c.old_text !== null) this.putText(c.base_sha256!, c.old_text);
         if (c.new_text !== null) this.putText(c.new_sha256!, c.new_text);
@@ -461,7 +476,15 @@ export class ProposalStore {
       claim: row.claim === null ? null : (JSON.parse(row.claim) as ProposalClaim),
       undone_at: row.undone_at,
       undone_by: row.undone_by,
+      provenance: this.provenance(row.provenance),
     };
+  }
+
+  /** A stored provenance with its source text (kept by hash), or null. */
+  private provenance(json: string | null): Provenance | null {
+    if (json === null) return null;
+    const p = JSON.parse(json) as Omit<Provenance, 'source_text'>;
+    return { ...p, source_text: this.text(p.source_sha256) };
   }
 
   /**

@@ -100,6 +100,31 @@ export interface ProposalRecord {
   /** While undone: when, and the engine operation that undid it (`_undo-<operation_id>`); else null. */
   undone_at: string | null;
   undone_by: string | null;
+  /** Where the proposal's text came from, when a tool made it from a source (atomize); null otherwise. */
+  provenance: Provenance | null;
+}
+
+/**
+ * A proposal made by `atomize promote` (issue 24): the source the notes were
+ * cut from, its text kept by hash in the store (so review can check every
+ * sentence against it even when the work folder is gone), and whether the
+ * person allowed novel sentences (`--allow-novel`). Review's `verbatim` check runs on it.
+ */
+export interface Provenance {
+  kind: 'atomize';
+  /** The source's vault path, or its file name when it is outside the vault. */
+  source: string;
+  source_sha256: string;
+  allow_novel: boolean;
+  /**
+   * Every note of the same atomize run (its final path → sha256 of its text),
+   * across all its proposals: a link to one of them that opened nothing when
+   * this proposal was made (its batch was not applied yet) may open it later,
+   * with exactly those bytes, without failing link_target.
+   */
+  notes?: Record<string, string>;
+  /** The source's text (null when the store no longer holds it). */
+  source_text: string | null;
 }
 
 /**

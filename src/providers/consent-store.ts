@@ -22,6 +22,7 @@ export function hostOf(destination: string): string {
 export const PURPOSE_TEXT: Record<SendPlan['purpose'], string> = {
   embed: 'embedding (the text is turned into vectors)',
   relate: 'relate (a chat model reads two notes)',
+  atomize: 'atomize (a chat model reads a book chunk by chunk to list its entities)',
 };
 
 export const CONSENT_STORE: StoreSpec = {

@@ -32,8 +32,8 @@ const canonicalize = canonicalizeModule as unknown as (input: unknown) => string
  * Every consent used is recorded (who, when, what, where, through which face).
  */
 export interface SendPlan {
-  /** Why: `relate` (a catalog to a chat model) or `embed` (note sections to an embedding model). */
-  purpose: 'relate' | 'embed';
+  /** Why: `relate` (a catalog to a chat model), `embed` (note sections to an embedding model) or `atomize` (a book's chunks to a chat model). */
+  purpose: 'relate' | 'embed' | 'atomize';
   provider: string;
   kind: string;
   /** The endpoint the requests are POSTed to. */

@@ -109,6 +109,13 @@ function cases(bundle: string, opId: string): Case[] {
     { name: 'propose-move-folder', op: 'propose', argv: ['propose', '--move', 'Games/Catan/', 'Boardgames/Catan/'] },
     { name: 'propose-steals-links', op: 'propose', argv: ['propose', 'Rules.md', '--content', '# House rules\n', '--base', 'none'] },
     { name: 'check-links-baseline', op: 'check', argv: ['check', '--links-baseline', 'links.json'] },
+    // atomize (issue 24): the typed error every step gives for a folder that is not a work folder
+    ...['init', 'chunk', 'extract', 'tidy', 'write', 'strip', 'check', 'promote', 'status'].map((verb) => ({
+      name: `atomize-${verb}-no-work`,
+      op: `atomize_${verb}`,
+      argv: ['atomize', verb, ...(verb === 'init' ? ['no-such-book.md'] : []), '--work', 'no-such-work', ...(verb === 'extract' ? ['--provider', 'ollama'] : [])],
+      exit: 2,
+    })),
   ];
 }
 
