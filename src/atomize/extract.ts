@@ -1,13 +1,12 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import { VaultgateError } from '../errors.js';
 import { chatAnswerContent, chatBody } from '../evidence/chat-request.js';
 import { linksToText } from '../markdown/verbatim.js';
 import { checkConsent, endpointOf, headersOf, modelFor, postToProvider, resolveProvider, type ConsentGate, type PlanSummary } from '../providers/index.js';
-import { chunkText, readChunks, type Chunk } from './chunk.js';
+import { chunkText, readChunks } from './chunk.js';
 import { EXTRACT_SCHEMA, extractJsonSchema, extractMessages, parseExtractAnswer, type ExtractedEntity } from './extract-schema.js';
+import { PROGRESS_SCHEMA, progressFile, readProgress, type ChunkProgress } from './progress.js';
 import { regenerateRegistry, type RegistryOutcome } from './registry.js';
-import { files, nowIso, readSource, saveState, writeAtomic, type Work } from './work.js';
+import { nowIso, readSource, saveState, writeAtomic, type Work } from './work.js';
 
 type Env = Record<string, string | undefined>;
 
@@ -15,39 +14,6 @@ type Env = Record<string, string | undefined>;
 export const EXTRACT_ATTEMPTS = 3;
 /** Raw answers kept in a failed chunk's progress file, each cut to this many characters. */
 const KEPT_ANSWER_CHARS = 2000;
-
-export const PROGRESS_SCHEMA = 'vaultgate.atomize.progress.v1';
-
-/** One chunk's progress file (`DIR/progress/<chunk>.json`), written atomically when the chunk is settled. */
-export interface ChunkProgress {
-  schema: typeof PROGRESS_SCHEMA;
-  chunk: string;
-  /** The chunk text's sha256 when it was asked: a progress file for other text is stale. */
-  chunk_sha256: string;
-  status: 'done' | 'failed';
-  attempts: number;
-  provider: string;
-  model: string;
-  at: string;
-  entities?: ExtractedEntity[];
-  /** Why each attempt was refused (failed chunks). */
-  errors?: string[];
-  answers?: string[];
-}
-
-export function progressFile(work: Work, chunk: string): string {
-  return path.join(files(work.dir).progress, `${chunk}.json`);
-}
-
-export function readProgress(work: Work, chunk: Chunk): ChunkProgress | null {
-  try {
-    const p = JSON.parse(fs.readFileSync(progressFile(work, chunk.id), 'utf8')) as ChunkProgress;
-    if (p.schema !== PROGRESS_SCHEMA || p.chunk_sha256 !== chunk.sha256) return null;
-    return p;
-  } catch {
-    return null;
-  }
-}
 
 export interface ExtractOptions {
   provider: string;

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import { VaultgateError } from '../errors.js';
 import { basenameOf, buildFileIndex, linkFoldKey, type FileIndex } from '../links/index.js';
 import type { Chunk } from './chunk.js';
-import { readProgress } from './extract.js';
+import { readProgress } from './progress.js';
 import { formatTsv, joinList, parseTsv, splitList } from './tsv.js';
 import { files, nowIso, saveState, sha256, writeAtomic, type Work } from './work.js';
 

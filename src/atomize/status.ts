@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import { readChapters } from './chapters.js';
 import { atomizeCheck, draftNotes } from './check.js';
 import { readChunks, type Chunk } from './chunk.js';
-import { readProgress } from './extract.js';
+import { readProgress } from './progress.js';
 import { readRegistry } from './registry.js';
 import { files, type Work } from './work.js';
 

@@ -6,7 +6,7 @@ import { linkFoldKey } from '../links/index.js';
 import { normalizeForVerbatim } from '../markdown/verbatim.js';
 import { readChapters, type Chapter } from './chapters.js';
 import { readChunks } from './chunk.js';
-import { readProgress } from './extract.js';
+import { readProgress } from './progress.js';
 import { addLinks, planIndex, type LinkTarget } from './links.js';
 import { narrativeTest } from './narrative.js';
 import { SOURCE_LINE_PREFIX } from './own-lines.js';

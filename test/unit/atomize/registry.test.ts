@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { buildRegistry, noteFileName, validateRegistry, type RegistryRow } from '../../../src/atomize/registry.js';
-import { PROGRESS_SCHEMA } from '../../../src/atomize/extract.js';
+import { PROGRESS_SCHEMA } from '../../../src/atomize/progress.js';
 import { WORK_SCHEMA, type Work } from '../../../src/atomize/work.js';
 import { buildFileIndex, type FileIndex } from '../../../src/links/index.js';
 import { isVaultgateError } from '../../../src/errors.js';
