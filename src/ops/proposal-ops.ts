@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { VaultgateError } from '../errors.js';
 import type { ChangeRequest, ProposeInput, ReviewView } from '../proposals/index.js';
 import { defineOperation, type OpContext } from './operation.js';
@@ -61,6 +62,27 @@ async function contentOf(ctx: OpContext, s: ContentSources, form: string): Promi
   return readInputFile(ctx, s.stdin ? '-' : s.content_file!, s.stdin ? 'stdin' : '--content-file');
 }
 
+/**
+ * Where a capture's `source` is read from: on the CLI relative to the working
+ * folder; over MCP relative to the vault root and only inside it (an agent
+ * names vault paths, such as a file in the drop folder; it does not reach into
+ * the person's disk through the vault's door).
+ */
+export function sourceResolver(ctx: OpContext): (source: string) => string {
+  return (source) => {
+    if (ctx.face !== 'mcp') return path.resolve(ctx.cwd, source);
+    const root = ctx.session().root;
+    const abs = path.resolve(root, source);
+    const rel = path.relative(root, abs);
+    if (rel === '' || rel.startsWith('..') || path.isAbsolute(rel)) {
+      throw new VaultgateError('INVALID_INPUT', `capture source ${JSON.stringify(source)} is outside the vault`, {
+        hint: 'Over MCP a capture reads a file inside the vault (e.g. one in the drop folder, inbox/); put the file there first.',
+      });
+    }
+    return abs;
+  };
+}
+
 function usage(message: string, hint = 'See `vaultgate propose --help`.'): VaultgateError {
   return new VaultgateError('USAGE', message, { hint });
 }
@@ -94,6 +116,7 @@ export const proposeOp = defineOperation({
     'vaultgate propose --move Projects/Old/ Archive/Old/',
     'vaultgate propose --rename-heading Notes/Plan.md "Open questions" "Questions" --base <sha256>',
     'vaultgate propose --changes changes.json --agent claude',
+    'vaultgate propose --capture inbox/article.html --type capture',
   ],
   params: [
     { name: 'path', type: 'string', positional: true, required: false, description: 'the note (for --move and --rename: the file or folder to move)' },
@@ -113,8 +136,10 @@ export const proposeOp = defineOperation({
     { name: 'append', type: 'boolean', description: 'append the text to the end of the note' },
     { name: 'append_file', type: 'string', placeholder: 'file', cliOnly: true, description: 'append this file’s text to the end of the note' },
     { name: 'append_to_section', type: 'string', placeholder: 'heading', description: 'append the text at the end of this section ("Heading > Sub")' },
+    { name: 'capture', type: 'string', placeholder: 'file', description: 'store this file’s exact bytes at .raw/captured/<sha256>.<ext> (create-only; the same bytes again are a no-op naming the existing file)' },
     { name: 'changes', type: 'string', placeholder: 'file.json', cliOnly: true, description: 'several files at once: a JSON document (- for stdin; docs/json.md)' },
-    { name: 'changes_json', type: 'string', mcpOnly: true, jsonText: true, description: 'several files at once: the JSON document {"title","summary"?,"changes":[{"path","action","content"?,"base","to"?}]} (an object, or its text)' },
+    { name: 'changes_json', type: 'string', mcpOnly: true, jsonText: true, description: 'several files at once: the JSON document {"title","summary"?,"type"?,"changes":[{"path","action","content"?,"base","to"?} or {"action":"capture","source"}]} (an object, or its text)' },
+    { name: 'type', type: 'string', placeholder: 'type', description: 'the operation type whose scope every path must stay in (`operations` in .vaultgate/config.yaml; default generic); out of scope exits 77 and stores nothing' },
     { name: 'title', type: 'string', placeholder: 'text', description: 'one line saying what the change is for (default: what it does)' },
     { name: 'summary', type: 'string', placeholder: 'text', description: 'why, for the person who reviews it' },
     { name: 'agent', type: 'string', placeholder: 'name', description: 'who proposes (default: VAULTGATE_AGENT)' },
@@ -140,6 +165,7 @@ export const proposeOp = defineOperation({
         ['--append', input.append],
         ['--append-file', input.append_file !== undefined],
         ['--append-to-section', input.append_to_section !== undefined],
+        ['--capture', input.capture !== undefined],
         ['--changes', input.changes !== undefined || input.changes_json !== undefined],
       ] as const
     ).filter(([, on]) => on).map(([f]) => f);
@@ -163,8 +189,18 @@ export const proposeOp = defineOperation({
       if (input.path !== undefined || input.base !== undefined || hasContent || input.with !== undefined) throw usage('--changes takes every path, base and text from its JSON document');
       if (input.title !== undefined || input.summary !== undefined) throw usage('--changes takes its title and summary from the JSON document');
       const text = input.changes_json ?? (await readInputFile(ctx, input.changes!, '--changes'));
-      const doc = parseChangesDocument(text, input.changes_json !== undefined ? 'changes_json' : input.changes === '-' ? 'stdin' : input.changes!);
-      request = { ...common, title: doc.title, ...(doc.summary === undefined ? {} : { summary: doc.summary }), changes: doc.changes };
+      const doc = parseChangesDocument(text, input.changes_json !== undefined ? 'changes_json' : input.changes === '-' ? 'stdin' : input.changes!, sourceResolver(ctx));
+      if (input.type !== undefined && doc.type !== undefined && input.type !== doc.type) throw usage(`--type ${input.type} and the document's "type": ${JSON.stringify(doc.type)} differ; give one`);
+      const type = input.type ?? doc.type;
+      request = { ...common, title: doc.title, ...(doc.summary === undefined ? {} : { summary: doc.summary }), ...(type === undefined ? {} : { type }), changes: doc.changes };
+    } else if (form === '--capture') {
+      if (input.path !== undefined || input.base !== undefined || hasContent || input.with !== undefined) throw usage('--capture takes only the file to capture: `vaultgate propose --capture FILE`');
+      request = {
+        ...common,
+        ...(input.title === undefined ? {} : { title: input.title }),
+        ...(input.type === undefined ? {} : { type: input.type }),
+        changes: [{ kind: 'capture', source: sourceResolver(ctx)(input.capture!) }],
+      };
     } else {
       if (input.path === undefined) throw usage(`${form === 'full text' ? 'a change' : form} needs PATH`);
       const moving = form === '--move' || form === '--rename';
@@ -177,7 +213,7 @@ export const proposeOp = defineOperation({
         if (input.base === 'none') throw usage(`--base none means a new note; ${form} needs the existing file’s sha256`);
         const base = input.base ?? null;
         const change: ChangeRequest = form === '--move' ? { kind: 'move', path: input.path, to: input.to, base } : { kind: 'rename', path: input.path, name: input.to, base };
-        return { ...(await propose(session, { ...common, ...(input.title === undefined ? {} : { title: input.title }), changes: [change] }, actorOf(ctx.env, agent))) };
+        return { ...(await propose(session, { ...common, ...(input.title === undefined ? {} : { title: input.title }), ...(input.type === undefined ? {} : { type: input.type }), changes: [change] }, actorOf(ctx.env, agent))) };
       }
       if (input.base === undefined) throw usage('give --base: the sha256 of the version you read (`vaultgate note PATH`), or `none` for a new note', 'The base is how vaultgate knows your change is not made on an outdated copy.');
       if (input.with !== undefined && form !== '--replace') throw usage('--with goes with --replace');
@@ -206,11 +242,15 @@ export const proposeOp = defineOperation({
         else if (form === '--append-to-section') change = { kind: 'append_to_section', path: input.path, heading: input.append_to_section!, content, base: b };
         else change = { kind: 'write', path: input.path, content, base };
       }
-      request = { ...common, ...(input.title === undefined ? {} : { title: input.title }), changes: [change] };
+      request = { ...common, ...(input.title === undefined ? {} : { title: input.title }), ...(input.type === undefined ? {} : { type: input.type }), changes: [change] };
     }
     return { ...(await propose(session, request, actorOf(ctx.env, agent))) };
   },
-  text: (r) => reviewText({ proposal: r.proposal, ...r.review }),
+  text: (r) =>
+    [
+      ...(r.captures ?? []).map((c) => `${c.existing ? 'already captured' : 'captures'} ${c.source} as ${c.path}${c.existing ? ' (not part of this proposal)' : ''}`),
+      reviewText({ proposal: r.proposal, ...r.review }),
+    ].join('\n'),
 });
 
 export const reviewOp = defineOperation({

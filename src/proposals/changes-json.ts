@@ -12,8 +12,13 @@ import type { ChangeRequest } from './changes.js';
 export interface ChangesDocument {
   title: string;
   summary?: string;
+  /** The operation type whose scope the changes must stay in (issue 22 §3; default `generic`). */
+  type?: string;
   changes: ChangeRequest[];
 }
+
+/** How a face turns a capture's `source` into an absolute path (the CLI: its working folder; MCP: the vault root). */
+export type SourceResolver = (source: string) => string;
 
 const schema = once(() => {
   const { z } = loadZod();
@@ -25,21 +30,24 @@ const schema = once(() => {
     base: Sha.nullable(),
     to: z.string().min(1).optional(),
   });
+  // a capture names a file to read, not a vault path: its own shape (capture.ts)
+  const Capture = z.strictObject({ action: z.literal('capture'), source: z.string().min(1) });
   return z.strictObject({
     title: z.string().trim().min(1),
     summary: z.string().optional(),
-    changes: z.array(Change).min(1).max(MAX_WRITES),
+    type: z.string().min(1).max(64).optional(),
+    changes: z.array(z.union([Capture, Change])).min(1).max(MAX_WRITES),
   });
 });
 
 function invalid(where: string, message: string, details: Record<string, unknown> = {}): VaultgateError {
   return new VaultgateError('CHANGES_INVALID', `${where}: ${message}`, {
     details,
-    hint: 'Format: {"title", "summary"?, "changes": [{"path", "action": "write|delete|move", "content"?, "base": SHA256|null, "to"?}]} (docs/json.md, `vaultgate propose`).',
+    hint: 'Format: {"title", "summary"?, "type"?, "changes": [{"path", "action": "write|delete|move", "content"?, "base": SHA256|null, "to"?} | {"action": "capture", "source": FILE}]} (docs/json.md, `vaultgate propose`).',
   });
 }
 
-export function parseChangesDocument(text: string, where: string): ChangesDocument {
+export function parseChangesDocument(text: string, where: string, resolveSource: SourceResolver = (s) => s): ChangesDocument {
   let raw: unknown;
   try {
     raw = parseStrictJson(text);
@@ -55,6 +63,7 @@ export function parseChangesDocument(text: string, where: string): ChangesDocume
   }
   const changes = parsed.data.changes.map((c, n): ChangeRequest => {
     const at = `changes.${n}`;
+    if (c.action === 'capture') return { kind: 'capture', source: resolveSource(c.source) };
     if (c.action === 'write') {
       if (c.content === undefined) throw invalid(where, `${at}: write needs content`, { field: at });
       if (c.to !== undefined) throw invalid(where, `${at}: only move takes \`to\``, { field: at });
@@ -70,5 +79,10 @@ export function parseChangesDocument(text: string, where: string): ChangesDocume
     if (c.to === undefined) throw invalid(where, `${at}: move needs \`to\``, { field: at });
     return { kind: 'move', path: c.path, to: c.to, base: c.base };
   });
-  return { title: parsed.data.title, ...(parsed.data.summary === undefined ? {} : { summary: parsed.data.summary }), changes };
+  return {
+    title: parsed.data.title,
+    ...(parsed.data.summary === undefined ? {} : { summary: parsed.data.summary }),
+    ...(parsed.data.type === undefined ? {} : { type: parsed.data.type }),
+    changes,
+  };
 }

@@ -4,6 +4,7 @@ import { VaultgateError } from '../errors.js';
 import { checkWritePath, MAX_FILE_BYTES, MAX_OPERATION_BYTES, MAX_WRITES } from '../txn/index.js';
 import { isMarkdownPath, normalizeVaultPath, sha256Hex } from '../vault/index.js';
 import { appendToNote, appendToSection, renameHeading, replaceOnce, replaceSection } from './edits.js';
+import { alreadyCaptured, resolveCapture, type CaptureOutcome, type CaptureRequest } from './capture.js';
 import { asProposal } from './engine-errors.js';
 import type { HeadingRename, LinkRewriter } from './link-rewrite.js';
 import type { FolderMove, StoredChange } from './types.js';
@@ -34,7 +35,16 @@ export type ChangeRequest =
   /** Replace the body of one section (`Heading > Sub`). */
   | { kind: 'section'; path: string; heading: string; content: string; base: string }
   | { kind: 'append'; path: string; content: string; base: string }
-  | { kind: 'append_to_section'; path: string; heading: string; content: string; base: string };
+  | { kind: 'append_to_section'; path: string; heading: string; content: string; base: string }
+  /** A source's exact bytes, stored content-addressed (capture.ts). */
+  | CaptureRequest;
+
+/** Where captures go and what they came to (`resolveChanges`). */
+export interface CaptureContext {
+  config: Parameters<typeof resolveCapture>[1];
+  /** Receives one outcome per capture request, in order (an existing capture is `existing: true` and adds no change). */
+  outcomes: CaptureOutcome[];
+}
 
 /** No rewriting: the changes as proposed (tests, and callers that rewrite nothing). */
 export const plainMove: LinkRewriter = (changes) => changes;
@@ -74,7 +84,7 @@ function writeChange(rel: string, base: string | null, cur: CurrentFile | null, 
 }
 
 /** One request → one exact change, read against the vault now. */
-export function resolveChange(root: string, r: ChangeRequest): StoredChange {
+export function resolveChange(root: string, r: Exclude<ChangeRequest, CaptureRequest>): StoredChange {
   const rel = normalizeVaultPath(r.path);
   const cur = readCurrent(root, rel);
   checkBase(rel, r.base as string | null, cur);
@@ -195,14 +205,19 @@ function expandMove(root: string, r: Extract<ChangeRequest, { kind: 'move' | 're
  * size limits checked. `folders` receives each folder moved whole (review checks
  * that it still holds exactly the files moved).
  */
-export function resolveChanges(root: string, requests: readonly ChangeRequest[], rewriter: LinkRewriter = plainMove, folders: FolderMove[] = []): StoredChange[] {
+export function resolveChanges(root: string, requests: readonly ChangeRequest[], rewriter: LinkRewriter = plainMove, folders: FolderMove[] = [], capture?: CaptureContext): StoredChange[] {
   if (requests.length === 0) throw new VaultgateError('USAGE', 'a proposal needs at least one change', { hint: 'See `vaultgate propose --help`.' });
   if (requests.length > MAX_WRITES) throw tooMany(requests.length);
-  for (const r of requests) asProposal({ verb: 'propose' }, () => checkRequestPaths(r));
+  for (const r of requests) if (r.kind !== 'capture') asProposal({ verb: 'propose' }, () => checkRequestPaths(r));
   const resolved: StoredChange[] = [];
   const headings: HeadingRename[] = [];
+  const outcomes = capture?.outcomes ?? [];
   for (const r of requests) {
-    if (r.kind === 'move' || r.kind === 'rename') resolved.push(...expandMove(root, r, folders));
+    if (r.kind === 'capture') {
+      if (!capture) throw new Error('internal: a capture needs the vault config');
+      const c = resolveCapture(root, capture.config, r, outcomes);
+      if (c !== null) resolved.push(c);
+    } else if (r.kind === 'move' || r.kind === 'rename') resolved.push(...expandMove(root, r, folders));
     else if (r.kind === 'rename_heading') {
       const rel = normalizeVaultPath(r.path);
       const cur = readCurrent(root, rel);
@@ -212,13 +227,15 @@ export function resolveChanges(root: string, requests: readonly ChangeRequest[],
       headings.push({ path: rel, heading: renamed.index, text: r.to.trim(), before: renamed.before });
     } else resolved.push(resolveChange(root, r));
   }
+  // only captures, every one already there: nothing to propose, and the answer names where they are
+  if (resolved.length === 0 && outcomes.length > 0) throw alreadyCaptured(outcomes);
   for (const c of resolved) {
     if (c.action === 'move') checkLinkableName(c.to!);
     else if (c.action === 'write' && c.base_sha256 === null) checkLinkableName(c.path);
   }
   const changes = resolved.some((c) => c.action === 'move') || headings.length > 0 ? rewriter(resolved, headings) : resolved;
   if (changes.length > MAX_WRITES) throw tooMany(changes.length);
-  const total = changes.reduce((n, c) => n + (c.new_text === null ? 0 : Buffer.byteLength(c.new_text)), 0);
+  const total = changes.reduce((n, c) => n + (c.capture ? c.capture.bytes.byteLength : c.new_text === null ? 0 : Buffer.byteLength(c.new_text)), 0);
   if (total > MAX_OPERATION_BYTES) {
     throw new VaultgateError('BUNDLE_LIMIT', `the new texts add up to ${total} bytes, over ${MAX_OPERATION_BYTES}`, {
       details: { actual: total, limit: MAX_OPERATION_BYTES },
@@ -234,7 +251,7 @@ export function resolveChanges(root: string, requests: readonly ChangeRequest[],
  * refused as such (PATH_RESERVED, exit 2), not as a stale base or a link the
  * rewriter cannot write. The whole bundle is checked again once it is built.
  */
-function checkRequestPaths(r: ChangeRequest): void {
+function checkRequestPaths(r: Exclude<ChangeRequest, CaptureRequest>): void {
   const trimmed = (p: string) => p.replace(/\/+$/, '');
   checkWritePath(trimmed(r.path));
   if (r.kind === 'move') checkWritePath(trimmed(r.to));
@@ -277,6 +294,6 @@ function tooMany(n: number): VaultgateError {
 /** A title when none is given: what the first change does, and how many more there are. */
 export function defaultTitle(changes: readonly StoredChange[]): string {
   const c = changes[0]!;
-  const what = c.action === 'move' ? `Move ${c.path} to ${c.to}` : c.action === 'delete' ? `Delete ${c.path}` : c.base_sha256 === null ? `Create ${c.path}` : `Edit ${c.path}`;
+  const what = c.capture ? `Capture ${c.capture.source}` : c.action === 'move' ? `Move ${c.path} to ${c.to}` : c.action === 'delete' ? `Delete ${c.path}` : c.base_sha256 === null ? `Create ${c.path}` : `Edit ${c.path}`;
   return changes.length > 1 ? `${what} (+${changes.length - 1} more)` : what;
 }
