@@ -10,7 +10,7 @@ import { loadTurndown } from '../lazy-require.js';
  *   extension): the UTF-8 text, a byte-order mark and CRs dropped.
  * - HTML (`.html`, `.htm`): converted to Markdown by turndown (7.2.5, pinned;
  *   the de-facto HTML→Markdown converter, pure JavaScript, one dependency:
- *   its DOM, @mixmark-io/domino). `<script>`, `<style>`, `<noscript>` and
+ *   its DOM, @mixmark-io/domino). `<head>`, `<title>`, `<script>`, `<style>`, `<noscript>` and
  *   `<template>` are dropped first: their content is not text a reader sees.
  * - Anything else (PDF included) is refused: no PDF text extractor is in the
  *   dependencies (see docs/ingest.md); capture it, and file it by hand.
@@ -54,6 +54,6 @@ export function sourceText(name: string, bytes: Buffer): { kind: SourceKind; tex
 function htmlToMarkdown(html: string): string {
   const Turndown = loadTurndown();
   const td = new Turndown({ headingStyle: 'atx', codeBlockStyle: 'fenced', bulletListMarker: '-', emDelimiter: '*' });
-  td.remove(['script', 'style', 'noscript', 'template']);
+  td.remove(['head', 'title', 'script', 'style', 'noscript', 'template']);
   return td.turndown(html).replace(/\r\n?/g, '\n') + '\n';
 }

@@ -3,6 +3,7 @@ import { backlinksOp, checkOp, contextOp, filesOp, indexOp, linksOp, noteOp, res
 import { consentApproveOp, consentDenyOp, consentListOp, consentPendingOp, relatePrepareOp, relateSendOp, relateValidateOp, verifyOp } from './evidence-ops.js';
 import { planOp } from './plan-ops.js';
 import { similarOp } from './similar-ops.js';
+import { ingestOp } from './ingest-ops.js';
 import { applyOp, declineOp, logOp, proposalsOp, proposeOp, reopenOp, reviewOp, rollbackOp, showOp } from './proposal-ops.js';
 import { scenarioCheckOp, scenarioListOp, scenarioShowOp } from './scenario-ops.js';
 import { stateDeleteOp, stateGetOp, stateListOp, statePatchOp } from './state-ops.js';
@@ -24,6 +25,7 @@ export const OPERATIONS: readonly Operation<any, any>[] = [
   backlinksOp,
   checkOp,
   similarOp,
+  ingestOp,
   relatePrepareOp,
   relateValidateOp,
   relateSendOp,
