@@ -126,7 +126,7 @@ export function ingestSource(session: VaultSession, opts: IngestOptions): Ingest
     title,
     fragments: all.slice(0, limit),
     total_fragments: all.length,
-    suggested_links: text === null ? [] : suggestLinks(session, text, captured),
+    suggested_links: text === null ? [] : suggestLinks(session, text, [shown, captured], config.ingest.drop_folder),
     index_note: note(config.ingest.index_note),
     log_note: note(config.ingest.log_note),
     warnings,
@@ -188,9 +188,10 @@ function firstHeading(text: string): string | null {
  * Lexical link suggestions (cheap, offline, no vectors): the source's most
  * frequent content words (stop words and words under four letters left out)
  * as one query, ranked by the index's own BM25 search (`rankedNotes`, the
- * core of `search`). Candidates for the agent to judge, never links made.
+ * core of `search`). Candidates for the agent to judge, never links made. The
+ * source itself and the rest of the drop folder are sources, not notes to link.
  */
-function suggestLinks(session: VaultSession, text: string, captured: string): LinkSuggestion[] {
+function suggestLinks(session: VaultSession, text: string, skip: readonly string[], dropFolder: string): LinkSuggestion[] {
   const counts = new Map<string, number>();
   for (const w of textWords(text)) {
     if (w.length < MIN_WORD || /^\d+$/.test(w) || isQueryStopWord(w)) continue;
@@ -198,9 +199,9 @@ function suggestLinks(session: VaultSession, text: string, captured: string): Li
   }
   const words = [...counts.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, QUERY_WORDS).map(([w]) => w);
   if (words.length === 0) return [];
-  const ranked = session.read((h) => rankedNotes(h.db, words.join(' '), { limit: SUGGESTIONS + 1 })).result;
+  const ranked = session.read((h) => rankedNotes(h.db, words.join(' '), { limit: SUGGESTIONS * 2 })).result;
   return ranked.notes
-    .filter((n) => n.path !== captured && isMarkdownPath(n.path))
+    .filter((n) => !skip.includes(n.path) && !n.path.startsWith(dropFolder + '/') && isMarkdownPath(n.path))
     .slice(0, SUGGESTIONS)
     .map((n) => ({ path: n.path, link: `[[${n.path.slice(n.path.lastIndexOf('/') + 1).replace(/\.md$/i, '')}]]`, score: Math.round(n.score * 1000) / 1000, heading_path: n.sections[0]?.heading_path ?? [] }));
 }

@@ -109,6 +109,9 @@ function cases(bundle: string, opId: string): Case[] {
     { name: 'propose-move-folder', op: 'propose', argv: ['propose', '--move', 'Games/Catan/', 'Boardgames/Catan/'] },
     { name: 'propose-steals-links', op: 'propose', argv: ['propose', 'Rules.md', '--content', '# House rules\n', '--base', 'none'] },
     { name: 'check-links-baseline', op: 'check', argv: ['check', '--links-baseline', 'links.json'] },
+    // ingest (issue 22 §3): a source read relative to the working folder (the vault's parent here); the drop folder (absent in the demo vault)
+    { name: 'ingest', op: 'ingest', argv: ['ingest', 'vault/Inbox/Quick capture.md', '--into', 'Wiki'] },
+    { name: 'ingest-list', op: 'ingest', argv: ['ingest', '--list'] },
   ];
 }
 
