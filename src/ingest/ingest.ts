@@ -1,7 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { isVaultgateError, VaultgateError } from '../errors.js';
-import { isQueryStopWord, rankedNotes, textWords } from '../index/index.js';
+import { fileIndexFromDb, isQueryStopWord, rankedNotes, textWords } from '../index/index.js';
+import { linkTextFor } from '../links/index.js';
+import { readLinkFormat } from '../plan/index.js';
 import { sourceKind, sourceText, type SourceKind } from '../markdown/source-text.js';
 import { capturedPath, ProposalStore, readSourceBytes, recordedSource, type ProposalState } from '../proposals/index.js';
 import type { VaultSession } from '../session/index.js';
@@ -45,7 +47,7 @@ export interface Fragment {
 
 export interface LinkSuggestion {
   path: string;
-  /** The link to write, `[[Name]]` (the note's name; the path when the name is not unique is left to the links check). */
+  /** The link to write from the suggested note: the vault's link format (`.obsidian/app.json`), the shortest text that opens exactly this note. */
   link: string;
   score: number;
   /** The best-matching section's heading path. */
@@ -126,7 +128,7 @@ export function ingestSource(session: VaultSession, opts: IngestOptions): Ingest
     title,
     fragments: all.slice(0, limit),
     total_fragments: all.length,
-    suggested_links: text === null ? [] : suggestLinks(session, text, [shown, captured], config.ingest.drop_folder),
+    suggested_links: text === null ? [] : suggestLinks(session, text, [shown, captured], config.ingest.drop_folder, `${into ? into + '/' : ''}${noteName}.md`),
     index_note: note(config.ingest.index_note),
     log_note: note(config.ingest.log_note),
     warnings,
@@ -191,7 +193,7 @@ function firstHeading(text: string): string | null {
  * core of `search`). Candidates for the agent to judge, never links made. The
  * source itself and the rest of the drop folder are sources, not notes to link.
  */
-function suggestLinks(session: VaultSession, text: string, skip: readonly string[], dropFolder: string): LinkSuggestion[] {
+function suggestLinks(session: VaultSession, text: string, skip: readonly string[], dropFolder: string, from: string): LinkSuggestion[] {
   const counts = new Map<string, number>();
   for (const w of textWords(text)) {
     if (w.length < MIN_WORD || /^\d+$/.test(w) || isQueryStopWord(w)) continue;
@@ -199,11 +201,22 @@ function suggestLinks(session: VaultSession, text: string, skip: readonly string
   }
   const words = [...counts.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, QUERY_WORDS).map(([w]) => w);
   if (words.length === 0) return [];
-  const ranked = session.read((h) => rankedNotes(h.db, words.join(' '), { limit: SUGGESTIONS * 2 })).result;
-  return ranked.notes
-    .filter((n) => !skip.includes(n.path) && !n.path.startsWith(dropFolder + '/') && isMarkdownPath(n.path))
-    .slice(0, SUGGESTIONS)
-    .map((n) => ({ path: n.path, link: `[[${n.path.slice(n.path.lastIndexOf('/') + 1).replace(/\.md$/i, '')}]]`, score: Math.round(n.score * 1000) / 1000, heading_path: n.sections[0]?.heading_path ?? [] }));
+  const format = readLinkFormat(session.root).format;
+  return session.read((h) => {
+    const ranked = rankedNotes(h.db, words.join(' '), { limit: SUGGESTIONS * 2 });
+    const files = fileIndexFromDb(h.db);
+    const linkTo = (target: string) => {
+      try {
+        return linkTextFor(files, target, from, format).text;
+      } catch {
+        return `[[${target.replace(/\.md$/i, '')}]]`; // no text names it alone: the whole path, for the links check to judge
+      }
+    };
+    return ranked.notes
+      .filter((n) => !skip.includes(n.path) && !n.path.startsWith(dropFolder + '/') && isMarkdownPath(n.path))
+      .slice(0, SUGGESTIONS)
+      .map((n) => ({ path: n.path, link: linkTo(n.path), score: Math.round(n.score * 1000) / 1000, heading_path: n.sections[0]?.heading_path ?? [] }));
+  }).result;
 }
 
 /** The state of each source (by its bytes' SHA-256): captured in the vault, and the proposals that capture it. */
