@@ -97,6 +97,15 @@ test('scopes: a proposal out of its type’s scope exits 77 naming the type, the
   const a = await vg(v, ['apply', ok.json.proposal.id, '--review-hash', await reviewHash(v, ok.json.proposal.id)]);
   assert.equal(a.exitCode, 0, a.stdout);
   assert.equal(fs.readFileSync(path.join(v.root, 'wiki/New.md'), 'utf8'), '# New\n');
+  // the scope is checked again at review and apply: narrowed since, the proposal blocks and apply exits 77
+  const later = await vg(v, ['propose', 'wiki/Later.md', '--content', '# Later\n', '--base', 'none', '--type', 'save']);
+  assert.equal(later.json.proposal.state, 'pending');
+  fs.writeFileSync(path.join(v.root, '.vaultgate/config.yaml'), CONFIG.replace('paths: ["wiki/**", "index.md", "log.md"]\n    files: markdown', 'paths: ["wiki/kept/**"]\n    files: markdown'));
+  const rv = await vg(v, ['review', later.json.proposal.id]);
+  assert.deepEqual(rv.json.checks.filter((c: any) => !c.ok).map((c: any) => [c.name, c.path]), [['scope', 'wiki/Later.md']]);
+  const ap = await vg(v, ['apply', later.json.proposal.id, '--review-hash', later.json.review.review_hash]);
+  assert.deepEqual([ap.exitCode, ap.json.error.code], [77, 'OUT_OF_SCOPE']);
+  assert.equal(fs.existsSync(path.join(v.root, 'wiki/Later.md')), false);
 });
 
 test('scopes: a bundle (tx) is held to the same table: out of scope 77 before anything is written; in scope applies', async () => {
