@@ -153,6 +153,11 @@ test('capture: exact bytes at .raw/captured/<sha256>.<ext>, create-only; the sam
   const a = await bin(v, ['apply', p.json.proposal.id, '--review-hash', p.json.review.review_hash]);
   assert.equal(a.exitCode, 0, a.stdout);
   assert.ok(fs.readFileSync(path.join(v.root, captured)).equals(bytes), 'the exact bytes');
+  // ingest of a file with no text (a PDF): the capture is offered, no fragments, a warning; it says it is captured
+  const pdf = await vg(v, ['ingest', outside]);
+  assert.equal(pdf.exitCode, 0, pdf.stdout);
+  assert.deepEqual([pdf.json.source.kind, pdf.json.fragments, pdf.json.status.state, pdf.json.capture.existing], [null, [], 'applied', true]);
+  assert.match(pdf.json.warnings.join(' '), /Markdown, plain text and HTML/);
   // again: nothing stored, the answer names the existing file
   const again = await bin(v, ['propose', '--capture', outside, '--type', 'capture']);
   assert.deepEqual([again.exitCode, again.json.error.code, again.json.error.path], [2, 'PROPOSAL_NOOP', captured]);
