@@ -5,7 +5,7 @@ import { fileIndexFromDb, isQueryStopWord, rankedNotes, textWords } from '../ind
 import { linkTextFor } from '../links/index.js';
 import { readLinkFormat } from '../plan/index.js';
 import { sourceKind, sourceText, type SourceKind } from '../markdown/source-text.js';
-import { capturedPath, ProposalStore, readSourceBytes, recordedSource, type ProposalState } from '../proposals/index.js';
+import { capturedPath, ProposalStore, readRecordedSource, recordedSource, type ProposalState } from '../proposals/index.js';
 import type { VaultSession } from '../session/index.js';
 import { isMarkdownPath, sha256Hex } from '../vault/index.js';
 
@@ -91,7 +91,7 @@ export function ingestSource(session: VaultSession, opts: IngestOptions): Ingest
   const config = session.config();
   const abs = path.resolve(opts.source);
   const shown = recordedSource(root, abs);
-  const bytes = readSourceBytes(abs, shown);
+  const bytes = readRecordedSource(root, shown);
   const sha256 = sha256Hex(bytes);
   const kind = sourceKind(abs);
   const warnings: string[] = [];
@@ -298,7 +298,7 @@ export function listDropFolder(session: VaultSession): { folder: string; sources
   };
   walk(folder);
   const read = files.map((rel) => {
-    const bytes = readSourceBytes(path.join(root, rel), rel);
+    const bytes = readRecordedSource(root, rel);
     const sha256 = sha256Hex(bytes);
     return { rel, bytes: bytes.byteLength, sha256, captured: capturedPath(config, sha256, rel) };
   });

@@ -4,7 +4,7 @@ import { VaultgateError } from '../errors.js';
 import { extensionOf } from '../markdown/source-text.js';
 import { MAX_FILE_BYTES } from '../txn/index.js';
 import { readInputFile } from '../txn/read-input.js';
-import { normalizeVaultPath, sha256Hex, type VaultConfig } from '../vault/index.js';
+import { normalizeVaultPath, readVaultBytes, sha256Hex, type VaultConfig } from '../vault/index.js';
 import type { StoredChange } from './types.js';
 import { readCurrent } from './vault-files.js';
 
@@ -88,6 +88,15 @@ export function readSourceBytes(abs: string, shown = abs): Buffer {
 }
 
 /**
+ * A recorded source's bytes: a vault source through the vault's confined read
+ * (no symbolic link followed anywhere on its path, as for every vault file), any
+ * other file as an input file; both bounded by the engine's per-file limit.
+ */
+export function readRecordedSource(root: string, recorded: string): Buffer {
+  return isVaultSource(recorded) ? readVaultBytes(root, recorded, MAX_FILE_BYTES).bytes : readSourceBytes(recorded);
+}
+
+/**
  * One capture request → its change, or null when the same bytes are already
  * captured (`outcome.existing`). A file at the captured path with other bytes
  * cannot happen by content addressing; if it does, it is refused (STALE_HASH),
@@ -105,7 +114,7 @@ export function resolveCapture(root: string, config: Pick<VaultConfig, 'ingest'>
   if (st.isSymbolicLink()) {
     throw new VaultgateError('PATH_SYMLINK', `the source ${source} is a symbolic link; vaultgate captures only regular files`, { path: source, hint: 'Name the file itself.' });
   }
-  const bytes = readSourceBytes(abs, source);
+  const bytes = readRecordedSource(root, source);
   const sha256 = sha256Hex(bytes);
   const rel = capturedPath(config, sha256, abs);
   const cur = readCurrent(root, rel);

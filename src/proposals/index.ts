@@ -26,5 +26,5 @@ export { rewriteLinks, type LinkRewriter, type HeadingRename } from './link-rewr
 export { parseChangesDocument, type ChangesDocument } from './changes-json.js';
 export { ProposalStore, PROPOSAL_STORE, type ProposalSummary, type ListFilter, type LogFilter } from './store.js';
 export { PROPOSAL_STATES, OPEN_STATES, type ProposalState, type ProposalRecord, type StoredChange, type StoredReview, type AuditEvent, type ReviewFile } from './types.js';
-export { capturedPath, readSourceBytes, recordedSource, type CaptureOutcome, type CaptureRequest } from './capture.js';
+export { capturedPath, readRecordedSource, readSourceBytes, recordedSource, type CaptureOutcome, type CaptureRequest } from './capture.js';
 export { quotesOnly } from './source-check.js';

@@ -3,7 +3,7 @@ import { checkDraft, prepareSource } from '../markdown/verbatim.js';
 import { sourceKind, sourceText } from '../markdown/source-text.js';
 import type { ReviewCheck } from '../policy/index.js';
 import { isMarkdownPath, sha256Hex } from '../vault/index.js';
-import { isVaultSource, readSourceBytes, sourceFile } from './capture.js';
+import { isVaultSource, readRecordedSource } from './capture.js';
 import type { StoredChange } from './types.js';
 
 /**
@@ -44,7 +44,7 @@ export function sourceChecks(root: string, changes: readonly StoredChange[]): Re
     const { source } = c.capture!;
     let actual: string | null;
     try {
-      actual = sha256Hex(readSourceBytes(sourceFile(root, source), source));
+      actual = sha256Hex(readRecordedSource(root, source));
     } catch (e) {
       if (!isVaultgateError(e)) throw e;
       actual = null;

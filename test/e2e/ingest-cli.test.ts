@@ -158,6 +158,16 @@ test('capture: exact bytes at .raw/captured/<sha256>.<ext>, create-only; the sam
   assert.equal(pdf.exitCode, 0, pdf.stdout);
   assert.deepEqual([pdf.json.source.kind, pdf.json.fragments, pdf.json.status.state, pdf.json.capture.existing], [null, [], 'applied', true]);
   assert.match(pdf.json.warnings.join(' '), /Markdown, plain text and HTML/);
+  // a vault source is read as every vault file is: never through a symbolic link on its path
+  const outDir = path.join(path.dirname(v.root), 'elsewhere');
+  fs.mkdirSync(outDir);
+  fs.writeFileSync(path.join(outDir, 'secret.md'), 'secret\n');
+  fs.symlinkSync(outDir, path.join(v.root, 'inbox-link'));
+  const viaLink = await vg(v, ['propose', '--capture', 'inbox-link/secret.md'], v.root);
+  assert.equal(viaLink.json?.error?.code, 'PATH_SYMLINK', viaLink.stdout);
+  const ingestLink = await vg(v, ['ingest', 'inbox-link/secret.md'], v.root);
+  assert.equal(ingestLink.json?.error?.code, 'PATH_SYMLINK', ingestLink.stdout);
+  fs.rmSync(path.join(v.root, 'inbox-link'));
   // again: nothing stored, the answer names the existing file
   const again = await bin(v, ['propose', '--capture', outside, '--type', 'capture']);
   assert.deepEqual([again.exitCode, again.json.error.code, again.json.error.path], [2, 'PROPOSAL_NOOP', captured]);
