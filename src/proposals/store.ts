@@ -186,6 +186,8 @@ ALTER TABLE proposals ADD COLUMN folder_moves TEXT NOT NULL DEFAULT '[]';
 const SCHEMA_V6 = `
 ALTER TABLE proposals ADD COLUMN operation_type TEXT NOT NULL DEFAULT 'generic';
 ALTER TABLE changes ADD COLUMN capture_source TEXT;
+-- \`ingest --list\` asks, per file of the drop folder, which proposals capture its bytes
+CREATE INDEX changes_by_capture ON changes(new_sha256) WHERE capture_source IS NOT NULL;
 `;
 
 export const PROPOSAL_STORE: StoreSpec = {
