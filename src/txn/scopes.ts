@@ -78,7 +78,7 @@ const isMarkdown = (p: string) => p.toLowerCase().endsWith('.md');
  * Refuse an unknown type (exit 2) or any write outside the type's scope (exit 77).
  * Without a table given, the vault's own ({@link scopeTableFor} of `ctx`).
  */
-export function checkScope(type: string, writes: readonly Pick<BundleWrite, 'mode' | 'path'>[] | BundleWrite[], ctx: ScopeContext, table: ScopeTable = scopeTableFor(ctx)): void {
+export function checkScope(type: string, writes: readonly BundleWrite[], ctx: ScopeContext, table: ScopeTable = scopeTableFor(ctx)): void {
   const rule = Object.hasOwn(table, type) ? table[type] : undefined;
   if (!rule) {
     throw new VaultgateError('BUNDLE_INVALID', `unknown operation_type ${JSON.stringify(type)}`, {
@@ -86,25 +86,25 @@ export function checkScope(type: string, writes: readonly Pick<BundleWrite, 'mod
       hint: `Use one of: ${Object.keys(table).join(', ')}.`,
     });
   }
-  const allowed = rule.paths ?? (rule.under === undefined ? null : [`${typeof rule.under === 'string' ? rule.under : ctx[rule.under.config]}/**`]);
+  const captured = type === 'capture' ? ctx.ingest?.captured_folder : undefined;
+  const folders = rule.under === undefined ? [] : [typeof rule.under === 'string' ? rule.under : ctx[rule.under.config], ...(captured === undefined ? [] : [captured])];
+  const allowed = rule.paths ?? (folders.length > 0 ? folders.map((f) => `${f}/**`) : null);
   const out = (p: string, why: string) =>
     new VaultgateError('OUT_OF_SCOPE', `${p}: ${why} (operation type ${type}: ${rule.description}${allowed ? `; allowed paths: ${allowed.join(', ')}` : ''}${rule.modes.length === 1 ? '; create-only' : ''})`, {
       path: p,
       details: { operation_type: type, path: p, allowed_paths: allowed, create_only: rule.modes.length === 1 && rule.modes[0] === 'create', files: rule.files },
       hint: 'Nothing was written. Choose the operation type whose scope holds these files (`operations` in .vaultgate/config.yaml), or split the change by type.',
     });
-  for (const w of writes as BundleWrite[]) {
+  for (const w of writes) {
     if (!rule.modes.includes(w.mode)) throw out(w.path, `mode ${w.mode} is not allowed`);
     for (const p of pathsOf(w)) {
       if (rule.paths !== undefined && !rule.paths.some((g) => glob(g).test(p))) throw out(p, 'outside the allowed paths');
       if (rule.files === 'markdown' && !isMarkdown(p)) throw out(p, 'not a Markdown note');
       if (rule.files === 'non-markdown' && isMarkdown(p)) throw out(p, 'a Markdown note is not an attachment');
       if (rule.under !== undefined) {
-        const folder = typeof rule.under === 'string' ? rule.under : ctx[rule.under.config];
-        const captured = ctx.ingest?.captured_folder;
-        const inside = (f: string) => filesystemFoldKey(p).startsWith(filesystemFoldKey(f) + '/');
         // the filesystem fold: on a case-insensitive disk `INBOX/` is the captures folder `Inbox/`
-        if (!inside(folder) && !(type === 'capture' && captured !== undefined && inside(captured))) throw out(p, `outside ${folder}/${type === 'capture' && captured ? ` and ${captured}/` : ''}`);
+        const inside = (f: string) => filesystemFoldKey(p).startsWith(filesystemFoldKey(f) + '/');
+        if (!folders.some(inside)) throw out(p, `outside ${folders.map((f) => `${f}/`).join(' and ')}`);
       }
     }
   }
