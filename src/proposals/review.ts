@@ -25,8 +25,9 @@ import { forProposal } from './engine-errors.js';
  * do: apply runs this again under the vault lock and lands only if nothing
  * blocks and the hash is the one the person approved.
  *
- * Checks, in order (docs/proposals.md): base, path, owner, managed_blocks,
- * frontmatter, links, link_target, link_stability, shrink, and for a proposal made under a scenario its
+ * Checks, in order (docs/proposals.md): base, path (scope when the engine
+ * refuses the operation type's scope), owner, managed_blocks, frontmatter,
+ * links, link_target, source (a proposal with a capture), link_stability, shrink, and for a proposal made under a scenario its
  * `scenario` and `validator` checks (src/policy). Each name appears at least
  * once: one passing entry, or one failing entry per problem (with its path).
  */
@@ -174,7 +175,7 @@ export async function runReview(session: VaultSession, p: ReviewInput, parsed: M
     } catch (raw) {
       const e = p.id === undefined ? raw : forProposal(raw, { verb: 'review', id: p.id });
       if (!isVaultgateError(e)) throw e;
-      // a pinned link target that changed in the moment between the two reads
+      // a pinned link target or captured source that changed in the moment between the two reads
       const pinned = e.code === 'STALE_HASH' && e.path !== undefined && Object.hasOwn(pins, e.path);
       const name = pinned ? (Object.hasOwn(linkPins, e.path!) ? 'link_target' : 'source') : engineCheck(e.code);
       const check: ReviewCheck = { name, ok: false, severity: 'block', ...(e.path ? { path: e.path } : {}), message: e.message, details: { code: e.code, ...(e.hint ? { hint: e.hint } : {}) } };
