@@ -57,8 +57,10 @@ export interface LinkSuggestion {
 export interface IngestResult {
   source: { path: string; kind: SourceKind | null; bytes: number; sha256: string };
   status: IngestStatus;
-  /** The change to put first in the proposal's `changes` (a changes document, or `propose --capture`). */
-  capture: { action: 'capture'; source: string; path: string; existing: boolean };
+  /** The change to put first in the proposal's `changes`, as is (or `propose --capture SOURCE`); its source is the vault path when the source is in the vault. */
+  capture: { action: 'capture'; source: string };
+  /** Where the capture stores the bytes, and whether they are already there (then leave the capture out). */
+  captured: { path: string; existing: boolean };
   /** Where a new note would go (`--into`, default: the vault root), named after the source's title. */
   suggested_note: string;
   /** The source's first heading, or its file name. */
@@ -123,7 +125,8 @@ export function ingestSource(session: VaultSession, opts: IngestOptions): Ingest
   return {
     source: { path: shown, kind, bytes: bytes.byteLength, sha256 },
     status,
-    capture: { action: 'capture', source: shown, path: captured, existing: status.captured },
+    capture: { action: 'capture', source: shown },
+    captured: { path: captured, existing: status.captured },
     suggested_note: `${into ? into + '/' : ''}${noteName}.md`,
     title,
     fragments: all.slice(0, limit),

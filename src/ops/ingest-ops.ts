@@ -23,7 +23,7 @@ export const ingestOp = defineOperation({
   ] as const,
   // kept short: every tool's schema is part of what an MCP client loads (tools/list)
   output: {
-    capture: { object: { path: 'string' }, optional: true },
+    capture: { object: { action: 'string', source: 'string' }, optional: true },
     sources: { array: { path: 'string', state: 'string' }, optional: true },
   },
   annotations: READ_ONLY,
@@ -46,7 +46,7 @@ export const ingestOp = defineOperation({
     }
     const lines = [
       `${r.source.path} (${r.source.kind ?? 'binary'}, ${r.source.bytes} bytes): ${r.status.state}`,
-      `capture → ${r.capture.path}${r.capture.existing ? ' (already captured)' : ''}`,
+      `capture → ${r.captured.path}${r.captured.existing ? ' (already captured)' : ''}`,
       `new note → ${r.suggested_note}`,
       ...(r.index_note ? [`index note: ${r.index_note.path}`] : []),
       ...(r.log_note ? [`log note: ${r.log_note.path}`] : []),

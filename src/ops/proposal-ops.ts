@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import { VaultgateError } from '../errors.js';
 import type { ChangeRequest, ProposeInput, ReviewView } from '../proposals/index.js';
@@ -64,13 +65,20 @@ async function contentOf(ctx: OpContext, s: ContentSources, form: string): Promi
 
 /**
  * Where a capture's `source` is read from: on the CLI relative to the working
- * folder; over MCP relative to the vault root and only inside it (an agent
- * names vault paths, such as a file in the drop folder; it does not reach into
- * the person's disk through the vault's door).
+ * folder, or — when no such file is there — a vault path (what `ingest`
+ * answers with, so its capture change works pasted from any folder); over MCP
+ * relative to the vault root and only inside it (an agent names vault paths,
+ * such as a file in the drop folder; it does not reach into the person's disk
+ * through the vault's door).
  */
 export function sourceResolver(ctx: OpContext): (source: string) => string {
   return (source) => {
-    if (ctx.face !== 'mcp') return path.resolve(ctx.cwd, source);
+    if (ctx.face !== 'mcp') {
+      const here = path.resolve(ctx.cwd, source);
+      if (path.isAbsolute(source) || fs.existsSync(here)) return here;
+      const inVault = path.resolve(ctx.session().root, source);
+      return fs.existsSync(inVault) ? inVault : here;
+    }
     const root = ctx.session().root;
     const abs = path.resolve(root, source);
     const rel = path.relative(root, abs);

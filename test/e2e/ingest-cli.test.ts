@@ -156,7 +156,7 @@ test('capture: exact bytes at .raw/captured/<sha256>.<ext>, create-only; the sam
   // ingest of a file with no text (a PDF): the capture is offered, no fragments, a warning; it says it is captured
   const pdf = await vg(v, ['ingest', outside]);
   assert.equal(pdf.exitCode, 0, pdf.stdout);
-  assert.deepEqual([pdf.json.source.kind, pdf.json.fragments, pdf.json.status.state, pdf.json.capture.existing], [null, [], 'applied', true]);
+  assert.deepEqual([pdf.json.source.kind, pdf.json.fragments, pdf.json.status.state, pdf.json.captured.existing], [null, [], 'applied', true]);
   assert.match(pdf.json.warnings.join(' '), /Markdown, plain text and HTML/);
   // a vault source is read as every vault file is: never through a symbolic link on its path
   const outDir = path.join(path.dirname(v.root), 'elsewhere');
@@ -198,7 +198,7 @@ function filing(v: V, ing: any, note: { path: string; text: string }) {
     title: `Ingest ${ing.source.path}`,
     type: 'ingest',
     changes: [
-      ing.capture.existing ? null : { action: 'capture', source: ing.capture.source },
+      ing.captured.existing ? null : ing.capture,
       { path: note.path, action: 'write', base: null, content: note.text },
       { path: idx.path, action: 'write', base: idx.sha256, content: fs.readFileSync(path.join(v.root, idx.path), 'utf8') + `- [[${name}]]\n` },
       { path: log.path, action: 'write', base: log.sha256, content: fs.readFileSync(path.join(v.root, log.path), 'utf8') + `- ingested ${ing.source.path} as [[${name}]]\n` },
@@ -217,7 +217,7 @@ test('ingest: a Markdown source in the drop folder, read, filed as one proposal 
   assert.equal(r.exitCode, 0, r.stdout + r.stderr);
   const ing = r.json;
   assert.deepEqual(ing.source, { path: 'inbox/starter.md', kind: 'markdown', bytes: Buffer.byteLength(src), sha256: sha(src) });
-  assert.deepEqual(ing.capture, { action: 'capture', source: 'inbox/starter.md', path: `.raw/captured/${sha(src)}.md`, existing: false });
+  assert.deepEqual([ing.capture, ing.captured], [{ action: 'capture', source: 'inbox/starter.md' }, { path: `.raw/captured/${sha(src)}.md`, existing: false }]);
   assert.equal(ing.suggested_note, 'wiki/Starter care.md');
   assert.deepEqual(ing.fragments.map((f: any) => [f.id, f.lines, f.heading_path]), [['f1', [3, 3], ['Starter care']], ['f2', [7, 7], ['Starter care', 'Timing']]]);
   assert.equal(ing.fragments[0].text, 'A sourdough starter needs feeding every day. Flour and water are enough.');
@@ -226,10 +226,11 @@ test('ingest: a Markdown source in the drop folder, read, filed as one proposal 
   assert.equal(ing.log_note.path, 'log.md');
   assert.deepEqual(snapshotTree(v.root, { includeHidden: true }), before, 'ingest writes nothing');
 
-  const note = { path: 'wiki/Starter care.md', text: `---\nsource: ${ing.capture.path}\n---\n# Starter care\n\nFrom the drop folder; see [[Bread]].\n\n> A sourdough starter needs feeding every day.\n\nMy summary: feed daily.\n` };
+  const note = { path: 'wiki/Starter care.md', text: `---\nsource: ${ing.captured.path}\n---\n# Starter care\n\nFrom the drop folder; see [[Bread]].\n\n> A sourdough starter needs feeding every day.\n\nMy summary: feed daily.\n` };
   const doc = path.join(path.dirname(v.root), 'ingest.json');
   fs.writeFileSync(doc, JSON.stringify(filing(v, ing, note)));
-  const p = await bin(v, ['propose', '--changes', doc], v.root);
+  // from another working folder: the capture change as ingest gave it (a vault path) still names the source
+  const p = await bin(v, ['propose', '--changes', doc]);
   assert.equal(p.exitCode, 0, p.stdout + p.stderr);
   assert.equal(p.json.proposal.state, 'pending', JSON.stringify(p.json.review.checks.filter((c: any) => !c.ok)));
   assert.equal(p.json.proposal.operation_type, 'ingest');
@@ -237,15 +238,15 @@ test('ingest: a Markdown source in the drop folder, read, filed as one proposal 
   assert.equal((await bin(v, ['ingest', '--list'])).json.sources[0].state, 'proposed');
   const a = await bin(v, ['apply', p.json.proposal.id, '--review-hash', p.json.review.review_hash]);
   assert.equal(a.exitCode, 0, a.stdout);
-  assert.deepEqual(a.json.changed_paths, [ing.capture.path, note.path, 'index.md', 'log.md']);
-  assert.equal(fs.readFileSync(path.join(v.root, ing.capture.path), 'utf8'), src);
+  assert.deepEqual(a.json.changed_paths, [ing.captured.path, note.path, 'index.md', 'log.md']);
+  assert.equal(fs.readFileSync(path.join(v.root, ing.captured.path), 'utf8'), src);
   assert.equal(fs.readFileSync(path.join(v.root, note.path), 'utf8'), note.text);
   assert.match(fs.readFileSync(path.join(v.root, 'index.md'), 'utf8'), /- \[\[Starter care\]\]\n$/);
   const after = await bin(v, ['ingest', '--list']);
   assert.deepEqual(after.json.sources.map((s: any) => [s.path, s.state, s.captured]), [['inbox/starter.md', 'applied', true]]);
   // ingesting it again says it is captured
   const again = await bin(v, ['ingest', 'inbox/starter.md'], v.root);
-  assert.deepEqual([again.json.status.state, again.json.capture.existing], ['applied', true]);
+  assert.deepEqual([again.json.status.state, again.json.captured.existing], ['applied', true]);
   assert.match(again.json.warnings.join(' '), /already captured as \.raw\/captured\//);
 });
 
@@ -258,7 +259,7 @@ test('ingest: an HTML source is read as Markdown (turndown), its quotes checked 
   assert.equal(r.exitCode, 0, r.stdout + r.stderr);
   const ing = r.json;
   assert.equal(ing.source.kind, 'html');
-  assert.equal(ing.capture.path, `.raw/captured/${sha(html)}.html`);
+  assert.equal(ing.captured.path, `.raw/captured/${sha(html)}.html`);
   assert.equal(ing.title, 'Blue skies');
   const texts = ing.fragments.map((f: any) => f.text);
   assert.deepEqual(texts, ['Sunlight is scattered by the *air* molecules. Blue light scatters more than red light.', 'See [the source](https://example.org/sky) for more.']);
@@ -289,7 +290,7 @@ test('ingest: an HTML source is read as Markdown (turndown), its quotes checked 
   assert.equal(p.json.proposal.state, 'pending', JSON.stringify(p.json.review.checks.filter((c: any) => !c.ok)));
   const a = await bin(v, ['apply', p.json.proposal.id, '--review-hash', p.json.review.review_hash]);
   assert.equal(a.exitCode, 0, a.stdout);
-  assert.equal(fs.readFileSync(path.join(v.root, ing.capture.path), 'utf8'), html);
+  assert.equal(fs.readFileSync(path.join(v.root, ing.captured.path), 'utf8'), html);
   assert.equal((await vg(v, ['ingest', '--list'])).json.sources[0].state, 'applied');
 });
 

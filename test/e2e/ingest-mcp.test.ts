@@ -33,7 +33,7 @@ test('mcp: ingest (read) → propose with a capture and "type" → pending; the 
     const r: any = await client.callTool({ name: 'ingest', arguments: { source: 'inbox/tea.md', into: 'wiki' } });
     assert.ok(!r.isError, JSON.stringify(r.content));
     const ing = r.structuredContent;
-    assert.deepEqual(ing.capture, { action: 'capture', source: 'inbox/tea.md', path: `.raw/captured/${sha(src)}.md`, existing: false });
+    assert.deepEqual([ing.capture, ing.captured], [{ action: 'capture', source: 'inbox/tea.md' }, { path: `.raw/captured/${sha(src)}.md`, existing: false }]);
     assert.equal(ing.suggested_note, 'wiki/Tea.md');
     const out: any = await client.callTool({ name: 'ingest', arguments: { source: '../secret.txt' } });
     assert.equal(out.isError, true);
@@ -41,7 +41,7 @@ test('mcp: ingest (read) → propose with a capture and "type" → pending; the 
     const doc = {
       title: 'Ingest tea',
       type: 'ingest',
-      changes: [ing.capture.action === 'capture' ? { action: 'capture', source: ing.capture.source } : null, { path: ing.suggested_note, action: 'write', base: null, content: '# Tea\n\nSee [[Drinks]].\n\n> Black tea is oxidised.\n' }],
+      changes: [ing.capture, { path: ing.suggested_note, action: 'write', base: null, content: '# Tea\n\nSee [[Drinks]].\n\n> Black tea is oxidised.\n' }],
     };
     const p: any = await client.callTool({ name: 'propose', arguments: { changes_json: doc } });
     assert.ok(!p.isError, JSON.stringify(p.content));
@@ -55,7 +55,7 @@ test('mcp: ingest (read) → propose with a capture and "type" → pending; the 
     const id = p.structuredContent.proposal.id;
     const a = await runCli(['apply', id, '--review-hash', p.structuredContent.review.review_hash], { vault: root, home });
     assert.equal(a.exitCode, 0, a.stdout);
-    assert.equal(fs.readFileSync(path.join(root, ing.capture.path), 'utf8'), src);
+    assert.equal(fs.readFileSync(path.join(root, ing.captured.path), 'utf8'), src);
     const after: any = await client.callTool({ name: 'ingest', arguments: { list: true } });
     assert.deepEqual(after.structuredContent.sources.map((s: any) => s.state), ['applied']);
   } finally {
