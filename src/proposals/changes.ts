@@ -216,7 +216,8 @@ export function resolveChanges(root: string, requests: readonly ChangeRequest[],
     if (r.kind === 'capture') {
       if (!capture) throw new Error('internal: a capture needs the vault config');
       const c = resolveCapture(root, capture.config, r, outcomes);
-      if (c !== null) resolved.push(c);
+      // the same bytes named twice in one proposal are one capture
+      if (c !== null && !resolved.some((o) => o.capture && o.path === c.path)) resolved.push(c);
     } else if (r.kind === 'move' || r.kind === 'rename') resolved.push(...expandMove(root, r, folders));
     else if (r.kind === 'rename_heading') {
       const rel = normalizeVaultPath(r.path);
