@@ -180,6 +180,14 @@ test('capture: exact bytes at .raw/captured/<sha256>.<ext>, create-only; the sam
   assert.equal(mixed.exitCode, 0, mixed.stdout);
   assert.deepEqual(mixed.json.proposal.files.map((f: any) => f.path), ['wiki/Scan.md']);
   assert.deepEqual(mixed.json.captures.map((c: any) => [c.path, c.existing]), [[captured, true]]);
+  // the same bytes named twice in one proposal are one capture
+  const twice = path.join(path.dirname(v.root), 'twice.json');
+  const copy = path.join(path.dirname(v.root), 'copy of scan.txt');
+  fs.writeFileSync(copy, 'plain words\n');
+  fs.writeFileSync(twice, JSON.stringify({ title: 'twice', type: 'capture', changes: [{ action: 'capture', source: copy }, { action: 'capture', source: copy }] }));
+  const t = await vg(v, ['propose', '--changes', twice]);
+  assert.equal(t.exitCode, 0, t.stdout);
+  assert.deepEqual(t.json.proposal.files.map((f: any) => f.path), [`.raw/captured/${sha('plain words\n')}.txt`]);
   // a capture type refuses a capture outside the captured folder (the folder is configurable)
   const moved = tempVault({ '.vaultgate/config.yaml': CONFIG.replace('ingest:\n  index_note', 'ingest:\n  captured_folder: raw/sources\n  index_note'), 'a.md': 'a\n' });
   const elsewhere = await vg(moved, ['propose', '--capture', outside, '--type', 'capture']);
