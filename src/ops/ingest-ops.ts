@@ -14,6 +14,8 @@ export const ingestOp = defineOperation({
   group: 'read',
   summary: 'Read a source to file it (writes nothing): its capture change, cited fragments, link suggestions; --list: the drop folder’s states',
   description: 'File it as one proposal: capture + new note + index/log lines (docs/ingest.md).',
+  toolDescription:
+    'Read a source in the vault to file it (writes nothing): its capture request (paste it into propose\'s changes), cited fragments, link suggestions. list: the drop folder and each source\'s state.',
   examples: ['vaultgate ingest inbox/article.html --into Sources', 'vaultgate ingest --list', 'vaultgate ingest notes.md --json'],
   params: [
     { name: 'source', type: 'string', positional: true, required: false, description: 'the file (MCP: a vault path)' },

@@ -146,15 +146,15 @@ function parseRequest(item: unknown, i: number, where: string | undefined): Chan
   }
   const out: Record<string, unknown> = { action };
   if (located) {
-  const path = item.path;
-  if (path === undefined) throw bad('path', 'missing: the vault path of the note (or file, or folder)');
-  if (typeof path !== 'string' || path.trim() === '') throw bad('path', 'must be a non-empty string');
-  const base = item.base;
-  if (base === undefined) throw bad('base', `missing: ${BASE_NEEDS[spec.base]}`);
-  if (!(base === null || base === 'none' || (typeof base === 'string' && SHA.test(base)))) throw bad('base', `${JSON.stringify(base)} is not a sha256 (64 lower-case hex digits) or "none"`);
-  if ((base === null || base === 'none') && spec.base === 'file') throw bad('base', `a ${action} changes an existing note: give ${BASE_NEEDS.file} ("none" is for a new note)`);
-  out.path = path;
-  out.base = base === 'none' ? null : base;
+    const path = item.path;
+    if (path === undefined) throw bad('path', 'missing: the vault path of the note (or file, or folder)');
+    if (typeof path !== 'string' || path.trim() === '') throw bad('path', 'must be a non-empty string');
+    const base = item.base;
+    if (base === undefined) throw bad('base', `missing: ${BASE_NEEDS[spec.base]}`);
+    if (!(base === null || base === 'none' || (typeof base === 'string' && SHA.test(base)))) throw bad('base', `${JSON.stringify(base)} is not a sha256 (64 lower-case hex digits) or "none"`);
+    if ((base === null || base === 'none') && spec.base === 'file') throw bad('base', `a ${action} changes an existing note: give ${BASE_NEEDS.file} ("none" is for a new note)`);
+    out.path = path;
+    out.base = base === 'none' ? null : base;
   }
   for (const [key, rule] of Object.entries(fieldsOf(action as ChangeAction))) {
     const v = item[key];

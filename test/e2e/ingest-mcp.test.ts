@@ -43,14 +43,14 @@ test('mcp: ingest (read) → propose with a capture and "type" → pending; the 
       type: 'ingest',
       changes: [ing.capture, { path: ing.suggested_note, action: 'write', base: null, content: '# Tea\n\nSee [[Drinks]].\n\n> Black tea is oxidised.\n' }],
     };
-    const p: any = await client.callTool({ name: 'propose', arguments: { changes_json: doc } });
+    const p: any = await client.callTool({ name: 'propose', arguments: doc });
     assert.ok(!p.isError, JSON.stringify(p.content));
     assert.equal(p.structuredContent.proposal.state, 'pending', JSON.stringify(p.structuredContent.review.checks.filter((c: any) => !c.ok)));
     // out of scope over MCP too: refused, nothing stored
-    const bad: any = await client.callTool({ name: 'propose', arguments: { path: 'Other.md', content: 'x', base: 'none', type: 'ingest' } });
+    const bad: any = await client.callTool({ name: 'propose', arguments: { title: 'Other', type: 'ingest', changes: [{ action: 'write', path: 'Other.md', base: 'none', content: 'x' }] } });
     assert.equal(bad.isError, true);
     assert.equal(JSON.parse(bad.content[0].text).error.code, 'OUT_OF_SCOPE');
-    const capOut: any = await client.callTool({ name: 'propose', arguments: { capture: '../secret.txt' } });
+    const capOut: any = await client.callTool({ name: 'propose', arguments: { title: 'Secret', changes: [{ action: 'capture', source: '../secret.txt' }] } });
     assert.equal(capOut.isError, true);
     const id = p.structuredContent.proposal.id;
     const a = await runCli(['apply', id, '--review-hash', p.structuredContent.review.review_hash], { vault: root, home });
