@@ -39,7 +39,7 @@ test('mcp propose: the input is {title, summary?, changes, scenario?, type?, all
     assert.deepEqual(Object.keys(props).sort(), ['allow_broken_links', 'allow_relink', 'allow_shrink', 'changes', 'scenario', 'summary', 'title', 'type']);
     assert.deepEqual([...(propose.inputSchema.required as string[])].sort(), ['changes', 'title']);
     assert.equal(props.changes.type, 'array');
-    assert.deepEqual(props.changes.items.properties.action.enum, ['write', 'delete', 'move', 'rename', 'replace', 'section', 'append', 'rename_heading']);
+    assert.deepEqual(props.changes.items.properties.action.enum, ['write', 'delete', 'move', 'rename', 'replace', 'section', 'append', 'rename_heading', 'capture']);
     assert.doesNotMatch(JSON.stringify(propose.inputSchema), /(^|[\s"(])--[a-z]/, 'no CLI flag in the schema');
   } finally {
     await client.close();
