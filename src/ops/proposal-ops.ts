@@ -1,8 +1,10 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { VaultgateError } from '../errors.js';
 import { isRollbackProposed } from '../proposals/types.js';
 import type { ProposeInput, ReviewView } from '../proposals/index.js';
 // the request language alone (no proposals core): the MCP schema and the `changes` description are built from its table
-import { ACTIONS, actionFields, changeListZod, parseChangeList, type ChangeAction, type ChangeRequest } from '../proposals/requests.js';
+import { ACTIONS, actionFields, changeListZod, parseChangeList, resolveSources, type ChangeAction, type ChangeRequest } from '../proposals/requests.js';
 import { defineOperation, type OpContext } from './operation.js';
 import { decodeUtf8Arg, readFileArg } from './read-bounded.js';
 import { actorOf, agentName } from './settings.js';
@@ -69,6 +71,34 @@ async function contentOf(ctx: OpContext, s: ContentSources, form: string): Promi
   return readInputFile(ctx, s.stdin ? '-' : s.content_file!, s.stdin ? 'stdin' : '--content-file');
 }
 
+/**
+ * Where a capture's `source` is read from: on the CLI relative to the working
+ * folder, or — when no such file is there — a vault path (what `ingest`
+ * answers with, so its capture change works pasted from any folder); over MCP
+ * relative to the vault root and only inside it (an agent names vault paths,
+ * such as a file in the drop folder; it does not reach into the person's disk
+ * through the vault's door).
+ */
+export function sourceResolver(ctx: OpContext): (source: string) => string {
+  return (source) => {
+    if (ctx.face !== 'mcp') {
+      const here = path.resolve(ctx.cwd, source);
+      if (path.isAbsolute(source) || fs.existsSync(here)) return here;
+      const inVault = path.resolve(ctx.session().root, source);
+      return fs.existsSync(inVault) ? inVault : here;
+    }
+    const root = ctx.session().root;
+    const abs = path.resolve(root, source);
+    const rel = path.relative(root, abs);
+    if (rel === '' || rel.startsWith('..') || path.isAbsolute(rel)) {
+      throw new VaultgateError('INVALID_INPUT', `capture source ${JSON.stringify(source)} is outside the vault`, {
+        hint: 'Over MCP a capture reads a file inside the vault (e.g. one in the drop folder, inbox/); put the file there first.',
+      });
+    }
+    return abs;
+  };
+}
+
 function usage(message: string, hint = 'See `vaultgate propose --help`.'): VaultgateError {
   return new VaultgateError('USAGE', message, { hint });
 }
@@ -107,7 +137,7 @@ function claimText(r: ReviewView): string[] {
  * in the model's context before its first call.
  */
 const fieldList = (a: ChangeAction) => {
-  const f = actionFields(a).slice(2);
+  const f = actionFields(a).filter((k) => k !== 'path' && k !== 'base');
   return f.length === 0 ? '' : ` {${f.join(', ')}}`;
 };
 
@@ -142,6 +172,7 @@ export const proposeOp = defineOperation({
     'vaultgate propose --move Projects/Old/ Archive/Old/',
     'vaultgate propose --rename-heading Notes/Plan.md "Open questions" "Questions" --base <sha256>',
     `vaultgate propose --changes changes.json --agent claude   # {"title": "…", "changes": [{"action": "replace", "path": "Notes/Idea.md", "base": "<sha256>", "replace": "teh", "with": "the"}]}`,
+    'vaultgate propose --capture inbox/article.html --type capture',
   ],
   params: [
     { name: 'path', type: 'string', positional: true, required: false, cliOnly: true, description: 'the note (for --move and --rename: the file or folder to move)' },
@@ -161,17 +192,19 @@ export const proposeOp = defineOperation({
     { name: 'append', type: 'boolean', cliOnly: true, description: 'append the text to the end of the note' },
     { name: 'append_file', type: 'string', placeholder: 'file', cliOnly: true, description: 'append this file’s text to the end of the note' },
     { name: 'append_to_section', type: 'string', placeholder: 'heading', cliOnly: true, description: 'append the text at the end of this section ("Heading > Sub")' },
+    { name: 'capture', type: 'string', placeholder: 'file', cliOnly: true, description: 'store this file’s exact bytes at .raw/captured/<sha256>.<ext> (a path in the working folder, else in the vault)' },
     {
       name: 'changes',
       type: 'string',
       placeholder: 'file.json',
       cliOnly: true,
       description:
-        'the list of change requests (the flags above build one): a JSON document {"title", "summary"?, "changes": [...]} (- for stdin; docs/json.md); each request is {"action", "path", "base", …}: ' +
-        (Object.keys(ACTIONS) as ChangeAction[]).map((a) => `${a} {${actionFields(a).slice(2).join(', ')}}`).join('; ') +
+        'the list of change requests (the flags above build one): a JSON document {"title", "summary"?, "type"?, "changes": [...]} (- for stdin; docs/json.md); each request is {"action", "path", "base", …}: ' +
+        (Object.keys(ACTIONS) as ChangeAction[]).map((a) => `${a} {${actionFields(a).filter((k) => k !== 'path' && k !== 'base').join(', ')}}`).join('; ') +
         '; base is the sha256 you read, or "none" for a new note or a folder',
     },
     changesParam,
+    { name: 'type', type: 'string', placeholder: 'type', description: 'operation type whose scope every path must stay in (default generic); out of scope is refused' },
     { name: 'title', type: 'string', placeholder: 'text', cliOnly: true, description: 'one line saying what the change is for (default: what it does)' },
     { name: 'title', type: 'string', mcpOnly: true, required: true, description: 'one line: what the change is for' },
     { name: 'summary', type: 'string', placeholder: 'text', description: 'why, for the person who reviews it' },
@@ -197,25 +230,39 @@ export const proposeOp = defineOperation({
       allow_relink: input.allow_relink,
       allow_broken_links: input.allow_broken_links,
     };
+    const typed = input.type === undefined ? {} : { type: input.type };
     if (ctx.face !== 'cli') {
       // MCP and the web API send the list itself (or, from some clients, its JSON text)
-      const changes = typeof input.changes === 'string' ? parseChangeListText(input.changes) : parseChangeList(input.changes);
-      return { ...(await propose(session, { ...common, ...(input.title === undefined ? {} : { title: input.title }), changes }, actorOf(ctx.env, agent), { locate: true })) };
+      // a capture's source is a vault path here (sourceResolver)
+      const changes = resolveSources(typeof input.changes === 'string' ? parseChangeListText(input.changes) : parseChangeList(input.changes), sourceResolver(ctx));
+      return { ...(await propose(session, { ...common, ...typed, ...(input.title === undefined ? {} : { title: input.title }), changes }, actorOf(ctx.env, agent), { locate: true })) };
     }
-    if (input.changes !== undefined) {
+    if (input.changes !== undefined && input.capture !== undefined) throw usage('give one form of change, not --capture and --changes');
+    if (input.changes !== undefined || input.capture !== undefined) {
       const cliForms = ['path', 'base', 'content', 'content_file', 'with', 'replace', 'section', 'append_to_section', 'append_file'] as const;
       const flags = ['delete', 'move', 'rename', 'rename_heading', 'append', 'stdin'] as const;
+      if (input.capture !== undefined) {
+        if (cliForms.some((k) => input[k] !== undefined) || flags.some((k) => input[k])) throw usage('--capture takes only the file to capture: `vaultgate propose --capture FILE`');
+        const request: ProposeInput = { ...common, ...typed, ...(input.title === undefined ? {} : { title: input.title }), changes: [{ action: 'capture', source: sourceResolver(ctx)(input.capture) }] };
+        return { ...(await propose(session, request, actorOf(ctx.env, agent))) };
+      }
       if (cliForms.some((k) => input[k] !== undefined) || flags.some((k) => input[k])) throw usage('--changes takes every request (path, base, text) from its JSON document: give no other form of change');
       if (input.title !== undefined || input.summary !== undefined) throw usage('--changes takes its title and summary from the JSON document');
       const file = input.changes as string;
-      const doc = parseChangesDocument(await readInputFile(ctx, file, '--changes'), file === '-' ? 'stdin' : file);
-      const request: ProposeInput = { ...common, title: doc.title, ...(doc.summary === undefined ? {} : { summary: doc.summary }), changes: doc.changes };
+      const doc = parseChangesDocument(await readInputFile(ctx, file, '--changes'), file === '-' ? 'stdin' : file, sourceResolver(ctx));
+      if (input.type !== undefined && doc.type !== undefined && input.type !== doc.type) throw usage(`--type ${input.type} and the document's "type": ${JSON.stringify(doc.type)} differ; give one`);
+      const type = input.type ?? doc.type;
+      const request: ProposeInput = { ...common, title: doc.title, ...(doc.summary === undefined ? {} : { summary: doc.summary }), ...(type === undefined ? {} : { type }), changes: doc.changes };
       return { ...(await propose(session, request, actorOf(ctx.env, agent), { locate: true })) };
     }
     const change = await requestFromFlags(ctx, input);
-    return { ...(await propose(session, { ...common, ...(input.title === undefined ? {} : { title: input.title }), changes: [change] }, actorOf(ctx.env, agent))) };
+    return { ...(await propose(session, { ...common, ...typed, ...(input.title === undefined ? {} : { title: input.title }), changes: [change] }, actorOf(ctx.env, agent))) };
   },
-  text: (r) => reviewText({ proposal: r.proposal, ...r.review }),
+  text: (r) =>
+    [
+      ...(r.captures ?? []).map((c) => `${c.existing ? 'already captured' : 'captures'} ${c.source} as ${c.path}${c.existing ? ' (not part of this proposal)' : ''}`),
+      reviewText({ proposal: r.proposal, ...r.review }),
+    ].join('\n'),
 });
 
 interface FlagInput extends ContentSources {

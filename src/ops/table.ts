@@ -4,6 +4,7 @@ import { consentApproveOp, consentDenyOp, consentListOp, consentPendingOp, relat
 import { planOp } from './plan-ops.js';
 import { similarOp } from './similar-ops.js';
 import { atomizeCheckOp, atomizeChunkOp, atomizeExtractOp, atomizeInitOp, atomizePromoteOp, atomizeStatusOp, atomizeStripOp, atomizeTidyOp, atomizeWriteOp } from './atomize-ops.js';
+import { ingestOp } from './ingest-ops.js';
 import { applyOp, declineOp, logOp, proposalsOp, proposeOp, reopenOp, reviewOp, rollbackOp, showOp } from './proposal-ops.js';
 import { scenarioCheckOp, scenarioListOp, scenarioShowOp } from './scenario-ops.js';
 import { stateDeleteOp, stateGetOp, stateListOp, statePatchOp } from './state-ops.js';
@@ -25,6 +26,7 @@ export const OPERATIONS: readonly Operation<any, any>[] = [
   backlinksOp,
   checkOp,
   similarOp,
+  ingestOp,
   relatePrepareOp,
   relateValidateOp,
   relateSendOp,

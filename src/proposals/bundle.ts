@@ -17,10 +17,14 @@ export const PROPOSAL_OPERATION_TYPE = 'generic';
  * them under the vault lock right before it writes, and they are part of the
  * approval hash.
  */
-export function proposalBundle(operationId: string, changes: readonly StoredChange[], readPreconditions: Record<string, string> = {}): Bundle {
+export function proposalBundle(operationId: string, changes: readonly StoredChange[], readPreconditions: Record<string, string> = {}, operationType: string = PROPOSAL_OPERATION_TYPE): Bundle {
+  // a capture's bytes may be any file's (a PDF): they are not JSON text, so the write
+  // is validated with an empty placeholder and given its exact bytes after (capture.ts)
+  const captured: Array<[number, Buffer]> = [];
   const writes = changes.flatMap((c): Array<Record<string, unknown>> => {
     switch (c.action) {
       case 'write':
+        if (c.capture) return [{ path: c.path, mode: 'create', content: '' }];
         return [{ path: c.path, mode: c.base_sha256 === null ? 'create' : 'replace', content: c.new_text }];
       case 'delete':
         return [{ path: c.path, mode: 'delete' }];
@@ -35,10 +39,22 @@ export function proposalBundle(operationId: string, changes: readonly StoredChan
     expected[c.path] = c.base_sha256;
     if (c.action === 'move') expected[c.to!] = null;
   }
-  const doc = { schema: 'vaultgate.transaction.v1', operation_id: operationId, operation_type: PROPOSAL_OPERATION_TYPE, writes, expected_hashes: expected, read_preconditions: readPreconditions };
+  let at = 0;
+  for (const c of changes) {
+    if (c.capture) captured.push([at, c.capture.bytes]);
+    at += c.action === 'move' && c.new_text !== null ? 2 : 1;
+  }
+  const doc = { schema: 'vaultgate.transaction.v1', operation_id: operationId, operation_type: operationType, writes, expected_hashes: expected, read_preconditions: readPreconditions };
   // No content_file is ever named, so the base folder is never read. Round-tripped through
   // native JSON (exactly the value a bundle file would hold), then validated as a value:
   // the engine's strict parser reads character by character, seconds for a 12 MB proposal.
   const json = JSON.stringify(doc);
-  return bundleFromValue(JSON.parse(json), { baseDir: '/', byteLength: Buffer.byteLength(json, 'utf8') });
+  const extra = captured.reduce((n, [, b]) => n + b.byteLength, 0);
+  const bundle = bundleFromValue(JSON.parse(json), { baseDir: '/', byteLength: Buffer.byteLength(json, 'utf8') + extra });
+  for (const [i, bytes] of captured) {
+    const w = bundle.writes[i];
+    if (w?.mode !== 'create') throw new Error('internal: a capture is one create');
+    w.content = bytes;
+  }
+  return bundle;
 }

@@ -4,9 +4,10 @@ import { isVaultgateError, VaultgateError } from '../errors.js';
 import { checkWritePath, MAX_FILE_BYTES, MAX_OPERATION_BYTES, MAX_WRITES } from '../txn/index.js';
 import { isMarkdownPath, normalizeVaultPath, sha256Hex } from '../vault/index.js';
 import { appendToNote, appendToSection, renameHeading, replaceOnce, replaceSection } from './edits.js';
+import { alreadyCaptured, resolveCapture, type CaptureOutcome } from './capture.js';
 import { asProposal } from './engine-errors.js';
 import type { HeadingRename, LinkRewriter } from './link-rewrite.js';
-import type { ChangeAction, ChangeRequest } from './requests.js';
+import type { CaptureRequest, ChangeAction, ChangeRequest } from './requests.js';
 import type { FolderMove, StoredChange } from './types.js';
 import { field, fieldOf, listHintOf, tagged, withListHint } from './request-field.js';
 import { readCurrent, staleBase, type CurrentFile } from './vault-files.js';
@@ -17,6 +18,17 @@ interface ResolveContext {
   folders: FolderMove[];
   /** Each heading renamed, for the link rewriter. */
   headings: HeadingRename[];
+  /** Where captures go and what they came to (absent: a caller that proposes no capture). */
+  capture?: CaptureContext;
+  /** The changes resolved so far (a capture of bytes already captured by this proposal adds nothing). */
+  resolved: readonly StoredChange[];
+}
+
+/** Where captures go and what they came to (`resolveChanges`). */
+export interface CaptureContext {
+  config: Parameters<typeof resolveCapture>[1];
+  /** Receives one outcome per capture request, in order (an existing capture is `existing: true` and adds no change). */
+  outcomes: CaptureOutcome[];
 }
 
 /**
@@ -71,6 +83,14 @@ export const HANDLERS: { readonly [A in ChangeAction]: Handler<Extract<ChangeReq
       if (r.content === '') throw tagged('content', noop(rel));
       const t = needsText(rel, text);
       return r.heading === undefined ? appendToNote(t, r.content) : field('heading', () => appendToSection(rel, t, r.heading!, r.content));
+    },
+  },
+  capture: {
+    // a source's bytes, content-addressed (capture.ts); the same bytes named twice in one proposal are one capture
+    resolve: ({ root, capture, resolved }, _rel, r) => {
+      if (!capture) throw new Error('internal: a capture needs the vault config');
+      const c = resolveCapture(root, capture.config, r, capture.outcomes);
+      return c !== null && !resolved.some((o) => o.capture && o.path === c.path) ? [c] : [];
     },
   },
   rename_heading: {
@@ -245,7 +265,7 @@ function expandMove(root: string, r: Extract<ChangeRequest, { action: 'move' | '
 }
 
 /** The request's path as the vault knows it (a folder's trailing `/` dropped). */
-const keyOf = (r: ChangeRequest) => normalizeVaultPath(r.path.replace(/\/+$/, ''));
+const keyOf = (r: ChangeRequest) => (r.action === 'capture' ? '' : normalizeVaultPath(r.path.replace(/\/+$/, '')));
 
 function conflict(i: number, what: string, message: string): VaultgateError {
   return new VaultgateError('CHANGES_INVALID', `changes[${i}].${what}: ${message}`, {
@@ -263,6 +283,8 @@ function conflict(i: number, what: string, message: string): VaultgateError {
 function checkComposition(requests: readonly ChangeRequest[]): void {
   const first = new Map<string, number>();
   requests.forEach((r, i) => {
+    // a capture names a source, not a vault path: where it lands is its bytes' hash
+    if (r.action === 'capture') return;
     const key = keyOf(r);
     const j = first.get(key);
     if (j === undefined) {
@@ -272,6 +294,7 @@ function checkComposition(requests: readonly ChangeRequest[]): void {
     const other = requests[j]!;
     const solo = HANDLERS[r.action].edit === undefined ? r : HANDLERS[other.action].edit === undefined ? other : null;
     if (solo !== null) throw conflict(i, 'path', `${key} is also the path of changes[${j}] (${other.action}); a ${solo.action} must be the only request on its path`);
+    if (other.action === 'capture') return;
     if (r.base !== other.base) throw conflict(i, 'base', `differs from changes[${j}].base for the same note: every request on a note names the sha256 you read`);
   });
 }
@@ -285,7 +308,13 @@ function checkComposition(requests: readonly ChangeRequest[]): void {
  * exactly the files moved). `locate`: the caller sent the list itself (not CLI
  * flags), so an error names the request and field (`changes[2].heading`).
  */
-export function resolveChanges(root: string, requests: readonly ChangeRequest[], rewriter: LinkRewriter = plainMove, folders: FolderMove[] = [], opts: { locate?: boolean } = {}): StoredChange[] {
+export function resolveChanges(
+  root: string,
+  requests: readonly ChangeRequest[],
+  rewriter: LinkRewriter = plainMove,
+  folders: FolderMove[] = [],
+  opts: { locate?: boolean; capture?: CaptureContext } = {},
+): StoredChange[] {
   if (requests.length === 0) throw new VaultgateError('USAGE', 'a proposal needs at least one change', { hint: 'Give at least one change request.' });
   if (requests.length > MAX_WRITES) throw tooMany(requests.length);
   const at = <T>(i: number, fallback: string, fn: () => T): T => {
@@ -295,7 +324,9 @@ export function resolveChanges(root: string, requests: readonly ChangeRequest[],
       throw opts.locate ? locate(e, i, fallback) : e;
     }
   };
-  requests.forEach((r, i) => at(i, 'path', () => asProposal({ verb: 'propose' }, () => checkRequestPaths(r))));
+  requests.forEach((r, i) => {
+    if (r.action !== 'capture') at(i, 'path', () => asProposal({ verb: 'propose' }, () => checkRequestPaths(r)));
+  });
   checkComposition(requests);
   const resolved: StoredChange[] = [];
   const headings: HeadingRename[] = [];
@@ -305,11 +336,12 @@ export function resolveChanges(root: string, requests: readonly ChangeRequest[],
     const rel = keyOf(r);
     const spec = HANDLERS[r.action] as Handler<ChangeRequest>;
     if (spec.resolve) {
-      resolved.push(...at(i, 'path', () => spec.resolve!({ root, folders, headings }, rel, r)));
+      resolved.push(...at(i, r.action === 'capture' ? 'source' : 'path', () => spec.resolve!({ root, folders, headings, capture: opts.capture, resolved }, rel, r)));
       return;
     }
+    if (r.action === 'capture') return; // unreachable: a capture has its own resolve
     // every edit of this note, in list order, each on the text the one before made
-    const group = requests.flatMap((q, j) => (j >= i && keyOf(q) === rel ? [j] : []));
+    const group = requests.flatMap((q, j) => (j >= i && q.action !== 'capture' && keyOf(q) === rel ? [j] : []));
     const cur = readCurrent(root, rel);
     at(i, 'base', () => checkBase(rel, r.base, cur));
     let text = cur?.text ?? null;
@@ -322,13 +354,16 @@ export function resolveChanges(root: string, requests: readonly ChangeRequest[],
     const last = group[group.length - 1]!;
     resolved.push(at(last, requests[last]!.action === 'replace' ? 'with' : 'content', () => writeChange(rel, r.base, cur, text!)));
   });
+  // only captures, every one already there: nothing to propose, and the answer names where they are
+  const outcomes = opts.capture?.outcomes ?? [];
+  if (resolved.length === 0 && outcomes.length > 0) throw alreadyCaptured(outcomes);
   for (const c of resolved) {
     if (c.action === 'move') checkLinkableName(c.to!);
     else if (c.action === 'write' && c.base_sha256 === null) checkLinkableName(c.path);
   }
   const changes = resolved.some((c) => c.action === 'move') || headings.length > 0 ? rewriter(resolved, headings) : resolved;
   if (changes.length > MAX_WRITES) throw tooMany(changes.length);
-  const total = changes.reduce((n, c) => n + (c.new_text === null ? 0 : Buffer.byteLength(c.new_text)), 0);
+  const total = changes.reduce((n, c) => n + (c.capture ? c.capture.bytes.byteLength : c.new_text === null ? 0 : Buffer.byteLength(c.new_text)), 0);
   if (total > MAX_OPERATION_BYTES) {
     throw new VaultgateError('BUNDLE_LIMIT', `the new texts add up to ${total} bytes, over ${MAX_OPERATION_BYTES}`, {
       details: { actual: total, limit: MAX_OPERATION_BYTES },
@@ -344,7 +379,7 @@ export function resolveChanges(root: string, requests: readonly ChangeRequest[],
  * refused as such (PATH_RESERVED, exit 2), not as a stale base or a link the
  * rewriter cannot write. The whole bundle is checked again once it is built.
  */
-function checkRequestPaths(r: ChangeRequest): void {
+function checkRequestPaths(r: Exclude<ChangeRequest, CaptureRequest>): void {
   const trimmed = (p: string) => p.replace(/\/+$/, '');
   checkWritePath(trimmed(r.path));
   if (r.action === 'move') field('to', () => checkWritePath(trimmed(r.to)));
@@ -383,6 +418,6 @@ function tooMany(n: number): VaultgateError {
 /** A title when none is given: what the first change does, and how many more there are. */
 export function defaultTitle(changes: readonly StoredChange[]): string {
   const c = changes[0]!;
-  const what = c.action === 'move' ? `Move ${c.path} to ${c.to}` : c.action === 'delete' ? `Delete ${c.path}` : c.base_sha256 === null ? `Create ${c.path}` : `Edit ${c.path}`;
+  const what = c.capture ? `Capture ${c.capture.source}` : c.action === 'move' ? `Move ${c.path} to ${c.to}` : c.action === 'delete' ? `Delete ${c.path}` : c.base_sha256 === null ? `Create ${c.path}` : `Edit ${c.path}`;
   return changes.length > 1 ? `${what} (+${changes.length - 1} more)` : what;
 }

@@ -65,6 +65,10 @@ export function changeDiff(c: StoredChange): string {
   }
   const oldText = c.old_text;
   const newText = c.action === 'delete' ? '' : c.new_text;
+  if (c.capture) {
+    // the bytes are the source's, unchanged: what the person needs is where from, how many, and which
+    return [...header, 'new file', `captured from ${c.capture.source} (${c.capture.bytes.byteLength} bytes, sha256 ${c.new_sha256})`].join('\n') + '\n';
+  }
   if (c.base_sha256 === null) header.push('new file');
   if (c.action === 'delete') header.push('deleted file');
   if ((oldText === null && c.base_sha256 !== null) || newText === null) {

@@ -23,8 +23,10 @@
 export { propose, review, show, apply, decline, reopen, rollback, list, auditLog, settleOperation, LIMITS } from './lifecycle.js';
 export type { ProposeInput, ProposeResult, ReviewResult, ReviewView, ShowResult, ApplyResultView, ProposalFileView } from './lifecycle.js';
 export { plainMove } from './changes.js';
-export { ACTIONS, parseChangeList, changeListZod, actionsSummary, actionFields, type ChangeRequest, type ChangeAction } from './requests.js';
+export { ACTIONS, parseChangeList, changeListZod, actionsSummary, actionFields, type ChangeRequest, type ChangeAction, type CaptureRequest } from './requests.js';
 export { rewriteLinks, type LinkRewriter, type HeadingRename } from './link-rewrite.js';
 export { parseChangesDocument, parseChangeListText, type ChangesDocument } from './changes-json.js';
 export { ProposalStore, PROPOSAL_STORE, type ProposalSummary, type ListFilter, type LogFilter } from './store.js';
 export { PROPOSAL_STATES, OPEN_STATES, isRollbackProposed, type ProposalState, type ProposalRecord, type StoredChange, type StoredReview, type AuditEvent, type ReviewFile } from './types.js';
+export { capturedPath, readRecordedSource, readSourceBytes, recordedSource, type CaptureOutcome } from './capture.js';
+export { quotesOnly } from './source-check.js';

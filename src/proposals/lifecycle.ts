@@ -4,7 +4,7 @@ import { VaultgateError } from '../errors.js';
 import { loadScenario, type ReviewCheck } from '../policy/index.js';
 import type { VaultSession } from '../session/index.js';
 import { storeFile } from '../store/index.js';
-import { applyBundle, currentUndo, readDone, readLockOwner, realFsOps, txnLayout, UNDO_PREFIX } from '../txn/index.js';
+import { applyBundle, checkScope, currentUndo, readDone, readLockOwner, realFsOps, txnLayout, UNDO_PREFIX } from '../txn/index.js';
 import type { NoteModel } from '../markdown/index.js';
 import { sha256Hex } from '../vault/index.js';
 import { proposalBundle } from './bundle.js';
@@ -13,8 +13,9 @@ import type { ChangeRequest } from './requests.js';
 import { asProposal, forProposal } from './engine-errors.js';
 import { rewriteLinks, type LinkRewriter } from './link-rewrite.js';
 import { readLinkFormat } from '../links/index.js';
-import { linkTargetPins, type ExpectedLinkTarget } from './link-targets.js';
-import { runReview } from './review.js';
+import { type ExpectedLinkTarget } from './link-targets.js';
+import { proposalPins, runReview } from './review.js';
+import type { CaptureOutcome } from './capture.js';
 import { diffLinkEffects } from './review-hash.js';
 import type { Bundle } from '../txn/index.js';
 import { collectAfterBig } from './collect.js';
@@ -44,6 +45,11 @@ export interface ProposeInput {
   /** Links to a deleted note may dangle (the link_stability check warns instead of blocking). */
   allow_broken_links?: boolean;
   changes: ChangeRequest[];
+  /**
+   * The operation type whose scope every written path must stay in (`propose --type T`,
+   * a changes document's `"type"`); the vault's table (`operations` in config.yaml). Default `generic`.
+   */
+  type?: string;
   /** @internal A plan's link as `plan` checked it: recorded as the link's target precondition as planned (issue 22 §1). */
   expect_link_targets?: ExpectedLinkTarget[];
   /** @internal A plan's claim and the fragments it cites, as verified when proposed (issue 22 §2). */
@@ -68,8 +74,10 @@ export interface ReviewView {
 }
 
 export interface ProposeResult {
-  proposal: { id: string; state: ProposalState; title: string; files: ProposalFileView[]; rollback_of?: string };
+  proposal: { id: string; state: ProposalState; title: string; files: ProposalFileView[]; rollback_of?: string; operation_type?: string };
   review: ReviewView;
+  /** One entry per capture asked for: where its bytes are stored (`existing`: already there, not part of this proposal). */
+  captures?: CaptureOutcome[];
 }
 
 export interface ProposalFileView {
@@ -78,6 +86,8 @@ export interface ProposalFileView {
   to?: string;
   base_sha256: string | null;
   new_sha256: string | null;
+  /** A capture: the source its bytes were read from. */
+  captured_from?: string;
 }
 
 export interface ReviewResult extends ReviewView {
@@ -125,7 +135,7 @@ function withView<H extends object>(head: H, r: StoredReview | null, claim?: Pro
 }
 
 const filesView = (changes: readonly StoredChange[]): ProposalFileView[] =>
-  changes.map((c) => ({ path: c.path, action: c.action, ...(c.to === null ? {} : { to: c.to }), base_sha256: c.base_sha256, new_sha256: c.new_sha256 }));
+  changes.map((c) => ({ path: c.path, action: c.action, ...(c.to === null ? {} : { to: c.to }), base_sha256: c.base_sha256, new_sha256: c.new_sha256, ...(c.capture ? { captured_from: c.capture.source } : {}) }));
 
 function withStore<T>(session: VaultSession, body: (store: ProposalStore) => T): T {
   const store = ProposalStore.open(session.root, session.env);
@@ -187,7 +197,14 @@ async function storeAndReview(
   const stored = store.saveReview(rec.id, review, review.verdict, ['pending', 'blocked'], reviewedEvent(rec, review, actor, 'reviewed'));
   const saved = store.require(rec.id);
   return {
-    proposal: { id: saved.id, state: saved.state, title: saved.title, files: filesView(saved.changes), ...(saved.rollback_of ? { rollback_of: saved.rollback_of } : {}) },
+    proposal: {
+      id: saved.id,
+      state: saved.state,
+      title: saved.title,
+      files: filesView(saved.changes),
+      ...(saved.rollback_of ? { rollback_of: saved.rollback_of } : {}),
+      ...(saved.operation_type !== 'generic' ? { operation_type: saved.operation_type } : {}),
+    },
     // the review just made when it was stored: the same as the stored copy, with its diffs already computed
     review: view(stored ? review : saved.review, saved.claim),
   };
@@ -206,13 +223,17 @@ export async function propose(session: VaultSession, input: ProposeInput, actor:
   // the index (refreshed first) says which links can be affected
   const parsed = new Map<string, NoteModel>();
   const folderMoves: FolderMove[] = [];
+  const captures: CaptureOutcome[] = [];
+  const type = input.type ?? 'generic';
   const changes = session.read((h) => {
     const format = readLinkFormat(session.root).format;
     const rewriter: LinkRewriter = opts.rewriter ?? ((cs, hs) => rewriteLinks({ root: session.root, db: h.db, config: session.config(), format, parsed }, cs, hs));
-    return resolveChanges(session.root, input.changes, rewriter, folderMoves, { locate: opts.locate ?? false });
+    return resolveChanges(session.root, input.changes, rewriter, folderMoves, { locate: opts.locate ?? false, capture: { config: session.config(), outcomes: captures } });
   }).result;
   // The engine's own validation (paths, reserved folders, collisions, limits) before anything is stored.
-  const checked = asProposal({ verb: 'propose' }, () => proposalBundle('proposal-check', changes));
+  const checked = asProposal({ verb: 'propose' }, () => proposalBundle('proposal-check', changes, {}, type));
+  // The operation type's scope, exactly as the engine holds a bundle to it: out of scope is 77, and nothing is stored.
+  checkScope(type, checked.writes, session.config());
   collectAfterBig(changes); // the input document, the files read, the bundle's encoding
   return withStoreAsync(session, (store) =>
     storeAndReview(
@@ -233,12 +254,13 @@ export async function propose(session: VaultSession, input: ProposeInput, actor:
         folder_moves: folderMoves,
         ...(input.claim ? { claim: input.claim } : {}),
         ...(input.provenance ? { provenance: input.provenance } : {}),
+        operation_type: type,
       },
       actor,
       parsed,
       input.expect_link_targets ?? [],
       checked,
-    ),
+    ).then((r) => (captures.length > 0 ? { ...r, captures } : r)),
   );
 }
 
@@ -385,6 +407,7 @@ export function show(session: VaultSession, id: string, actor: string): ShowResu
           changed_paths: p.changed_paths,
           declined_reason: p.declined_reason,
           link_targets: p.link_targets,
+          operation_type: p.operation_type,
           undone_at: p.undone_at,
           undone_by: p.undone_by,
           // where a tool's text came from (atomize), without the source's text
@@ -406,6 +429,18 @@ function blockedError(p: ProposalRecord, r: StoredReview): VaultgateError {
       details,
       hint: base[0]!.name === 'base' ? 'The vault changed since the proposal was made; the agent should re-read the note and propose again.' : 'See `vaultgate tx status`.',
     });
+  }
+  const source = failing.filter((c) => c.name === 'source' && (c.details as { code?: string } | undefined)?.code === 'STALE_HASH');
+  if (source.length > 0) {
+    return new VaultgateError('STALE_HASH', `${p.id} cannot be applied: ${source.map((c) => c.message).join('; ')}`, {
+      details,
+      ...(source[0]!.path ? { path: source[0]!.path } : {}),
+      hint: 'The captured source changed since the proposal was made; the agent should ingest it again and propose again.',
+    });
+  }
+  const scopeRefusal = failing.filter((c) => c.name === 'scope');
+  if (scopeRefusal.length > 0) {
+    return new VaultgateError('OUT_OF_SCOPE', `${p.id} writes outside its operation type's scope: ${scopeRefusal.map((c) => c.message).join('; ')}`, { details, hint: 'The agent should propose again with the operation type whose scope holds these files.' });
   }
   const targets = failing.filter((c) => c.name === 'link_target');
   if (targets.length > 0) {
@@ -490,7 +525,7 @@ export async function apply(session: VaultSession, id: string, reviewHash: strin
     if (p.state === 'applied') return { operation_id: p.operation_id, changed_paths: p.changed_paths ?? [], proposal: { id: p.id, state: 'applied' }, replayed: true };
     if (p.state === 'declined') throw declinedError(p);
     if (p.state === 'undone') throw undoneError(p);
-    const bundle = asProposal({ verb: 'apply', id }, () => proposalBundle(p.operation_id, p.changes, linkTargetPins(p.link_targets, p.changes)));
+    const bundle = asProposal({ verb: 'apply', id }, () => proposalBundle(p.operation_id, p.changes, proposalPins(p.link_targets, p.changes), p.operation_type));
     // The review the person approved, if it is the stored one: its engine approval answers a replay
     // (reviews stored before issue 20 had the engine's approval as their review hash).
     const approvedReview = (r: StoredReview | null) => (r !== null && r.review_hash === reviewHash ? r : null);

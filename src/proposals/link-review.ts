@@ -394,7 +394,8 @@ export function reviewLinks(db: Db, config: VaultConfig, changes: readonly Store
       if (c.new_text !== null && isMarkdownPath(c.to!)) newModels.set(c.to!, parse(c.new_text));
     }
     if (c.action === 'write' && c.base_sha256 === null) added.push(c.path);
-    if (c.action === 'write' && isMarkdownPath(c.path)) newModels.set(c.path, parse(c.new_text));
+    // a capture is a source's bytes, not a note of the vault: its links are not the change's
+    if (c.action === 'write' && isMarkdownPath(c.path) && !c.capture) newModels.set(c.path, parse(c.new_text));
   }
 
   // The names whose links can change answer: every file added or removed.
@@ -579,7 +580,7 @@ export function reviewLinks(db: Db, config: VaultConfig, changes: readonly Store
 
   // 1. The notes the change writes or moves: their own links.
   changes.forEach((c, i) => {
-    if (!isMarkdownPath(c.path) || c.action === 'delete') return;
+    if (!isMarkdownPath(c.path) || c.action === 'delete' || c.capture) return;
     if (c.action === 'write') reviewNote(i, c.old_text, c.new_text, c.path, c.path, c.base_sha256 === null);
     else reviewNote(i, c.old_text, c.new_text ?? c.old_text, c.path, c.to!, false);
   });

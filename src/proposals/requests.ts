@@ -28,7 +28,26 @@ export type ChangeRequest =
   /** To the note's end, or (with `heading`) to the end of that section. */
   | { action: 'append'; path: string; base: string; content: string; heading?: string }
   /** Rename one heading of a note (`heading`: a heading path, `A > B`); links to it follow. */
-  | { action: 'rename_heading'; path: string; base: string; heading: string; to: string };
+  | { action: 'rename_heading'; path: string; base: string; heading: string; to: string }
+  /** A source's exact bytes, stored content-addressed under the captured folder (capture.ts): no path, no base. */
+  | CaptureRequest;
+
+/**
+ * Capture (issue 22 §3): `source` names a file to read, not a vault path. The
+ * face resolves it to an absolute path before propose ({@link SourceResolver}).
+ */
+export interface CaptureRequest {
+  action: 'capture';
+  source: string;
+}
+
+/** How a face turns a capture's `source` into an absolute path (the CLI: its working folder, then the vault; MCP: the vault). */
+export type SourceResolver = (source: string) => string;
+
+/** The list with every capture's source resolved by the face's resolver. */
+export function resolveSources(changes: readonly ChangeRequest[], resolve: SourceResolver): ChangeRequest[] {
+  return changes.map((c) => (c.action === 'capture' ? { action: 'capture', source: resolve(c.source) } : c));
+}
 
 export type ChangeAction = ChangeRequest['action'];
 
@@ -45,8 +64,8 @@ export interface FieldRule {
 export interface ActionSpec<R extends ChangeRequest> {
   /** The request's fields besides `action`, `path` and `base`. */
   fields: { [K in Exclude<keyof R, 'action' | 'path' | 'base'>]-?: FieldRule };
-  /** `new`: a sha256 or "none" (a new note); `file-or-folder`: a file's sha256, "none" for a folder; `file`: a sha256. */
-  base: 'file' | 'new' | 'file-or-folder';
+  /** `new`: a sha256 or "none" (a new note); `file-or-folder`: a file's sha256, "none" for a folder; `file`: a sha256; `none`: the request names no vault path and no base (capture). */
+  base: 'file' | 'new' | 'file-or-folder' | 'none';
   /** What the request does, in a few words, when its name and fields do not say it (tool description). */
   doc?: string;
 }
@@ -66,6 +85,7 @@ export const ACTIONS: { readonly [A in ChangeAction]: ActionSpec<Extract<ChangeR
   section: { fields: { heading: { what: 'heading path "A > B"', nonEmpty: true }, content: { what: 'new body of the section' } }, base: 'file', doc: 'heading: "A > B"' },
   append: { fields: { content: { what: 'text to append', nonEmpty: true }, heading: { what: "at this section's end", optional: true, nonEmpty: true } }, base: 'file', doc: "to the note's or section's end" },
   rename_heading: { fields: { heading: { what: 'heading path "A > B"', nonEmpty: true }, to: { what: 'new heading text', nonEmpty: true } }, base: 'file' },
+  capture: { fields: { source: { what: 'file to store byte for byte', nonEmpty: true } }, base: 'none', doc: 'no path or base' },
 };
 
 const SHA = /^[0-9a-f]{64}$/;
@@ -74,7 +94,7 @@ const fieldsOf = (a: ChangeAction) => ACTIONS[a].fields as Record<string, FieldR
 
 /** The fields of one action, as the request writes them (`heading?` when optional). */
 export function actionFields(action: ChangeAction): string[] {
-  return ['path', 'base', ...Object.entries(fieldsOf(action)).map(([k, f]) => (f.optional ? `${k}?` : k))];
+  return [...(ACTIONS[action].base === 'none' ? [] : ['path', 'base']), ...Object.entries(fieldsOf(action)).map(([k, f]) => (f.optional ? `${k}?` : k))];
 }
 
 /** One line per action: `replace {path, base, replace, with}`, for hints and docs. */
@@ -98,6 +118,7 @@ const BASE_NEEDS: Record<ActionSpec<ChangeRequest>['base'], string> = {
   file: 'the sha256 of the note as you read it',
   new: 'the sha256 of the note as you read it, or "none" for a new note',
   'file-or-folder': 'the sha256 of the file as you read it, or "none" for a folder',
+  none: '',
 };
 
 /**
@@ -118,18 +139,23 @@ function parseRequest(item: unknown, i: number, where: string | undefined): Chan
   if (action === undefined) throw bad('action', `missing: one of ${ACTION_NAMES.join(', ')}`);
   if (typeof action !== 'string' || !Object.hasOwn(ACTIONS, action)) throw bad('action', `unknown action ${JSON.stringify(action)}: one of ${ACTION_NAMES.join(', ')}`);
   const spec = ACTIONS[action as ChangeAction] as ActionSpec<ChangeRequest>;
-  const known = new Set(['action', 'path', 'base', ...Object.keys(fieldsOf(action as ChangeAction))]);
+  const located = spec.base !== 'none';
+  const known = new Set(['action', ...(located ? ['path', 'base'] : []), ...Object.keys(fieldsOf(action as ChangeAction))]);
   for (const key of Object.keys(item)) {
     if (!known.has(key)) throw bad(key, `unknown field: ${action} takes ${actionFields(action as ChangeAction).join(', ')}`);
   }
-  const path = item.path;
-  if (path === undefined) throw bad('path', 'missing: the vault path of the note (or file, or folder)');
-  if (typeof path !== 'string' || path.trim() === '') throw bad('path', 'must be a non-empty string');
-  const base = item.base;
-  if (base === undefined) throw bad('base', `missing: ${BASE_NEEDS[spec.base]}`);
-  if (!(base === null || base === 'none' || (typeof base === 'string' && SHA.test(base)))) throw bad('base', `${JSON.stringify(base)} is not a sha256 (64 lower-case hex digits) or "none"`);
-  if ((base === null || base === 'none') && spec.base === 'file') throw bad('base', `a ${action} changes an existing note: give ${BASE_NEEDS.file} ("none" is for a new note)`);
-  const out: Record<string, unknown> = { action, path, base: base === 'none' ? null : base };
+  const out: Record<string, unknown> = { action };
+  if (located) {
+    const path = item.path;
+    if (path === undefined) throw bad('path', 'missing: the vault path of the note (or file, or folder)');
+    if (typeof path !== 'string' || path.trim() === '') throw bad('path', 'must be a non-empty string');
+    const base = item.base;
+    if (base === undefined) throw bad('base', `missing: ${BASE_NEEDS[spec.base]}`);
+    if (!(base === null || base === 'none' || (typeof base === 'string' && SHA.test(base)))) throw bad('base', `${JSON.stringify(base)} is not a sha256 (64 lower-case hex digits) or "none"`);
+    if ((base === null || base === 'none') && spec.base === 'file') throw bad('base', `a ${action} changes an existing note: give ${BASE_NEEDS.file} ("none" is for a new note)`);
+    out.path = path;
+    out.base = base === 'none' ? null : base;
+  }
   for (const [key, rule] of Object.entries(fieldsOf(action as ChangeAction))) {
     const v = item[key];
     if (v === undefined) {
@@ -155,6 +181,6 @@ export const changeListZod = once(() => {
   const { z } = loadZod();
   const fields: Record<string, import('zod').ZodType> = {};
   for (const a of ACTION_NAMES) for (const k of Object.keys(fieldsOf(a))) fields[k] ??= z.string().optional();
-  return z.array(z.strictObject({ action: z.enum(ACTION_NAMES as [ChangeAction, ...ChangeAction[]]), path: z.string(), base: z.string().nullable(), ...fields })).min(1);
+  return z.array(z.strictObject({ action: z.enum(ACTION_NAMES as [ChangeAction, ...ChangeAction[]]), path: z.string().optional(), base: z.string().nullable().optional(), ...fields })).min(1);
 });
 

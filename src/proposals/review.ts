@@ -18,6 +18,7 @@ import { checkDraft, prepareSource } from '../markdown/verbatim.js';
 import { ownLines } from '../atomize/own-lines.js';
 import { readCurrent } from './vault-files.js';
 import { filesUnder, isFolder } from './changes.js';
+import { sourceChecks, sourcePins } from './source-check.js';
 import { forProposal } from './engine-errors.js';
 
 /**
@@ -27,8 +28,9 @@ import { forProposal } from './engine-errors.js';
  * do: apply runs this again under the vault lock and lands only if nothing
  * blocks and the hash is the one the person approved.
  *
- * Checks, in order (docs/proposals.md): base, path, owner, managed_blocks,
- * frontmatter, links, link_target, evidence (a plan's claim only), link_stability, shrink, for a proposal made by atomize `verbatim`, and for a proposal made under a scenario its
+ * Checks, in order (docs/proposals.md): base, path (scope when the engine
+ * refuses the operation type's scope), owner, managed_blocks, frontmatter,
+ * links, link_target, evidence (a plan's claim only), source (a proposal with a capture), link_stability, shrink, for a proposal made by atomize `verbatim`, and for a proposal made under a scenario its
  * `scenario` and `validator` checks (src/policy). Each name appears at least
  * once: one passing entry, or one failing entry per problem (with its path).
  */
@@ -37,14 +39,20 @@ import { forProposal } from './engine-errors.js';
 export const SHRINK_LIMIT = 0.5;
 
 export type ReviewInput = Pick<ProposalRecord, 'operation_id' | 'changes' | 'allow_shrink' | 'allow_relink' | 'allow_broken_links' | 'scenario'> &
-  Partial<Pick<ProposalRecord, 'id' | 'title' | 'summary' | 'agent' | 'session' | 'link_targets' | 'folder_moves' | 'claim' | 'provenance'>>;
+  Partial<Pick<ProposalRecord, 'id' | 'title' | 'summary' | 'agent' | 'session' | 'link_targets' | 'folder_moves' | 'claim' | 'provenance' | 'operation_type'>>;
+
+/** Every read precondition of a proposal's bundle: the targets of its new links and the sources of its captures. */
+export function proposalPins(targets: readonly LinkTarget[] | null, changes: readonly StoredChange[]): Record<string, string> {
+  return { ...sourcePins(changes), ...linkTargetPins(targets, changes) };
+}
 
 const stripBom = (t: string) => (t.charCodeAt(0) === 0xfeff ? t.slice(1) : t);
 const pass = (name: string, message: string, severity: 'block' | 'warn' = 'block'): ReviewCheck => ({ name, ok: true, severity, message });
 
 /** How the engine's refusals read as checks: which check failed. */
-function engineCheck(code: string): 'base' | 'path' | 'transaction' {
+function engineCheck(code: string): 'base' | 'path' | 'transaction' | 'scope' {
   if (code === 'STALE_HASH') return 'base';
+  if (code === 'OUT_OF_SCOPE') return 'scope';
   if (code === 'QUARANTINED' || code === 'RECOVERY_NEEDED' || code === 'LOCK_BUSY') return 'transaction';
   return 'path';
 }
@@ -158,19 +166,21 @@ export async function runReview(session: VaultSession, p: ReviewInput, parsed: M
     opts.record.done(recorded);
   }
   const linkTargets = base.length === 0 && pathProblems.length === 0 ? siblingLinks(linkTargetChecks(recorded, p.changes, links.files, hashOf), p.provenance ?? null) : [];
-  const pins = linkTargetPins(recorded, p.changes);
+  const linkPins = linkTargetPins(recorded, p.changes);
+  const pins = proposalPins(recorded, p.changes);
 
   // path: the engine's own rules (inspect plans the transaction and writes nothing); it also gives the approval hash
   let approval: string | null = null;
   if (base.length === 0 && pathProblems.length === 0 && linkTargets.every((c) => c.ok)) {
     try {
-      const bundle = opts.bundle && Object.keys(pins).length === 0 ? opts.bundle : proposalBundle(p.operation_id, p.changes, pins);
+      const bundle = opts.bundle && Object.keys(pins).length === 0 ? opts.bundle : proposalBundle(p.operation_id, p.changes, pins, p.operation_type);
       approval = inspectBundle(root, bundle).approval_sha256;
     } catch (raw) {
       const e = p.id === undefined ? raw : forProposal(raw, { verb: 'review', id: p.id });
       if (!isVaultgateError(e)) throw e;
-      // a pinned link target that changed in the moment between the two reads
-      const name = e.code === 'STALE_HASH' && e.path !== undefined && Object.hasOwn(pins, e.path) ? 'link_target' : engineCheck(e.code);
+      // a pinned link target or captured source that changed in the moment between the two reads
+      const pinned = e.code === 'STALE_HASH' && e.path !== undefined && Object.hasOwn(pins, e.path);
+      const name = pinned ? (Object.hasOwn(linkPins, e.path!) ? 'link_target' : 'source') : engineCheck(e.code);
       const check: ReviewCheck = { name, ok: false, severity: 'block', ...(e.path ? { path: e.path } : {}), message: e.message, details: { code: e.code, ...(e.hint ? { hint: e.hint } : {}) } };
       if (name === 'link_target') linkTargets.splice(0, linkTargets.length, check);
       else (name === 'base' ? base : pathProblems).push(check);
@@ -180,7 +190,7 @@ export async function runReview(session: VaultSession, p: ReviewInput, parsed: M
   checks.push(...(base.length ? base : [pass('base', 'every touched file still has the hash the change was based on')]));
   const pathFailures = pathProblems.filter((c) => c.name === 'path');
   checks.push(...(pathFailures.length ? pathFailures : [pass('path', base.length ? 'paths pass the engine’s rules (checked against disk once the base matches again)' : 'every path passes the transaction engine’s rules')]));
-  checks.push(...pathProblems.filter((c) => c.name !== 'path'));
+  checks.push(...pathProblems.filter((c) => c.name !== 'path' && c.name !== 'source'));
 
   checks.push(...checkOwners(files, config));
   checks.push(...checkManagedBlocks(files, config));
@@ -190,6 +200,10 @@ export async function runReview(session: VaultSession, p: ReviewInput, parsed: M
   // evidence (issue 22 §2): the fragments a plan's claim cites, still in their notes
   const evidence = p.claim ? evidenceChecks(root, p.claim, p.changes) : null;
   if (evidence) checks.push(...evidence.checks);
+  // source (issue 22 §3): only for proposals that carry a capture
+  const sources = sourceChecks(root, p.changes);
+  const sourceRace = pathProblems.filter((c) => c.name === 'source');
+  checks.push(...(sourceRace.length && sources.every((c) => c.ok) ? sourceRace : sources));
   checks.push(...links.checks.filter((c) => c.name !== 'links'));
   const shrinks = p.changes.map((c) => shrinkOf(c, parse));
   checks.push(...shrinkChecks(p, shrinks, links.files));

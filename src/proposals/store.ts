@@ -210,10 +210,23 @@ const SCHEMA_V8 = `
 ALTER TABLE proposals ADD COLUMN provenance TEXT;
 `;
 
+/**
+ * v9 (issue 22 §3): a proposal's operation type (`propose --type T`; older rows
+ * were all `generic`), and a change row that is a capture names the source its
+ * bytes came from. A capture's bytes are kept in `texts` like any text (that
+ * table holds bytes by their SHA-256); they are read back as bytes, never decoded.
+ */
+const SCHEMA_V9 = `
+ALTER TABLE proposals ADD COLUMN operation_type TEXT NOT NULL DEFAULT 'generic';
+ALTER TABLE changes ADD COLUMN capture_source TEXT;
+-- \`ingest --list\` asks, per file of the drop folder, which proposals capture its bytes
+CREATE INDEX changes_by_capture ON changes(new_sha256) WHERE capture_source IS NOT NULL;
+`;
+
 export const PROPOSAL_STORE: StoreSpec = {
   name: 'proposals',
   applicationId: 0x56475052, // 'VGPR'
-  migrations: [SCHEMA_V1, SCHEMA_V2, SCHEMA_V3, SCHEMA_V4, SCHEMA_V5, SCHEMA_V6, SCHEMA_V7, SCHEMA_V8],
+  migrations: [SCHEMA_V1, SCHEMA_V2, SCHEMA_V3, SCHEMA_V4, SCHEMA_V5, SCHEMA_V6, SCHEMA_V7, SCHEMA_V8, SCHEMA_V9],
 };
 
 interface ProposalRow {
@@ -246,6 +259,7 @@ interface ProposalRow {
   undone_at: string | null;
   undone_by: string | null;
   provenance: string | null;
+  operation_type: string;
 }
 
 interface ChangeRow {
@@ -254,6 +268,7 @@ interface ChangeRow {
   to_path: string | null;
   base_sha256: string | null;
   new_sha256: string | null;
+  capture_source: string | null;
 }
 
 /** What a new proposal is made of; the store gives it its id, state, operation id and times. */
@@ -261,7 +276,7 @@ export type NewProposal = Pick<
   ProposalRecord,
   'title' | 'summary' | 'agent' | 'session' | 'scenario' | 'allow_shrink' | 'allow_relink' | 'allow_broken_links' | 'origin' | 'rollback_of' | 'changes'
 > &
-  Partial<Pick<ProposalRecord, 'folder_moves' | 'claim' | 'provenance'>>;
+  Partial<Pick<ProposalRecord, 'folder_moves' | 'claim' | 'provenance' | 'operation_type'>>;
 
 export interface ListFilter {
   /** Only proposals in one of these states (absent or empty: every state). */
@@ -365,11 +380,11 @@ export class ProposalStore {
       const operationId = `proposal-${id}-${this.nonce()}`;
       this.db
         .prepare(
-          `INSERT INTO proposals (seq, id, state, title, summary, agent, session, scenario, allow_shrink, allow_relink, allow_broken_links, folder_moves, origin, rollback_of, operation_id, created_at, updated_at, claim)
-           VALUES (?, ?, 'pending', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+          `INSERT INTO proposals (seq, id, state, title, summary, agent, session, scenario, allow_shrink, allow_relink, allow_broken_links, folder_moves, origin, rollback_of, operation_id, created_at, updated_at, claim, operation_type)
+           VALUES (?, ?, 'pending', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
         )
-        .run(seq, id, p.title, p.summary, p.agent, p.session, p.scenario, p.allow_shrink ? 1 : 0, p.allow_relink ? 1 : 0, p.allow_broken_links ? 1 : 0, JSON.stringify(p.folder_moves ?? []), p.origin, p.rollback_of, operationId, at, at, p.claim ? JSON.stringify(p.claim) : null);
-      const ins = this.db.prepare('INSERT INTO changes (proposal_seq, ord, path, action, to_path, base_sha256, new_sha256) VALUES (?, ?, ?, ?, ?, ?, ?)');
+        .run(seq, id, p.title, p.summary, p.agent, p.session, p.scenario, p.allow_shrink ? 1 : 0, p.allow_relink ? 1 : 0, p.allow_broken_links ? 1 : 0, JSON.stringify(p.folder_moves ?? []), p.origin, p.rollback_of, operationId, at, at, p.claim ? JSON.stringify(p.claim) : null, p.operation_type ?? 'generic');
+      const ins = this.db.prepare('INSERT INTO changes (proposal_seq, ord, path, action, to_path, base_sha256, new_sha256, capture_source) VALUES (?, ?, ?, ?, ?, ?, ?, ?)');
       if (p.provenance) {
         const { source_text, ...rest } = p.provenance;
         if (source_text !== null) this.putText(rest.source_sha256, source_text);
@@ -378,7 +393,8 @@ export class ProposalStore {
       p.changes.forEach((c, ord) => {
         if (c.old_text !== null) this.putText(c.base_sha256!, c.old_text);
         if (c.new_text !== null) this.putText(c.new_sha256!, c.new_text);
-        ins.run(seq, ord, c.path, c.action, c.to, c.base_sha256, c.new_sha256);
+        if (c.capture) this.putBytes(c.new_sha256!, c.capture.bytes);
+        ins.run(seq, ord, c.path, c.action, c.to, c.base_sha256, c.new_sha256, c.capture?.source ?? null);
       });
       this.appendEvent({
         event: 'proposed',
@@ -402,12 +418,27 @@ export class ProposalStore {
     this.#texts.set(sha256, text);
   }
 
+  /** Keep a capture's exact bytes by their hash (any bytes: a capture may be a PDF). */
+  private putBytes(sha256: string, bytes: Buffer): void {
+    if (sha256Hex(bytes) !== sha256) throw new Error(`internal: captured bytes do not match their hash ${sha256}`);
+    this.db.prepare('INSERT OR IGNORE INTO texts (sha256, bytes, data) VALUES (?, ?, ?)').run(sha256, bytes.byteLength, zlib.deflateRawSync(bytes, { level: 1 }));
+  }
+
   /** A kept text, or null (not kept: the file was not UTF-8, or there is none). */
   private text(sha256: string | null): string | null {
     if (sha256 === null) return null;
     // a text never changes under its hash: read, inflate and check it once per store, not at every get()
     const seen = this.#texts.get(sha256);
     if (seen !== undefined) return seen;
+    const bytes = this.keptBytes(sha256);
+    if (bytes === null) return null;
+    const text = bytes.toString('utf8');
+    this.#texts.set(sha256, text);
+    return text;
+  }
+
+  /** Kept bytes by their hash, read back with a bound and checked against the hash; null when none are kept. */
+  private keptBytes(sha256: string): Buffer | null {
     const row = this.db.prepare('SELECT bytes, data FROM texts WHERE sha256 = ?').get(sha256) as { bytes: number; data: Buffer } | undefined;
     if (!row) return null;
     // read back with a bound, like every input: a kept text is at most one file's new bytes
@@ -430,16 +461,14 @@ export class ProposalStore {
         hint: 'The proposal store is damaged; restore it from a backup. vaultgate will not overwrite it.',
       });
     }
-    const text = bytes.toString('utf8');
-    this.#texts.set(sha256, text);
-    return text;
+    return bytes;
   }
 
   get(id: string): ProposalRecord | null {
     const row = this.db.prepare('SELECT * FROM proposals WHERE id = ?').get(id) as ProposalRow | undefined;
     if (!row) return null;
-    const changes = (this.db.prepare('SELECT path, action, to_path, base_sha256, new_sha256 FROM changes WHERE proposal_seq = ? ORDER BY ord').all(row.seq) as ChangeRow[]).map(
-      (c): StoredChange => ({
+    const changes = (this.db.prepare('SELECT path, action, to_path, base_sha256, new_sha256, capture_source FROM changes WHERE proposal_seq = ? ORDER BY ord').all(row.seq) as ChangeRow[]).map(
+      (c): StoredChange => c.capture_source !== null ? this.captureChange(c) : ({
         path: c.path,
         action: c.action,
         to: c.to_path,
@@ -477,6 +506,7 @@ export class ProposalStore {
       undone_at: row.undone_at,
       undone_by: row.undone_by,
       provenance: this.provenance(row.provenance),
+      operation_type: row.operation_type,
     };
   }
 
@@ -485,6 +515,32 @@ export class ProposalStore {
     if (json === null) return null;
     const p = JSON.parse(json) as Omit<Provenance, 'source_text'>;
     return { ...p, source_text: this.text(p.source_sha256) };
+  }
+
+  /** A capture row: its bytes as kept, never decoded as text. */
+  private captureChange(c: ChangeRow): StoredChange {
+    const bytes = this.keptBytes(c.new_sha256!);
+    if (bytes === null) {
+      throw new VaultgateError('STATE_CORRUPT', `${this.file}: the captured bytes ${c.new_sha256} of ${c.path} are missing`, {
+        details: { file: this.file, sha256: c.new_sha256 },
+        hint: 'The proposal store is damaged; restore it from a backup. vaultgate will not overwrite it.',
+      });
+    }
+    return { path: c.path, action: 'write', to: null, base_sha256: null, old_text: null, new_text: null, new_sha256: c.new_sha256, capture: { source: c.capture_source!, bytes } };
+  }
+
+  /**
+   * Every proposal that captures one of these byte strings (by SHA-256), oldest
+   * first: what `ingest --list` reports for a source in the drop folder.
+   */
+  capturesOf(sha256s: readonly string[]): Array<{ sha256: string; id: string; state: ProposalState; path: string }> {
+    if (sha256s.length === 0) return [];
+    const out: Array<{ sha256: string; id: string; state: ProposalState; path: string }> = [];
+    const q = this.db.prepare(
+      'SELECT c.new_sha256 AS sha256, p.id AS id, p.state AS state, c.path AS path FROM changes c JOIN proposals p ON p.seq = c.proposal_seq WHERE c.capture_source IS NOT NULL AND c.new_sha256 = ? ORDER BY p.seq',
+    );
+    for (const sha of new Set(sha256s)) out.push(...(q.all(sha) as typeof out));
+    return out;
   }
 
   /**

@@ -41,6 +41,13 @@ export interface StoredChange {
   new_text: string | null;
   /** SHA-256 of the bytes after the change: the new text's for a write (and a move that rewrites), the base for a plain move, null for a delete. */
   new_sha256: string | null;
+  /**
+   * A capture (issue 22 §3): a create of a source's exact bytes at
+   * `<captured folder>/<sha256>.<ext>` (`new_text` is null: the bytes may be
+   * any file's). `source` is the file they were read from, as named when
+   * proposed; review checks it still holds these bytes (the `source` check).
+   */
+  capture?: { source: string; bytes: Buffer };
 }
 
 /**
@@ -102,6 +109,8 @@ export interface ProposalRecord {
   undone_by: string | null;
   /** Where the proposal's text came from, when a tool made it from a source (atomize); null otherwise. */
   provenance: Provenance | null;
+  /** The operation type whose scope the change must stay in (`propose --type T`; default `generic`). */
+  operation_type: string;
 }
 
 /**

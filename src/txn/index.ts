@@ -39,7 +39,7 @@ export {
   engineSettingsFromEnv,
   type EngineSettings,
 } from './settings.js';
-export { DEFAULT_SCOPES, checkScope, type ScopeRule, type ScopeTable } from './scopes.js';
+export { DEFAULT_SCOPES, checkScope, scopeTableFor, type ScopeRule, type ScopeTable, type ScopeContext } from './scopes.js';
 export { approvalSha256, bundleSha256 } from './approval.js';
 export { realFsOps, faultyFsOps, SimulatedCrash, type FsOps, type FaultKind, type FaultPlan, type FaultyFsOps } from './fs-ops.js';
 export { initVault, type InitResult } from './init.js';

@@ -5,7 +5,7 @@ import { approvalSha256, bundleSha256, type ApprovalInput } from './approval.js'
 import { pathMap, pathsOf, type Bundle, type PathMap } from './bundle-schema.js';
 import type { FsOps } from './fs-ops.js';
 import { asideName, besideDisk, tempName } from './layout.js';
-import { checkScope, DEFAULT_SCOPES, type ScopeContext, type ScopeTable } from './scopes.js';
+import { checkScope, type ScopeContext, type ScopeTable } from './scopes.js';
 import { readState, resolveTarget, type DirCache } from './vault-state.js';
 
 /**
@@ -141,7 +141,7 @@ const stale = (rel: string, expected: string | null, actual: string | null, what
 
 export function buildPlan(root: string, bundle: Bundle, opts: PlanOptions): Plan {
   const { ops } = opts;
-  if (!opts.skipScope) checkScope(bundle.operation_type, bundle.writes, opts.scopeContext, opts.scopes ?? DEFAULT_SCOPES);
+  if (!opts.skipScope) checkScope(bundle.operation_type, bundle.writes, opts.scopeContext, opts.scopes);
   const op = bundle.operation_id;
   const cache: DirCache = new Map();
   const created = new Set<string>();

@@ -24,6 +24,37 @@ export interface VaultConfig {
   default_owner: AreaOwnerName;
   /** Start/end markers of managed blocks besides `%%NAME-managed%%` … `%%/NAME-managed%%`. */
   managed_blocks: ManagedMarker[];
+  /**
+   * The vault's operation scopes (issue 22 §3): operation type → where it may write.
+   * Added to the built-in types (`note`, `attachment`, `capture`, `generic`); a
+   * configured type of the same name replaces the built-in one. Bundles (`tx`)
+   * and proposals (`propose --type T`) are held to the same table.
+   */
+  operations: Record<string, OperationScopeConfig>;
+  /** The Ingest workflow's folders and notes (issue 22 §3). */
+  ingest: IngestConfig;
+}
+
+/** One configured operation type (`operations.<type>` in config.yaml). */
+export interface OperationScopeConfig {
+  /** Vault-relative globs (path-glob.ts, case-sensitive) every written path must match. */
+  paths: string[];
+  /** Only new files: no replace, delete or move. */
+  create_only: boolean;
+  /** Which files: Markdown notes, anything but notes, or any file. */
+  files: 'markdown' | 'non-markdown' | 'any';
+  description?: string;
+}
+
+export interface IngestConfig {
+  /** Where sources wait to be ingested (`ingest --list`). */
+  drop_folder: string;
+  /** Where a capture stores a source's exact bytes, as `<sha256>.<ext>`. */
+  captured_folder: string;
+  /** The vault's index note an ingest adds a line to, if it has one. */
+  index_note: string | null;
+  /** The vault's log note an ingest adds a line to, if it has one. */
+  log_note: string | null;
 }
 
 /** Who owns a part of the vault (DESIGN §5.2): only `human` areas are writable by proposals. */
@@ -45,7 +76,16 @@ export interface ManagedMarker {
 
 /** The settings of a vault without a config file, and the default of every key. A fresh object per call: callers normalise it in place. */
 function defaultVaultConfig(): VaultConfig {
-  return { index: { exclude: [] }, captures_folder: 'Inbox', txn: { keep_backups: 200 }, areas: [], default_owner: 'human', managed_blocks: [] };
+  return {
+    index: { exclude: [] },
+    captures_folder: 'Inbox',
+    txn: { keep_backups: 200 },
+    areas: [],
+    default_owner: 'human',
+    managed_blocks: [],
+    operations: {},
+    ingest: { drop_folder: 'inbox', captured_folder: '.raw/captured', index_note: null, log_note: null },
+  };
 }
 
 /** Built on first use: most vaults have no config file, and then zod is never loaded. */
@@ -66,6 +106,25 @@ const vaultConfigSchema = once(() => {
       .array(z.strictObject({ start: z.string().trim().min(1), end: z.string().trim().min(1) }))
       .max(100)
       .default(() => []),
+    operations: z
+      .record(
+        z.string().regex(/^[a-z][a-z0-9_-]{0,63}$/, 'an operation type is lower-case letters, digits, `-`, `_` (at most 64)'),
+        z.strictObject({
+          paths: z.array(z.string().min(1)).min(1).max(100),
+          create_only: z.boolean().default(false),
+          files: z.enum(['markdown', 'non-markdown', 'any']).default('any'),
+          description: z.string().max(300).optional(),
+        }),
+      )
+      .default(() => ({})),
+    ingest: z
+      .strictObject({
+        drop_folder: z.string().min(1).default(() => defaultVaultConfig().ingest.drop_folder),
+        captured_folder: z.string().min(1).default(() => defaultVaultConfig().ingest.captured_folder),
+        index_note: z.string().min(1).nullable().default(null),
+        log_note: z.string().min(1).nullable().default(null),
+      })
+      .default(() => defaultVaultConfig().ingest),
   });
 });
 
@@ -114,7 +173,8 @@ function parseVaultConfig(text: string): VaultConfig {
       {
         hint:
           'Known keys: index.exclude (list of folders), captures_folder, txn.keep_backups, ' +
-          'areas (list of {glob, owner, index}), default_owner, managed_blocks (list of {start, end}); see docs/proposals.md.',
+          'areas (list of {glob, owner, index}), default_owner, managed_blocks (list of {start, end}), ' +
+          'operations (type → {paths, create_only, files, description}), ingest ({drop_folder, captured_folder, index_note, log_note}); see docs/proposals.md and docs/ingest.md.',
       },
     );
   }
@@ -123,6 +183,15 @@ function parseVaultConfig(text: string): VaultConfig {
   cfg.captures_folder = normalizeVaultPath(cfg.captures_folder.replace(/\/+$/, ''));
   // A bad glob is refused now, with the key that holds it, not at the first write it fails to guard.
   cfg.areas.forEach((a, n) => compiledGlob(a.glob, `.vaultgate/config.yaml: areas.${n}.glob`));
+  // operation scopes: a bad glob is refused here too (case-sensitive: a scope grants writes)
+  for (const [type, op] of Object.entries(cfg.operations)) {
+    op.paths = op.paths.map((g, n) => compilePathGlob(g, `.vaultgate/config.yaml: operations.${type}.paths.${n}`, 'CONFIG_INVALID').glob);
+  }
+  const folder = (p: string) => normalizeVaultPath(p.replace(/\/+$/, ''));
+  cfg.ingest.drop_folder = folder(cfg.ingest.drop_folder);
+  cfg.ingest.captured_folder = folder(cfg.ingest.captured_folder);
+  if (cfg.ingest.index_note !== null) cfg.ingest.index_note = normalizeVaultPath(cfg.ingest.index_note);
+  if (cfg.ingest.log_note !== null) cfg.ingest.log_note = normalizeVaultPath(cfg.ingest.log_note);
   return cfg;
 }
 

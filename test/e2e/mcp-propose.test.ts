@@ -29,17 +29,17 @@ async function connect(root: string, home: string) {
 
 const skip = findOperation({ name: 'apply' }) ? undefined : 'the proposals core is not part of this build';
 
-test('mcp propose: the input is {title, summary?, changes, scenario?, allow_*}', { skip }, async () => {
+test('mcp propose: the input is {title, summary?, changes, scenario?, type?, allow_*}', { skip }, async () => {
   const { root, home } = tempVault(EVERY_CHANGE_VAULT);
   const client = await connect(root, home);
   try {
     const { tools } = await client.listTools();
     const propose = tools.find((t) => t.name === 'propose')!;
     const props = propose.inputSchema.properties as Record<string, any>;
-    assert.deepEqual(Object.keys(props).sort(), ['allow_broken_links', 'allow_relink', 'allow_shrink', 'changes', 'scenario', 'summary', 'title']);
+    assert.deepEqual(Object.keys(props).sort(), ['allow_broken_links', 'allow_relink', 'allow_shrink', 'changes', 'scenario', 'summary', 'title', 'type']);
     assert.deepEqual([...(propose.inputSchema.required as string[])].sort(), ['changes', 'title']);
     assert.equal(props.changes.type, 'array');
-    assert.deepEqual(props.changes.items.properties.action.enum, ['write', 'delete', 'move', 'rename', 'replace', 'section', 'append', 'rename_heading']);
+    assert.deepEqual(props.changes.items.properties.action.enum, ['write', 'delete', 'move', 'rename', 'replace', 'section', 'append', 'rename_heading', 'capture']);
     assert.doesNotMatch(JSON.stringify(propose.inputSchema), /(^|[\s"(])--[a-z]/, 'no CLI flag in the schema');
   } finally {
     await client.close();

@@ -26,7 +26,7 @@ const NOTES: Record<string, string> = {
   ...Object.fromEntries(Array.from({ length: 60 }, (_, i) => [`Many/Note ${i}.md`, `# Note ${i}\nThe robber ${'appears '.repeat(i % 5)}here, number ${i}.\n`])),
 };
 
-const READ_TOOLS = ['search', 'context', 'note', 'resolve_link', 'links', 'backlinks', 'check_vault', 'similar'];
+const READ_TOOLS = ['search', 'context', 'note', 'resolve_link', 'links', 'backlinks', 'check_vault', 'similar', 'ingest'];
 /** Read tools over an atomize work folder (outside the vault): called, and compared with the CLI, in atomize-mcp.test.ts. */
 const ATOMIZE_TOOLS = ['atomize_status', 'atomize_check'];
 
@@ -115,6 +115,9 @@ test('mcp: every read tool answers with the CLI’s JSON as structuredContent an
       ['backlinks', { note: 'Games/Rules.md' }, ['backlinks', 'Games/Rules.md']],
       ['check_vault', {}, ['check']],
       ['similar', { note: 'Games/Rules.md', include_linked: true, limit: 3 }, ['similar', 'Games/Rules.md', '--include-linked', '--limit', '3']],
+      // over MCP a source is a vault path; the CLI reads it relative to its working folder
+      ['ingest', { source: 'Games/Strategy.md', into: 'Notes' }, ['ingest', path.join(root, 'Games/Strategy.md'), '--into', 'Notes']],
+      ['ingest', { list: true }, ['ingest', '--list']],
     ];
     const called = new Set<string>();
     for (const [tool, args, argv] of calls) {

@@ -116,6 +116,9 @@ function cases(bundle: string, opId: string): Case[] {
       argv: ['atomize', verb, ...(verb === 'init' ? ['no-such-book.md'] : []), '--work', 'no-such-work', ...(verb === 'extract' ? ['--provider', 'ollama'] : [])],
       exit: 2,
     })),
+    // ingest (issue 22 §3): a source read relative to the working folder (the vault's parent here); the drop folder (absent in the demo vault)
+    { name: 'ingest', op: 'ingest', argv: ['ingest', 'vault/Inbox/Quick capture.md', '--into', 'Wiki'] },
+    { name: 'ingest-list', op: 'ingest', argv: ['ingest', '--list'] },
   ];
 }
 

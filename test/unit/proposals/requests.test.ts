@@ -44,13 +44,23 @@ test('every action of the table parses; "none" and null both mean no base', () =
     { action: 'append', path: 'A.md', base: S, content: 'end\n' },
     { action: 'append', path: 'A.md', base: S, heading: 'Open', content: '- q\n' },
     { action: 'rename_heading', path: 'A.md', base: S, heading: 'Open', to: 'Questions' },
+    { action: 'capture', source: 'inbox/a.html' },
   ];
   const parsed = parseChangeList(all);
   assert.equal(parsed.length, all.length);
   assert.deepEqual(parsed[0], { action: 'write', path: 'New.md', base: null, content: '# New\n' });
-  assert.equal(parsed[4]!.base, null);
+  assert.equal((parsed[4] as { base: unknown }).base, null);
   assert.deepEqual(parsed[9], { action: 'append', path: 'A.md', base: S, heading: 'Open', content: '- q\n' });
   assert.deepEqual(new Set(parsed.map((r) => r.action)), new Set(Object.keys(ACTIONS)), 'the test covers every action of the table');
+});
+
+test('capture (issue 22 §3) names a source and no path or base; the document may name its operation type', () => {
+  assert.deepEqual(parseChangeList([{ action: 'capture', source: 'inbox/a.md' }]), [{ action: 'capture', source: 'inbox/a.md' }]);
+  refused(() => parseChangeList([{ action: 'capture', source: 'a.md', path: 'x.md', base: null }]), 'CHANGES_INVALID', 'changes[0].path', /unknown field/);
+  refused(() => parseChangeList([{ action: 'capture' }]), 'CHANGES_INVALID', 'changes[0].source', /missing/);
+  const doc = parseChangesDocument(JSON.stringify({ title: 'T', type: 'ingest', changes: [{ action: 'capture', source: 'a.md' }] }), 'c.json', (s) => `/abs/${s}`);
+  assert.deepEqual([doc.type, doc.changes], ['ingest', [{ action: 'capture', source: '/abs/a.md' }]]);
+  refused(() => parseChangesDocument(JSON.stringify({ title: 'T', type: 7, changes: [{ action: 'capture', source: 'a.md' }] }), 'c.json'), 'CHANGES_INVALID', 'type');
 });
 
 test('each refusal names the request index and the field', () => {
