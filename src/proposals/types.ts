@@ -200,15 +200,8 @@ export interface EvidenceFragment {
  */
 export type EvidenceStatus = 'ok' | 'moved' | 'changed' | 'note_gone';
 
-/** A cited fragment as show and review list it (docs/json.md). */
-export interface EvidenceView {
-  id: string;
-  side: 'A' | 'B';
-  note: string;
-  heading: string[];
-  lines: [number, number];
-  text: string;
-  anchor: boolean;
+/** A cited fragment as show and review list it (docs/json.md): the stored fragment, without its note hash, with what review found. */
+export interface EvidenceView extends Omit<EvidenceFragment, 'note_sha256'> {
   status: EvidenceStatus | 'unchecked';
   found_lines?: [number, number];
 }
