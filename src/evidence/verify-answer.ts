@@ -1,7 +1,7 @@
 import { VaultgateError, isVaultgateError } from '../errors.js';
 import { locateQuote } from '../markdown/quote-location.js';
 import { parseStrictJson } from '../txn/index.js';
-import { readNoteFile, type NoteFile } from '../vault/index.js';
+import { noteReader, type NoteFile } from '../vault/index.js';
 
 /**
  * `vaultgate verify ANSWER.json`: check the citations of any agent's answer
@@ -52,18 +52,7 @@ type Citation = { id: string } | { path: string; lines: [number, number]; quote:
 export function verifyAnswer(root: string, answerText: string, packetText?: string): VerifyResult {
   const claims = parseAnswer(answerText);
   const packet = packetText === undefined ? null : parsePacket(packetText);
-  const files = new Map<string, NoteFile | VaultgateError>();
-  const read = (p: string) => {
-    if (!files.has(p)) {
-      try {
-        files.set(p, readNoteFile(root, p));
-      } catch (e) {
-        if (!isVaultgateError(e)) throw e;
-        files.set(p, e);
-      }
-    }
-    return files.get(p)!;
-  };
+  const read = noteReader(root);
   const counts: Record<CitationStatus, number> = { ok: 0, not_found: 0, elsewhere_in_note: 0, file_changed: 0, unknown_id: 0 };
   const out = claims.map((claim) => {
     const citations = claim.evidence.map((c) => {

@@ -1,7 +1,6 @@
-import { isVaultgateError } from '../errors.js';
 import type { ReviewCheck } from '../policy/index.js';
 import { locateQuote } from '../markdown/quote-location.js';
-import { readNoteFile, type NoteFile } from '../vault/index.js';
+import { noteReader } from '../vault/index.js';
 import type { EvidenceFragment, EvidenceStatus, EvidenceView, ProposalClaim, StoredChange } from './types.js';
 
 /**
@@ -36,19 +35,8 @@ const cut = (t: string, n = 120) => (t.length > n ? `${t.slice(0, n - 1)}…` : 
 const where = (f: EvidenceFragment) => `${f.note}:${f.lines[0]}${f.lines[1] === f.lines[0] ? '' : `-${f.lines[1]}`}`;
 
 export function evidenceChecks(root: string, claim: ProposalClaim, changes: readonly StoredChange[]): { checks: ReviewCheck[]; evidence: EvidenceView[] } {
-  const notes = new Map<string, NoteFile | Error>();
-  const read = (rel: string) => {
-    if (!notes.has(rel)) {
-      try {
-        notes.set(rel, readNoteFile(root, rel));
-      } catch (e) {
-        // gone, moved away, a symlink, over-large: the fragment cannot be found there
-        if (!isVaultgateError(e)) throw e;
-        notes.set(rel, e);
-      }
-    }
-    return notes.get(rel)!;
-  };
+  // gone, moved away, a symlink, over-large: the fragment cannot be found there
+  const read = noteReader(root);
   const found = claim.evidence.map((f): { status: EvidenceStatus; at?: [number, number]; why?: string } => {
     const note = read(f.note);
     if (note instanceof Error) return { status: 'note_gone', why: note.message };

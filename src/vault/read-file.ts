@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
-import { VaultgateError } from '../errors.js';
+import { isVaultgateError, VaultgateError } from '../errors.js';
 import { locateOnDisk, toVaultRelative } from './vault-path.js';
 
 /** Largest note vaultgate reads as text (bytes). Larger files are refused, not truncated. */
@@ -94,4 +94,26 @@ export function readNoteFile(root: string, input: string, maxBytes = MAX_NOTE_BY
   const { path: rel, bytes } = readVaultBytes(root, input, maxBytes);
   const { text, bom } = decodeUtf8(bytes, rel);
   return { path: rel, text, sha256: sha256Hex(bytes), size: bytes.length, bom };
+}
+
+/**
+ * `readNoteFile` memoised per path for one pass over many cited places: each
+ * note is read once, and a note that cannot be read (gone, moved away, a
+ * symlink, over-large) answers with its typed error every time it is asked.
+ */
+export function noteReader(root: string): (rel: string) => NoteFile | VaultgateError {
+  const notes = new Map<string, NoteFile | VaultgateError>();
+  return (rel) => {
+    let got = notes.get(rel);
+    if (got === undefined) {
+      try {
+        got = readNoteFile(root, rel);
+      } catch (e) {
+        if (!isVaultgateError(e)) throw e;
+        got = e;
+      }
+      notes.set(rel, got);
+    }
+    return got;
+  };
 }
