@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { checkDraft, prepareSource } from '../markdown/verbatim.js';
-import { ownLines } from './own-lines.js';
+import { ownLines } from '../markdown/own-lines.js';
 import { files, readSource, type Work } from './work.js';
 
 /**

@@ -1,6 +1,6 @@
 import { buildFileIndex, linkTextFor, resolveLinkPath, type FileIndex, type LinkFormat } from '../links/index.js';
 import { parseNote } from '../markdown/index.js';
-import { isOwnLine } from './own-lines.js';
+import { isOwnLine } from '../markdown/own-lines.js';
 
 /**
  * Links put back after the model: in a draft, the first plain mention of

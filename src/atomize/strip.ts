@@ -5,7 +5,7 @@ import { linkTextFor, type FileIndex, type LinkFormat } from '../links/index.js'
 import { readChapters } from './chapters.js';
 import { addLinks, planIndex, type LinkTarget } from './links.js';
 import { narrativeTest } from './narrative.js';
-import { isOwnLine } from './own-lines.js';
+import { isOwnLine } from '../markdown/own-lines.js';
 import { readRegistry } from './registry.js';
 import { finalPath } from './write.js';
 import { files, notReady, nowIso, readSource, saveState, writeAtomic, type Work } from './work.js';

@@ -9,7 +9,7 @@ import { readChunks } from './chunk.js';
 import { readProgress } from './progress.js';
 import { addLinks, planIndex, type LinkTarget } from './links.js';
 import { narrativeTest } from './narrative.js';
-import { SOURCE_LINE_PREFIX } from './own-lines.js';
+import { SOURCE_LINE_PREFIX } from '../markdown/own-lines.js';
 import { readRegistry, validateRegistry, type RegistryRow } from './registry.js';
 import { files, nowIso, readSource, saveState, writeAtomic, type Work } from './work.js';
 

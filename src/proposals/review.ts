@@ -15,7 +15,7 @@ import { reviewHashOf } from './review-hash.js';
 import { evidenceChecks } from './evidence-check.js';
 import type { LinkTarget, ProposalRecord, Provenance, ReviewFile, StoredChange, StoredReview } from './types.js';
 import { checkDraft, prepareSource } from '../markdown/verbatim.js';
-import { ownLines } from '../atomize/own-lines.js';
+import { ownLines } from '../markdown/own-lines.js';
 import { readCurrent } from './vault-files.js';
 import { filesUnder, isFolder } from './changes.js';
 import { sourceChecks, sourcePins } from './source-check.js';

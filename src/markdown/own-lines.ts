@@ -5,6 +5,9 @@
  * review's `verbatim` check) skips only that one line, so a sentence a model
  * returned as "Source: …" is still checked; a map of content needs no exception
  * (its lines are the source's own headings, verbatim).
+ *
+ * It lives beside markdown/verbatim.ts, not in atomize: review's verbatim check
+ * (core) reads it, and the core never imports the optional wing.
  */
 export const SOURCE_LINE_PREFIX = 'Source: ';
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { ownLines } from '../../../src/atomize/own-lines.js';
+import { ownLines } from '../../../src/markdown/own-lines.js';
 import { checkDraft, prepareSource } from '../../../src/markdown/verbatim.js';
 
 test('verbatim check of a draft: only the closing Source line is atomize’s own; a sentence dressed as one is still checked', () => {
