@@ -33,8 +33,6 @@ export const CONTEXT_PARAMS = {
   nextSectionRatio: 0.5,
   /** Sections one note may contribute for one query. */
   sectionsPerNote: 3,
-  /** `score`: all by section score; `notes`: every note's best section first, then the runners-up (before issue 9). */
-  order: 'score' as 'score' | 'notes',
 };
 
 /**
@@ -56,19 +54,18 @@ export function queryCandidates(
   scope: string[] | undefined,
 ): { candidates: Candidate[]; searchable: boolean } {
   const r = rankedNotes(db, query, { limit, paths: scope }, CONTEXT_PARAMS.sectionsPerNote);
-  const ranked: { c: Candidate; lead: boolean; next: boolean }[] = [];
+  const ranked: { c: Candidate; lead: boolean }[] = [];
   r.notes.forEach((n, i) => {
     const [best, ...rest] = n.sections;
     if (!best) return;
     const why = n.match === 'text' ? 'best match' : `${n.match} match`;
-    ranked.push({ c: candidateOf(best, `${why} for ${label} (#${i + 1})`, best.score), lead: n.match !== 'text', next: false });
+    ranked.push({ c: candidateOf(best, `${why} for ${label} (#${i + 1})`, best.score), lead: n.match !== 'text' });
     for (const s of rest) {
-      if (s.score >= CONTEXT_PARAMS.nextSectionRatio * best.score) ranked.push({ c: candidateOf(s, `next match for ${label} in #${i + 1}`, s.score), lead: false, next: true });
+      if (s.score >= CONTEXT_PARAMS.nextSectionRatio * best.score) ranked.push({ c: candidateOf(s, `next match for ${label} in #${i + 1}`, s.score), lead: false });
     }
   });
   // Stable: equal scores keep note order.
-  if (CONTEXT_PARAMS.order === 'score') ranked.sort((a, b) => Number(b.lead) - Number(a.lead) || b.c.score - a.c.score);
-  else ranked.sort((a, b) => Number(a.next) - Number(b.next));
+  ranked.sort((a, b) => Number(b.lead) - Number(a.lead) || b.c.score - a.c.score);
   const parsed = parseQuery(query);
   return { candidates: ranked.map((x) => x.c), searchable: parsed.match !== null || parsed.bigrams !== null };
 }

@@ -33,8 +33,6 @@ export * from './search.js';
 export { RANK_PARAMS, type RankParams } from './rank.js';
 export { rebuildAnchors, MAX_ANCHOR_CHARS } from './anchors.js';
 export { BRIDGE_PARAMS, bridgeQuery, type BridgeParams, type BridgedQuery } from './bridge.js';
-export { TERM_MODEL_PARAMS, termModelInfo, termNeighbours, contentTokens } from './term-store.js';
-export { DEFAULT_TERM_ASSOC_PARAMS, trainTermAssociations, type Neighbour, type TermAssocParams, type TermAssociations } from './term-assoc.js';
 export * from './section-rows.js';
 export * from './snippet.js';
 export * from './split-section.js';

@@ -45,10 +45,6 @@ export interface RankParams {
   noteAnchorWeight: number;
   /** Coverage enters the note score as coverage^exponent. */
   coverageExponent: number;
-  /** Pseudo-relevance feedback (expand.ts): weight of the expansion terms' BM25 (0: off), sections read, terms added. */
-  feedbackWeight: number;
-  feedbackSections: number;
-  feedbackTerms: number;
   /**
    * Section choice inside the best notes (section-choice.ts): how many of the
    * best notes have all their matching sections rescored by their own coverage
@@ -75,9 +71,6 @@ export const RANK_PARAMS: RankParams = {
   anchorWeight: 1,
   noteAnchorWeight: 0.5,
   coverageExponent: 1,
-  feedbackWeight: 0,
-  feedbackSections: 5,
-  feedbackTerms: 10,
   // Section choice (section-choice.ts), eval dev split: the best note only, its
   // best-BM25 section kept first, a section holding more of the question lifted
   // right after it (0.7 of its score). Rescoring alone, or 2–3 notes, or without

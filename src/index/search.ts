@@ -1,7 +1,6 @@
 import type { Db } from './db.js';
 import { assertQuery, parseQuery, type ParsedQuery } from './query.js';
 import { bridgeQuery } from './bridge.js';
-import { expansionMatch, feedbackTerms } from './expand.js';
 import { RANK_PARAMS, rankNotes, rankSections, rankWithinNote, type NoteFilter, type RankedNote } from './rank.js';
 import { SECTION_BITS, sectionRange } from './schema.js';
 import { SECTION_COLUMNS, locateSection, type LocatedSection, type SectionRow } from './section-rows.js';
@@ -119,18 +118,9 @@ export function rankedNotes(db: Db, query: string, opts: SearchOptions = {}, per
   let ranked = { notes: [] as RankedNote[], total: 0 };
   let fallback = false;
   if (parsed.match !== null) {
-    // The user's words meet the vault's (bridge.ts): corrections, family and associated words.
+    // The user's words meet the vault's (bridge.ts): corrections and family words.
     const bridged = bridgeQuery(db, parsed);
-    const match = bridged.parsed.match!;
-    const terms = bridged.coverage;
-    const p = RANK_PARAMS;
-    ranked = rankNotes(db, 'words', match, terms, f, want, bridged.expansions, perNote);
-    if (p.feedbackWeight > 0 && parsed.terms.length >= 2 && ranked.notes.length > 0) {
-      // Pseudo-relevance feedback: the best sections' own words, added with a small weight (expand.ts).
-      const top = ranked.notes.slice(0, p.feedbackSections).map((n) => n.sections[0]!);
-      const extra = expansionMatch(feedbackTerms(db, top, new Set(parsed.terms.flatMap((t) => t.tokens)), p.feedbackTerms));
-      if (extra !== null) ranked = rankNotes(db, 'words', match, terms, f, want, [...bridged.expansions, { match: extra, weight: p.feedbackWeight }], perNote);
-    }
+    ranked = rankNotes(db, 'words', bridged.parsed.match!, bridged.coverage, f, want, bridged.expansions, perNote);
   }
   if (ranked.total === 0 && parsed.bigrams !== null) {
     // The words found nothing: the question's CJK bigrams against every section's (query.ts).
