@@ -17,7 +17,7 @@ import type { Expansion } from './rank.js';
  *   that does (edit distance 1, 2 from 6 letters on: `колизии` → `коллизии`),
  *   or — for a Russian word — to the closest Latin word of its transliteration
  *   (`шелл` → `shell`, `питоне` → `python`): the vault's English term for it;
- * - a Russian word also searches its stem family, at a small weight (BRIDGE_PARAMS), the vault's words that share all but the last letter of its stem
+ * - a Russian word also searches its stem family, at a small weight (the profile's `bridge`, ranking-profile.ts), the vault's words that share all but the last letter of its stem
  *   (`приоритетами` → `приоритетной`, `запускает` → `запуск`): Snowball strips
  *   inflections, not the suffixes that turn a noun into an adjective or a verb
  *   into a noun.
@@ -29,28 +29,17 @@ import type { Expansion } from './rank.js';
  * the words (a question must not answer `total: 0` for a typo).
  */
 
+/** The bridge's parameters; the tuned values are DEFAULT_RANKING_PROFILE.bridge (ranking-profile.ts). */
 export interface BridgeParams {
   /** Weight of the correction of a word the vault does not have (spelling, transliteration), and its credit toward coverage (0: off). */
-  correctWeight: number;
-  correctCredit: number;
+  readonly correctWeight: number;
+  readonly correctCredit: number;
   /** Weight of a family word's BM25, and its credit toward coverage (0: off). */
-  familyWeight: number;
-  familyCredit: number;
+  readonly familyWeight: number;
+  readonly familyCredit: number;
   /** Family words per query word at most. */
-  familyTerms: number;
+  readonly familyTerms: number;
 }
-
-/** @internal Mutable only so the eval can try values in-process. */
-export const BRIDGE_PARAMS: BridgeParams = {
-  correctWeight: 0.7,
-  correctCredit: 0.7,
-  // The stem family at a small weight (round 3, with section choice on): dev +1
-  // Russian question, holdout unchanged; at 0.5/0.5 it lost a Russian holdout
-  // question (round 2).
-  familyWeight: 0.2,
-  familyCredit: 0.3,
-  familyTerms: 4,
-};
 
 export interface BridgedQuery {
   /** The query with corrected words and split joined words (match and terms rewritten). */
@@ -73,7 +62,7 @@ const MAX_VOCAB_ROWS = 20_000;
 const CYRILLIC = /^[\u0400-\u04FF]+$/;
 const LETTERS = /^\p{L}+$/u;
 
-export function bridgeQuery(db: Db, parsed: ParsedQuery, p: BridgeParams = BRIDGE_PARAMS): BridgedQuery {
+export function bridgeQuery(db: Db, parsed: ParsedQuery, p: BridgeParams): BridgedQuery {
   const corrections: string[] = [];
   if (parsed.match === null) return { parsed, coverage: [], expansions: [], corrections };
   const occurs = occurrence(db);
