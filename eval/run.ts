@@ -9,8 +9,8 @@
  * level) per corpus and overall, plus each miss with what ranked above it, and
  * writes eval/results/latest.json (paths and heading paths only, never note text).
  *
- * Engines (`--engine`): `core` calls src/index in-process (the default when it
- * exports withFreshIndex and searchIndex); `cli` runs the CLI in-process through
+ * Engines (`--engine`): `core` calls src/index and src/retrieval in-process (the
+ * default when they export withFreshIndex and searchIndex); `cli` runs the CLI in-process through
  * runCli; `process` spawns dist/cli/main.js per question. Context packets always
  * go through the CLI, when the `context` verb exists.
  *
@@ -164,7 +164,8 @@ async function coreEngine(): Promise<Engine | null> {
   let mod: Record<string, unknown>;
   let ctx: Record<string, unknown>;
   try {
-    mod = (await import('../src/index/index.js')) as Record<string, unknown>;
+    // Storage (withFreshIndex) and querying (searchIndex, DEFAULT_RANKING_PROFILE) are two doors since issue 23 §3.
+    mod = { ...((await import('../src/index/index.js')) as Record<string, unknown>), ...((await import('../src/retrieval/index.js')) as Record<string, unknown>) };
     ctx = (await import('../src/context/index.js')) as Record<string, unknown>;
   } catch {
     return null;
@@ -355,7 +356,7 @@ async function main(): Promise<void> {
   if (args['dense-set']?.length && !args.dense) throw new Error('--dense-set needs --dense PROVIDER');
   if (args.dense && args.engine === 'core') throw new Error('--dense needs --engine cli or process: dense fusion runs in the read operations');
   const core = !args.dense && (args.engine === undefined || args.engine === 'core') ? await coreEngine() : null;
-  if (args.engine === 'core' && !core) throw new Error('src/index does not export withFreshIndex and searchIndex (yet)');
+  if (args.engine === 'core' && !core) throw new Error('src/index and src/retrieval do not export withFreshIndex and searchIndex (yet)');
   if (!core && (args.param ?? []).length > 0) throw new Error('--param needs the core engine (it passes a ranking profile in-process)');
   const engine = core ?? cliEngine(args.engine === 'process' ? processCli() : await inProcessCli(), args.engine === 'process' ? 'process' : 'cli', args.dense, args['dense-set'] ?? []);
   const hasContext = !args['no-context'];

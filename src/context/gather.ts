@@ -1,17 +1,16 @@
+import { SECTION_BITS, type Db } from '../index/index.js';
 import {
   DEFAULT_RANKING_PROFILE,
-  SECTION_BITS,
   SECTION_COLUMNS,
   bestSectionInNote,
   locateSection,
   parseQuery,
   rankedNotes,
   sectionAtLine,
-  type Db,
   type LocatedSection,
   type RankingProfile,
   type SectionRow,
-} from '../index/index.js';
+} from '../retrieval/index.js';
 import type { LinkResolution } from '../links/index.js';
 import type { Candidate } from './fit-budget.js';
 

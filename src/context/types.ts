@@ -2,7 +2,8 @@
  * The context packet: what an agent answers from (DESIGN §4). Every item cites a
  * file by path, lines and the SHA-256 of the bytes it was cut from.
  */
-import type { Db, LocatedSection, RankingProfile } from '../index/index.js';
+import type { Db } from '../index/index.js';
+import type { LocatedSection, RankingProfile } from '../retrieval/index.js';
 import type { Candidate } from './fit-budget.js';
 
 /** Bumped on any incompatible change to the packet's fields. */

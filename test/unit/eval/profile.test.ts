@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { DEFAULT_RANKING_PROFILE } from '../../../src/index/index.js';
+import { DEFAULT_RANKING_PROFILE } from '../../../src/retrieval/index.js';
 import { profileWith } from '../../../eval/lib/profile.js';
 
 /** The eval's `--param`: a variant of the frozen default, never a change to it. */

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { openIndex, type Db } from '../../../src/index/db.js';
 import { withFreshIndex } from '../../../src/index/fresh-index.js';
 import { coreSpareNow, mergeTop, offerReadPool, ReadPool, SHARD_PARAMS } from '../../../src/index/read-pool.js';
-import { searchIndex, type SearchOptions } from '../../../src/index/search.js';
+import { searchIndex, type SearchOptions } from '../../../src/retrieval/search.js';
 import { tempVault } from '../../helpers/temp-vault.js';
 
 // The compiled worker: a worker thread cannot run the TypeScript source (`npm test` builds first).

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { buildContext } from '../../../src/context/index.js';
-import { DEFAULT_RANKING_PROFILE } from '../../../src/index/index.js';
-import { rescore } from '../../../src/index/section-choice.js';
+import { DEFAULT_RANKING_PROFILE } from '../../../src/retrieval/index.js';
+import { rescore } from '../../../src/retrieval/section-choice.js';
 import { tempVault } from '../../helpers/temp-vault.js';
 
 const KEEP = { exponent: 1, keepBest: 0.7, gate: true };

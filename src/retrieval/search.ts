@@ -1,9 +1,8 @@
-import type { Db } from './db.js';
+import { type Db, SECTION_BITS, sectionRange } from '../index/index.js';
 import { assertQuery, parseQuery, type ParsedQuery } from './query.js';
 import { bridgeQuery } from './bridge.js';
 import { rankNotes, rankSections, rankWithinNote, type NoteFilter, type RankedNote } from './rank.js';
 import { DEFAULT_RANKING_PROFILE, type RankingProfile } from './ranking-profile.js';
-import { SECTION_BITS, sectionRange } from './schema.js';
 import { SECTION_COLUMNS, locateSection, type LocatedSection, type SectionRow } from './section-rows.js';
 import { makeSnippet } from './snippet.js';
 

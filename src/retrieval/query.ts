@@ -1,6 +1,5 @@
 import { VaultgateError } from '../errors.js';
-import { isQueryStopWord } from './stop-words.js';
-import { cjkBigrams, cjkRuns, hasCjk, lineWords, normalizeText, stemWord, textWords } from './text-pipeline.js';
+import { cjkBigrams, cjkRuns, hasCjk, isQueryStopWord, lineWords, normalizeText, stemWord, textWords } from '../index/index.js';
 
 /**
  * The user's query language, turned into an FTS5 MATCH expression that can never
@@ -243,9 +242,4 @@ export function dedupeTerms(terms: QueryTerm[]): QueryTerm[] {
     seen.add(key);
     return true;
   });
-}
-
-/** Normalized form of a title or alias for exact comparison with {@link ParsedQuery.exactKey}. */
-export function exactKeyOf(text: string): string {
-  return textWords(text).join(' ');
 }

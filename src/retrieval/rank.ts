@@ -1,8 +1,6 @@
-import { storedMeta, type Db } from './db.js';
+import { type Db, mergeTop, NOTE_SLOT, runShardedGroups, SECTION_BITS, sectionRange, type Shard, shardCondition, type ShardQuery, storedMeta, sumOf, termRowMemo } from '../index/index.js';
 import { idfCoverage, type CoverageTerm } from './coverage.js';
-import { mergeTop, runShardedGroups, shardCondition, sumOf, termRowMemo, type Shard, type ShardQuery } from './read-pool.js';
 import { chooseSections } from './section-choice.js';
-import { NOTE_SLOT, SECTION_BITS, sectionRange } from './schema.js';
 
 /**
  * Ranking over a bounded candidate set (issue 9 §2). The cost of a query in

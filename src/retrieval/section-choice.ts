@@ -1,6 +1,5 @@
 import { idfCoverage, type CoverageTerm } from './coverage.js';
-import type { Db } from './db.js';
-import { SECTION_BITS } from './schema.js';
+import { type Db, SECTION_BITS } from '../index/index.js';
 
 /**
  * Section choice inside the best notes (issue 9 §1, "section choice"). The

@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
-import { DEFAULT_RANKING_PROFILE, searchIndex, withFreshIndex, type BridgeParams } from '../../../src/index/index.js';
-import { editDistance, transliterate } from '../../../src/index/bridge.js';
+import { withFreshIndex } from '../../../src/index/index.js';
+import { DEFAULT_RANKING_PROFILE, searchIndex } from '../../../src/retrieval/index.js';
+import { editDistance, transliterate, type BridgeParams } from '../../../src/retrieval/bridge.js';
 import { VaultgateError } from '../../../src/errors.js';
 import { tempVault } from '../../helpers/temp-vault.js';
 

@@ -1,6 +1,6 @@
 import type { BridgeParams } from './bridge.js';
 import type { RankParams } from './rank.js';
-import { BM25_WEIGHTS } from './schema.js';
+import { BM25_WEIGHTS } from '../index/index.js';
 
 /**
  * Every tuned number of retrieval in one immutable value: the ranking

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { DEFAULT_RANKING_PROFILE } from '../../../src/index/index.js';
+import { DEFAULT_RANKING_PROFILE } from '../../../src/retrieval/index.js';
 
 test('ranking profile: the default is frozen all the way down', () => {
   assert.ok(Object.isFrozen(DEFAULT_RANKING_PROFILE));

@@ -1,7 +1,5 @@
-import type { Db } from './db.js';
+import { type Db, isQueryStopWord, stemWord } from '../index/index.js';
 import { dedupeTerms, orOf, quoteFts, termExpr, type ParsedQuery, type QueryTerm } from './query.js';
-import { isQueryStopWord } from './stop-words.js';
-import { stemWord } from './text-pipeline.js';
 import type { CoverageTerm } from './coverage.js';
 import type { Expansion } from './rank.js';
 
