@@ -24,7 +24,7 @@
  *   const { result } = withFreshIndex(root, process.env, (h) => h.db.prepare('SELECT count(*) FROM files').pluck().get());
  */
 export { indexFile, isCorruptionError, storedMeta, type Db, type IndexHandle } from './db.js';
-export { BM25_WEIGHTS, NOTE_SLOT, SECTION_BITS, sectionRange } from './schema.js';
+export { NOTE_SLOT, SECTION_BITS, sectionRange } from './schema.js';
 export { cjkBigrams, cjkRuns, hasCjk, lineWords, normalizeText, stemWord, textWords } from './text-pipeline.js';
 export { isQueryStopWord, isStopWord } from './stop-words.js';
 export { type RefreshResult } from './refresh.js';

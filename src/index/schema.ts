@@ -65,13 +65,6 @@ export function sectionRange(fileId: number): [number, number] {
 }
 
 /**
- * BM25 weights of the `sections_fts` columns, in column order: the note's title
- * and aliases (on every section of the note), the section's own heading, the
- * headings above it, its body. Tuned on the eval's dev split (eval/README.md).
- */
-export const BM25_WEIGHTS = { title: 8, aliases: 6, heading: 3, path: 1.5, body: 1 } as const;
-
-/**
  * Tables, without their secondary indexes ({@link INDEXES_SQL}). A brand-new
  * index is bulk-loaded first and indexed after (refresh.ts): building a B-tree
  * from sorted keys once is cheaper than keeping it ordered through 100k inserts.

@@ -86,7 +86,7 @@ export interface RankedNote {
 const noteOf = (t: string) => `(${t}.rowid >> ${SECTION_BITS})`;
 
 /** `-bm25(…)` of sections_fts with these column weights: higher is better. */
-export function sectionScoreSql(w: RankParams['weights']): string {
+function sectionScoreSql(w: RankParams['weights']): string {
   return `-bm25(sections_fts, ${w.title}, ${w.aliases}, ${w.heading}, ${w.path}, ${w.body})`;
 }
 

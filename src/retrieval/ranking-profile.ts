@@ -1,6 +1,5 @@
 import type { BridgeParams } from './bridge.js';
 import type { RankParams } from './rank.js';
-import { BM25_WEIGHTS } from '../index/index.js';
 
 /**
  * Every tuned number of retrieval in one immutable value: the ranking
@@ -26,7 +25,7 @@ export interface RankingProfile {
 }
 
 /** Freeze a plain value and everything it holds (profiles are trees of plain objects). */
-export function deepFreeze<T>(value: T): T {
+function deepFreeze<T>(value: T): T {
   if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
     Object.freeze(value);
     for (const v of Object.values(value)) deepFreeze(v);
@@ -52,7 +51,10 @@ export const DEFAULT_RANKING_PROFILE: RankingProfile = deepFreeze({
     sectionCoverageExponent: 1,
     chooseKeepBest: 0.7,
     chooseGate: 1,
-    weights: { ...BM25_WEIGHTS },
+    // BM25 weights of the `sections_fts` columns (index/schema.ts), in column
+    // order: the note's title and aliases (on every section of the note), the
+    // section's own heading, the headings above it, its body.
+    weights: { title: 8, aliases: 6, heading: 3, path: 1.5, body: 1 },
   },
   bridge: {
     correctWeight: 0.7,

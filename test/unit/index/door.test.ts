@@ -15,7 +15,6 @@ const DIR = path.resolve(import.meta.dirname, '../../../src/index');
 
 test('index door: its runtime names, pinned', () => {
   assert.deepEqual(Object.keys(door).sort(), [
-    'BM25_WEIGHTS',
     'DEFAULT_WALK_INTERVAL_MS',
     'IndexSession',
     'NOTE_SLOT',
