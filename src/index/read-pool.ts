@@ -370,7 +370,7 @@ function cutShards(maxNote: number, count: number): Shard[] {
 }
 
 /**
- * The pools of long-lived sessions, by connection: rank.ts finds one here. A
+ * The pools of long-lived sessions, by connection: retrieval/rank.ts finds one here. A
  * pool is started on the first query that gains from it, so a session over a
  * small vault never starts a thread.
  */

@@ -13,12 +13,12 @@
  * - `anchors_fts`: what other notes say about a section or a note (the text and
  *   target of the links into it) and the string values of the note's frontmatter;
  * - `bigrams_fts`: character bigrams of a section's CJK text, searched only when
- *   the words of a question find nothing (query.ts);
+ *   the words of a question find nothing (retrieval/query.ts);
  * - `notes_fts`: which words a note holds in any of its sections (the distinct
  *   tokens of its `sections_fts` rows), with `detail=none`: rowids only, no
  *   positions. A common word's doclist there is a few bytes per note, so
  *   counting the notes a question matches (`total`) and checking which notes
- *   hold each word (coverage, rank.ts) read it instead of walking every
+ *   hold each word (coverage, retrieval/rank.ts) read it instead of walking every
  *   section's positions (at 100k notes, four common words: 5 ms instead of
  *   10; with the anchor rows, `total` takes 13 ms instead of 19).
  *
@@ -140,7 +140,7 @@ CREATE VIRTUAL TABLE anchors_fts USING fts5(
   tokenize='unicode61 remove_diacritics 2'
 );
 -- The terms of sections_fts with the number of rows holding each (read-only,
--- kept by FTS5 itself): the vocabulary a question's words are checked against (bridge.ts).
+-- kept by FTS5 itself): the vocabulary a question's words are checked against (retrieval/bridge.ts).
 CREATE VIRTUAL TABLE sections_vocab USING fts5vocab(sections_fts, 'row');
 -- One row per note with a sections_fts row (rowid: the file id); no phrases, no bm25.
 CREATE VIRTUAL TABLE notes_fts USING fts5(
