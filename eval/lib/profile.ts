@@ -12,6 +12,8 @@
 /** The profile's shape as the eval sees it: parts of numbers (and one nested object of numbers). */
 type Part = Readonly<Record<string, unknown>>;
 export type ProfileLike = Readonly<Record<string, Part>>;
+/** What {@link profileWith} takes: the profile itself (RankingProfile) or the eval's loosely typed view of it. */
+type AnyProfile = object;
 
 function valueOf(raw: string | undefined): unknown {
   if (raw === 'true') return true;
@@ -20,8 +22,8 @@ function valueOf(raw: string | undefined): unknown {
 }
 
 /** `base` with each `name=value` applied; throws on a name no part has. */
-export function profileWith<P extends ProfileLike>(base: P, params: readonly string[]): P {
-  let out: P = base;
+export function profileWith<P extends AnyProfile>(base: P, params: readonly string[]): P {
+  let out = base as unknown as ProfileLike;
   for (const item of params) {
     const [name, raw] = item.split('=') as [string, string | undefined];
     const value = valueOf(raw);
@@ -38,5 +40,5 @@ export function profileWith<P extends ProfileLike>(base: P, params: readonly str
     }
     out = { ...out, [partName]: { ...part, [field]: next } };
   }
-  return out;
+  return out as unknown as P;
 }
