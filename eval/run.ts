@@ -9,8 +9,8 @@
  * level) per corpus and overall, plus each miss with what ranked above it, and
  * writes eval/results/latest.json (paths and heading paths only, never note text).
  *
- * Engines (`--engine`): `core` calls src/index in-process (the default when it
- * exports withFreshIndex and searchIndex); `cli` runs the CLI in-process through
+ * Engines (`--engine`): `core` calls src/index and src/retrieval in-process (the
+ * default when they export withFreshIndex and searchIndex); `cli` runs the CLI in-process through
  * runCli; `process` spawns dist/cli/main.js per question. Context packets always
  * go through the CLI, when the `context` verb exists.
  *
@@ -39,6 +39,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { normalizeHeading, samePath } from './lib/headings.js';
+import { profileWith, type ProfileLike } from './lib/profile.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repo = path.resolve(here, '..');
@@ -146,23 +147,16 @@ function vaultOf(corpus: string, corpora: string | null): string | null {
 }
 
 /**
- * `--param name=value` (repeatable): try a ranking or context parameter in-process
- * (RANK_PARAMS in src/index/rank.ts, `weights.body=1.5` for a column weight,
- * QUERY_PARAMS in src/index/query.ts, BRIDGE_PARAMS in src/index/bridge.ts,
- * TERM_MODEL_PARAMS in src/index/term-store.ts, CONTEXT_PARAMS in src/context/gather.ts).
- * For tuning on `--split dev` only.
+ * `--param name=value` (repeatable): a variant of the ranking profile
+ * (DEFAULT_RANKING_PROFILE: `rank`, `bridge` and `context` parts; `chooseNotes=0`,
+ * `familyWeight=0.5`, `weights.body=1.5` for a column weight; eval/lib/profile.ts),
+ * passed to every search and context call of the core engine. For tuning on
+ * `--split dev` only.
  */
-function applyParams(targets: (Record<string, unknown> | undefined)[]): void {
-  for (const item of args.param ?? []) {
-    const [name, raw] = item.split('=') as [string, string];
-    const value = raw === 'true' ? true : raw === 'false' ? false : raw !== undefined && /^-?[\d.]+$/.test(raw) ? Number(raw) : raw;
-    const [head, sub] = name.split('.') as [string, string | undefined];
-    const target = targets.find((t) => t && head in t) ?? null;
-    if (!target) throw new Error(`unknown --param ${name}`);
-    if (sub !== undefined) (target[head] as Record<string, unknown>)[sub] = value;
-    else target[head] = value;
-    console.error(`param ${name} = ${String(value)}`);
-  }
+function profileOf(defaults: ProfileLike): ProfileLike {
+  const params = args.param ?? [];
+  for (const item of params) console.error(`param ${item}`);
+  return profileWith(defaults, params);
 }
 
 /** The read path in-process: open, refresh, search, exactly what `vaultgate search` does minus argv and Node start. */
@@ -170,7 +164,8 @@ async function coreEngine(): Promise<Engine | null> {
   let mod: Record<string, unknown>;
   let ctx: Record<string, unknown>;
   try {
-    mod = (await import('../src/index/index.js')) as Record<string, unknown>;
+    // Storage (withFreshIndex) and querying (searchIndex, DEFAULT_RANKING_PROFILE) are two doors since issue 23 §3.
+    mod = { ...((await import('../src/index/index.js')) as Record<string, unknown>), ...((await import('../src/retrieval/index.js')) as Record<string, unknown>) };
     ctx = (await import('../src/context/index.js')) as Record<string, unknown>;
   } catch {
     return null;
@@ -178,10 +173,16 @@ async function coreEngine(): Promise<Engine | null> {
   const withFreshIndex = mod.withFreshIndex as
     | (<T>(root: string, env: Record<string, string | undefined>, read: (h: { db: unknown }) => T) => { result: T })
     | undefined;
-  const searchIndex = mod.searchIndex as ((db: unknown, q: string, o: { limit: number; allSections?: boolean }) => { total: number; hits: unknown[] }) | undefined;
-  // Every tunable object the modules export (RANK_PARAMS, QUERY_PARAMS, BRIDGE_PARAMS, TERM_MODEL_PARAMS, CONTEXT_PARAMS).
-  applyParams([mod, ctx].flatMap((m) => Object.entries(m).filter(([k]) => k.endsWith('_PARAMS')).map(([, v]) => v as Record<string, unknown>)));
-  const buildContext = ctx.buildContext as ((root: string, env: Record<string, string | undefined>, o: { question: string }) => { evidence: unknown[] }) | undefined;
+  const searchIndex = mod.searchIndex as
+    | ((db: unknown, q: string, o: { limit: number; allSections?: boolean; profile?: ProfileLike }) => { total: number; hits: unknown[] })
+    | undefined;
+  // The default profile, or the variant --param asks for, passed to every call (nothing in src/ is rewritten).
+  const defaults = mod.DEFAULT_RANKING_PROFILE as ProfileLike | undefined;
+  if (!defaults && (args.param ?? []).length > 0) throw new Error('--param needs DEFAULT_RANKING_PROFILE');
+  const profile = defaults && profileOf(defaults);
+  const buildContext = ctx.buildContext as
+    | ((root: string, env: Record<string, string | undefined>, o: { question: string; profile?: ProfileLike }) => { evidence: unknown[] })
+    | undefined;
   if (typeof withFreshIndex !== 'function' || typeof searchIndex !== 'function' || typeof buildContext !== 'function') return null;
   const env = (home: string) => ({ ...process.env, VAULTGATE_HOME: home });
   return {
@@ -190,12 +191,12 @@ async function coreEngine(): Promise<Engine | null> {
       withFreshIndex(vault, env(home), () => null);
     },
     async search(vault, home, query, limit, allSections = false) {
-      const r = withFreshIndex(vault, env(home), (h) => searchIndex(h.db, query, { limit, allSections })).result;
+      const r = withFreshIndex(vault, env(home), (h) => searchIndex(h.db, query, { limit, allSections, profile })).result;
       return { total: r.total, hits: toHits(r.hits) };
     },
     async context(vault, home, question) {
       try {
-        return toHits(buildContext(vault, env(home), { question }).evidence);
+        return toHits(buildContext(vault, env(home), { question, profile }).evidence);
       } catch (e) {
         return { error: String((e as { code?: string }).code ?? (e as Error).message) };
       }
@@ -355,7 +356,8 @@ async function main(): Promise<void> {
   if (args['dense-set']?.length && !args.dense) throw new Error('--dense-set needs --dense PROVIDER');
   if (args.dense && args.engine === 'core') throw new Error('--dense needs --engine cli or process: dense fusion runs in the read operations');
   const core = !args.dense && (args.engine === undefined || args.engine === 'core') ? await coreEngine() : null;
-  if (args.engine === 'core' && !core) throw new Error('src/index does not export withFreshIndex and searchIndex (yet)');
+  if (args.engine === 'core' && !core) throw new Error('src/index and src/retrieval do not export withFreshIndex and searchIndex (yet)');
+  if (!core && (args.param ?? []).length > 0) throw new Error('--param needs the core engine (it passes a ranking profile in-process)');
   const engine = core ?? cliEngine(args.engine === 'process' ? processCli() : await inProcessCli(), args.engine === 'process' ? 'process' : 'cli', args.dense, args['dense-set'] ?? []);
   const hasContext = !args['no-context'];
 

@@ -68,7 +68,7 @@ function select(db: Parameters<typeof linkedCandidates>[0], question: string, qu
   const asks = [...(question ? [{ q: question, label: 'the question' }] : []), ...queries.map((q) => ({ q, label: `query ${JSON.stringify(q)}` }))];
   opts.dense?.begin();
   for (const { q, label } of asks) {
-    const { candidates, searchable } = opts.dense ? opts.dense.contextCandidates(db, q, label, limit, scope) : queryCandidates(db, q, label, limit, scope);
+    const { candidates, searchable } = opts.dense ? opts.dense.contextCandidates(db, q, label, limit, scope) : queryCandidates(db, q, label, limit, scope, opts.profile);
     if (!searchable) warnings.push(`${label} has no searchable words`);
     lists.push(candidates);
   }
@@ -76,7 +76,7 @@ function select(db: Parameters<typeof linkedCandidates>[0], question: string, qu
   const primary = fitBudget(interleave(lists).slice(0, limit), budget);
   const taken = new Set([...primary.taken, ...primary.left].map((c) => c.sectionId));
   // A few spare linked candidates: one that does not fit the budget makes room for the next.
-  const linkedPool = maxLinked > 0 ? linkedCandidates(db, primary.taken, question || queries.join(' '), taken, scope, maxLinked + LINKED_SPARE) : [];
+  const linkedPool = maxLinked > 0 ? linkedCandidates(db, primary.taken, question || queries.join(' '), taken, scope, maxLinked + LINKED_SPARE, opts.profile) : [];
   const linked = maxLinked > 0 ? fitBudget(linkedPool, budget - primary.used, maxLinked) : null;
   return {
     evidence: [...primary.taken, ...(linked?.taken ?? []).map((c) => ({ ...c, linked: true }))],

@@ -1,4 +1,16 @@
-import { SECTION_BITS, SECTION_COLUMNS, bestSectionInNote, locateSection, parseQuery, rankedNotes, sectionAtLine, type Db, type LocatedSection, type SectionRow } from '../index/index.js';
+import { SECTION_BITS, type Db } from '../index/index.js';
+import {
+  DEFAULT_RANKING_PROFILE,
+  SECTION_COLUMNS,
+  bestSectionInNote,
+  locateSection,
+  parseQuery,
+  rankedNotes,
+  sectionAtLine,
+  type LocatedSection,
+  type RankingProfile,
+  type SectionRow,
+} from '../retrieval/index.js';
 import type { LinkResolution } from '../links/index.js';
 import type { Candidate } from './fit-budget.js';
 
@@ -23,24 +35,9 @@ function candidateOf(section: LocatedSection, reason: string, score: number): Ca
 }
 
 /**
- * How evidence is picked from the ranked notes. A note's further sections join
- * when they score at least `nextSectionRatio` of its best (eval, dev split: 0.5
- * picked the answering sibling without flooding the packet).
- * @internal Mutable only so the eval can try values in-process.
- */
-export const CONTEXT_PARAMS = {
-  /** Share of a note's best section score a further section of the note needs. */
-  nextSectionRatio: 0.5,
-  /** Sections one note may contribute for one query. */
-  sectionsPerNote: 3,
-  /** `score`: all by section score; `notes`: every note's best section first, then the runners-up (before issue 9). */
-  order: 'score' as 'score' | 'notes',
-};
-
-/**
  * The best sections for a query, each with the reason it was chosen, ordered by
  * section score: the sections of the `limit` best notes (each note's best, and
- * its runners-up within {@link CONTEXT_PARAMS}), each scored by its own BM25
+ * its runners-up, within the profile's `context` numbers), each scored by its own BM25
  * and anchors times its note's coverage of the query. So a note may contribute
  * several sections in a row, and the note's next-best section can come before
  * another note's best one (issue 9: "all best sections, then all next-best" put
@@ -54,21 +51,21 @@ export function queryCandidates(
   label: string,
   limit: number,
   scope: string[] | undefined,
+  profile: RankingProfile = DEFAULT_RANKING_PROFILE,
 ): { candidates: Candidate[]; searchable: boolean } {
-  const r = rankedNotes(db, query, { limit, paths: scope }, CONTEXT_PARAMS.sectionsPerNote);
-  const ranked: { c: Candidate; lead: boolean; next: boolean }[] = [];
+  const r = rankedNotes(db, query, { limit, paths: scope, profile }, profile.context.sectionsPerNote);
+  const ranked: { c: Candidate; lead: boolean }[] = [];
   r.notes.forEach((n, i) => {
     const [best, ...rest] = n.sections;
     if (!best) return;
     const why = n.match === 'text' ? 'best match' : `${n.match} match`;
-    ranked.push({ c: candidateOf(best, `${why} for ${label} (#${i + 1})`, best.score), lead: n.match !== 'text', next: false });
+    ranked.push({ c: candidateOf(best, `${why} for ${label} (#${i + 1})`, best.score), lead: n.match !== 'text' });
     for (const s of rest) {
-      if (s.score >= CONTEXT_PARAMS.nextSectionRatio * best.score) ranked.push({ c: candidateOf(s, `next match for ${label} in #${i + 1}`, s.score), lead: false, next: true });
+      if (s.score >= profile.context.nextSectionRatio * best.score) ranked.push({ c: candidateOf(s, `next match for ${label} in #${i + 1}`, s.score), lead: false });
     }
   });
   // Stable: equal scores keep note order.
-  if (CONTEXT_PARAMS.order === 'score') ranked.sort((a, b) => Number(b.lead) - Number(a.lead) || b.c.score - a.c.score);
-  else ranked.sort((a, b) => Number(a.next) - Number(b.next));
+  ranked.sort((a, b) => Number(b.lead) - Number(a.lead) || b.c.score - a.c.score);
   const parsed = parseQuery(query);
   return { candidates: ranked.map((x) => x.c), searchable: parsed.match !== null || parsed.bigrams !== null };
 }
@@ -86,7 +83,15 @@ interface LinkRow {
  * Only resolved links into indexed notes are followed; attachments are not evidence.
  * At most `want` candidates are built (each costs a query).
  */
-export function linkedCandidates(db: Db, sources: Candidate[], question: string, exclude: Set<number>, scope: string[] | undefined, want = Infinity): Candidate[] {
+export function linkedCandidates(
+  db: Db,
+  sources: Candidate[],
+  question: string,
+  exclude: Set<number>,
+  scope: string[] | undefined,
+  want = Infinity,
+  profile: RankingProfile = DEFAULT_RANKING_PROFILE,
+): Candidate[] {
   const linksOf = db.prepare(
     `SELECT l.raw, l.target, l.resolution FROM links l JOIN sections s ON s.file_id = l.file_id
      WHERE s.id = ? AND l.start_line BETWEEN s.start_line AND s.end_line
@@ -113,10 +118,10 @@ export function linkedCandidates(db: Db, sources: Candidate[], question: string,
       const via = `linked from ${source.path}${source.anchor ?? ''} via ${link.raw}`;
       let c: Candidate | null = null;
       if (r.subpath?.exists && r.subpath.lines) {
-        const at = sectionAtLine(db, link.target, r.subpath.lines[0], question);
+        const at = sectionAtLine(db, link.target, r.subpath.lines[0], question, profile);
         if (at) c = candidateOf(at, via, 0);
       } else {
-        const best = bestSectionInNote(db, question, link.target);
+        const best = bestSectionInNote(db, question, link.target, { profile });
         if (best) c = candidateOf(best, via, best.score);
         else {
           const row = firstSection.get(link.target) as SectionRow | undefined;

@@ -2,7 +2,8 @@
  * The context packet: what an agent answers from (DESIGN §4). Every item cites a
  * file by path, lines and the SHA-256 of the bytes it was cut from.
  */
-import type { Db, LocatedSection } from '../index/index.js';
+import type { Db } from '../index/index.js';
+import type { LocatedSection, RankingProfile } from '../retrieval/index.js';
 import type { Candidate } from './fit-budget.js';
 
 /** Bumped on any incompatible change to the packet's fields. */
@@ -111,6 +112,8 @@ export interface ContextOptions {
   scenario?: ScenarioSlot | null;
   /** Dense fusion (src/dense's DenseRun), when `search.embeddings` is configured: ranks each query's candidates; its report joins the packet. */
   dense?: DenseHook | null;
+  /** The ranking's parameters; default DEFAULT_RANKING_PROFILE (the eval passes its variants). */
+  profile?: RankingProfile;
   /** @internal Test seam: runs after selection, before the re-read check (attempt is 1-based). */
   beforeVerify?: (attempt: number) => void;
 }

@@ -1,6 +1,7 @@
 import { queryCandidates } from '../context/gather.js';
 import type { Candidate } from '../context/fit-budget.js';
-import { SECTION_BITS, SECTION_COLUMNS, locateSection, makeSnippet, parseQuery, searchIndex, type Db, type SearchHit, type SearchOptions, type SearchResult, type SectionRow } from '../index/index.js';
+import { SECTION_BITS, type Db } from '../index/index.js';
+import { SECTION_COLUMNS, locateSection, makeSnippet, parseQuery, searchIndex, type SearchHit, type SearchOptions, type SearchResult, type SectionRow } from '../retrieval/index.js';
 import type { ConsentGate } from '../providers/index.js';
 import { readDenseSetting, type DenseConfig } from './config.js';
 import { agreement, fuseRanks, scriptGate } from './fuse.js';

@@ -1,50 +1,37 @@
 /**
  * index: the SQLite index of one vault — files, sections, links, tags, aliases,
  * properties, and FTS5 over sections — kept fresh by an incremental refresh.
+ * Storage only: querying, ranking and packets are src/retrieval, which reads
+ * this index and which nothing here imports.
  *
- * - {@link openIndex}: open (or create, or rebuild when corrupt or foreign) the
- *   index at `<cache>/<vault key>/index.sqlite`; returns an {@link IndexHandle}.
- * - {@link refreshIndex}: stat walk + hash of changed files + targeted link
- *   re-resolution; a no-op (no write) when nothing changed.
- * - {@link withFreshIndex}: open + refresh + run a read, rebuilding once when the
- *   file turns out to be corrupt. What read commands use.
+ * - {@link withFreshIndex}: open (or create, or rebuild when corrupt or foreign)
+ *   the index at `<cache>/<vault key>/index.sqlite`, refresh it (stat walk + hash
+ *   of changed files + targeted link re-resolution; a no-op when nothing
+ *   changed) and run a read, rebuilding once when the file turns out to be
+ *   corrupt. What read commands use; {@link IndexSession} keeps it open.
  * - {@link WatchRefresh}: the refresh of a long-lived session with a file
  *   watcher: only the paths the watcher reports, no walk when it saw nothing.
- * - {@link searchIndex}: section search (`"phrase"`, `-term`, `prefix*`, plain
- *   questions as OR under BM25), filters by path, tag and property;
- *   {@link rankedNotes}: the same ranking with several sections per note (context).
- *   Ranking over a bounded candidate set is in rank.ts, anchor text in anchors.ts.
- * - {@link parseQuery}: the query language, never an FTS syntax error.
- * - {@link indexText} and friends: the text pipeline shared by index and queries.
- * - {@link readNoteSection}: `vaultgate note`, a note or one section with hashes and lines;
- *   {@link windowNote} cuts a long one into windows with a continuation cursor.
+ * - the text pipeline ({@link normalizeText}, {@link stemWord}, {@link textWords},
+ *   stop words) shared by the index and by queries;
+ * - link queries (`links`, `backlinks`, `check`, link snapshots) and the name
+ *   lookups the proposals use;
+ * - the read pool's sharded queries, which retrieval's ranking runs through.
+ *
+ * Named exports only: what other folders import (test/unit/index/door.test.ts
+ * pins the list).
  *
  * @example
- *   const { result } = withFreshIndex(root, process.env, (h) => searchIndex(h.db, 'ёлка', { limit: 5 }));
+ *   const { result } = withFreshIndex(root, process.env, (h) => h.db.prepare('SELECT count(*) FROM files').pluck().get());
  */
-export * from './db.js';
-export * from './schema.js';
-export * from './text-pipeline.js';
-export * from './stop-words.js';
-export * from './query.js';
-export * from './refresh.js';
-export * from './relink.js';
-export * from './search.js';
-export { RANK_PARAMS, type RankParams } from './rank.js';
-export { rebuildAnchors, MAX_ANCHOR_CHARS } from './anchors.js';
-export { BRIDGE_PARAMS, bridgeQuery, type BridgeParams, type BridgedQuery } from './bridge.js';
-export { TERM_MODEL_PARAMS, termModelInfo, termNeighbours, contentTokens } from './term-store.js';
-export { DEFAULT_TERM_ASSOC_PARAMS, trainTermAssociations, type Neighbour, type TermAssocParams, type TermAssociations } from './term-assoc.js';
-export * from './section-rows.js';
-export * from './snippet.js';
-export * from './split-section.js';
-export * from './prepare-note.js';
+export { indexFile, isCorruptionError, storedMeta, type Db, type IndexHandle } from './db.js';
+export { NOTE_SLOT, SECTION_BITS, sectionRange } from './schema.js';
+export { cjkBigrams, cjkRuns, hasCjk, lineWords, normalizeText, stemWord, textWords } from './text-pipeline.js';
+export { isQueryStopWord, isStopWord } from './stop-words.js';
+export { type RefreshResult } from './refresh.js';
+export { anchorLookupFromDb, fileIndexForKeys, fileIndexFromDb } from './relink.js';
 export { nameKey } from './note-rows.js';
-export { defaultParseWorkers } from './parse-pool.js';
-export * from './fresh-index.js';
-export type { ReadPoolStatus } from './read-pool.js';
-export * from './watch-refresh.js';
-export * from './note-read.js';
-export { windowNote, DEFAULT_WINDOW_CHARS, type NoteWindow } from './note-window.js';
-export * from './link-queries.js';
-export * from './link-snapshot.js';
+export { IndexSession, oneShotReader, withFreshIndex, type FreshIndexOptions, type FreshRead, type IndexReader } from './fresh-index.js';
+export { mergeTop, runShardedGroups, shardCondition, sumOf, termRowMemo, type ReadPoolStatus, type Shard, type ShardQuery } from './read-pool.js';
+export { DEFAULT_WALK_INTERVAL_MS, WatchRefresh, type Freshness, type WatchRefreshStatus } from './watch-refresh.js';
+export { backlinksFromIndex, checkFromIndex, noteLinksFromIndex, resolveFromIndex } from './link-queries.js';
+export { compareLinkSnapshot, linkSnapshot, readLinkSnapshot } from './link-snapshot.js';

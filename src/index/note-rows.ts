@@ -1,6 +1,6 @@
 import { linesOf, type NoteModel } from '../markdown/index.js';
 import { cleanLinkPath, linkFoldKey } from '../links/index.js';
-import { exactKeyOf } from './query.js';
+import { exactKeyOf } from './exact-key.js';
 import { MAX_SECTIONS_PER_NOTE } from './schema.js';
 import { splitSection } from './split-section.js';
 import { cjkBigrams, hasCjk, indexText, indexWords, normalizeText } from './text-pipeline.js';

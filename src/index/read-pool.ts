@@ -53,7 +53,14 @@ export type ShardAnswers = unknown[];
 /** Builds a shard's queries; `shard` null means the whole table (no range condition). */
 export type ShardWork = (shard: Shard | null) => ShardQuery[];
 
-export const SHARD_PARAMS = {
+/** When a query is sharded, and how (the defaults: {@link DEFAULT_SHARD_PARAMS}; tests pass others to {@link offerReadPool}). */
+export interface ShardParams {
+  readonly minSections: number;
+  readonly takeBack: boolean;
+  readonly spareCore: boolean | null;
+}
+
+export const DEFAULT_SHARD_PARAMS: ShardParams = Object.freeze({
   /**
    * Below this many sections a query is a few ms on one thread, and the round
    * trip to a worker and each shard's fixed cost eat the gain: FTS5 reads every
@@ -62,14 +69,12 @@ export const SHARD_PARAMS = {
    * sections), idle, in-process, median of 21, one thread vs sharded in two: one
    * common word 5.0–5.1 vs 6.3–6.6 ms, four 15.3–16.5 vs 13.9–14.2 ms; at 100k
    * notes (523k sections) four common words 137–143 vs 101–104 ms.
-   * @internal Mutable only so tests can shard a small index.
    */
   minSections: 60_000,
   /**
    * Whether the calling thread takes back the shards whose workers have not
    * started when it is done with its own, and answers those they are slow to
-   * answer (see {@link ReadPool.run}).
-   * @internal Off only in tests that need every worker to answer.
+   * answer (see {@link ReadPool.run}). Off only in tests that need every worker to answer.
    */
   takeBack: true,
   /**
@@ -77,11 +82,10 @@ export const SHARD_PARAMS = {
    * false decide instead. With every core busy, a second thread only adds each
    * shard's fixed cost and a wait for the slowest: measured at 100k notes, four
    * common words, with other processes keeping load at 2.5–3.5 on 2 cores:
-   * 158–251 ms sharded vs 155–185 ms on one thread.
-   * @internal Tests decide.
+   * 158–251 ms sharded vs 155–185 ms on one thread. Tests decide.
    */
-  spareCore: null as boolean | null,
-};
+  spareCore: null,
+});
 
 /**
  * Whether a core is spare at this instant for a worker: Linux's count of
@@ -285,7 +289,7 @@ export class ReadPool {
    * little more than answering on one thread (each extra shard re-counts its
    * terms' rows for their idf), never a wait for a core.
    */
-  run(db: Db, shards: Shard[], work: ShardWork): ShardAnswers[] {
+  run(db: Db, shards: Shard[], work: ShardWork, takeBack = DEFAULT_SHARD_PARAMS.takeBack): ShardAnswers[] {
     const { receiveMessageOnPort } = loadWorkerThreads();
     const job = ++this.#job;
     this.#stats.runs++;
@@ -303,7 +307,7 @@ export class ReadPool {
     for (let i = 1; i < shards.length; i++) {
       const thread = posted[i];
       let reply: { job: number; stamp?: string | null; answers?: ShardAnswers; error?: string } | undefined;
-      const takenBack = !thread || (SHARD_PARAMS.takeBack && Atomics.compareExchange(this.#signal, thread.slot, job, 0) === job);
+      const takenBack = !thread || (takeBack && Atomics.compareExchange(this.#signal, thread.slot, job, 0) === job);
       while (!takenBack && this.#threads.includes(thread)) {
         const seen = Atomics.load(this.#signal, POSTED);
         const message = receiveMessageOnPort(thread.port);
@@ -317,7 +321,7 @@ export class ReadPool {
         }
         const left = waitUntil - performance.now();
         // Not answered in time; or, in tests that wait for every worker, not at all (a worker that never started: its error event cannot run while this thread waits).
-        if ((left <= 0 && SHARD_PARAMS.takeBack) || left <= -STALL_MS) {
+        if ((left <= 0 && takeBack) || left <= -STALL_MS) {
           if (++thread.misses >= PATIENCE.dropAfter || left <= -STALL_MS) this.#drop(thread);
           break;
         }
@@ -366,11 +370,14 @@ function cutShards(maxNote: number, count: number): Shard[] {
 }
 
 /**
- * The pools of long-lived sessions, by connection: rank.ts finds one here. A
+ * The pools of long-lived sessions, by connection: retrieval/rank.ts finds one here. A
  * pool is started on the first query that gains from it, so a session over a
  * small vault never starts a thread.
  */
-const pools = new WeakMap<Db, { start: () => ReadPool | null; pool?: ReadPool | null; spare: () => boolean; memo: { stamp: string | null; rows: Map<string, number> } }>();
+const pools = new WeakMap<
+  Db,
+  { start: () => ReadPool | null; pool?: ReadPool | null; spare: () => boolean; params: ShardParams; memo: { stamp: string | null; rows: Map<string, number> } }
+>();
 
 /**
  * How long one look at the runnable threads answers for: the rounds of one
@@ -379,15 +386,15 @@ const pools = new WeakMap<Db, { start: () => ReadPool | null; pool?: ReadPool | 
  */
 const SPARE_LOOK_MS = 50;
 
-/** Let queries on `db` use the pool `start` makes (called once, on first need). */
-export function offerReadPool(db: Db, start: () => ReadPool | null): void {
+/** Let queries on `db` use the pool `start` makes (called once, on first need), sharding as `params` say. */
+export function offerReadPool(db: Db, start: () => ReadPool | null, params: ShardParams = DEFAULT_SHARD_PARAMS): void {
   let look = { at: -Infinity, spare: false };
   const spare = () => {
     const now = performance.now();
     if (now - look.at > SPARE_LOOK_MS) look = { at: now, spare: spareAfterLooks() };
     return look.spare;
   };
-  pools.set(db, { start, spare, memo: { stamp: null, rows: new Map() } });
+  pools.set(db, { start, spare, params, memo: { stamp: null, rows: new Map() } });
 }
 
 /**
@@ -408,17 +415,18 @@ export function termRowMemo(db: Db, fts: string): { get(expr: string): number | 
 
 /**
  * Run `work` over the whole index: sharded across the connection's read pool
- * when it has one and the index is big enough ({@link SHARD_PARAMS}),
+ * when it has one and the index is big enough ({@link ShardParams}),
  * else as one shard on this thread. Answers per shard.
  */
 export function runSharded(db: Db, work: ShardWork): ShardAnswers[] {
   const offer = pools.get(db);
   if (offer) {
     const sections = Number(storedMeta(db, 'sections') ?? 0);
-    if (sections >= SHARD_PARAMS.minSections && (SHARD_PARAMS.spareCore ?? offer.spare())) {
+    const p = offer.params;
+    if (sections >= p.minSections && (p.spareCore ?? offer.spare())) {
       if (offer.pool === undefined) offer.pool = offer.start();
       const shards = offer.pool?.shards(db) ?? null;
-      if (offer.pool && shards !== null) return offer.pool.run(db, shards, work);
+      if (offer.pool && shards !== null) return offer.pool.run(db, shards, work, p.takeBack);
     }
   }
   return [answerShard(db, work(null)).answers];

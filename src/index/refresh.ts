@@ -21,7 +21,6 @@ import { deleteFile, insertNote } from './write-note.js';
 import { prepareNote, prepareText, readNoteText, type Prepared } from './prepare-note.js';
 import { defaultParseWorkers, prepareInOrder } from './parse-pool.js';
 import { LINKS_PER_COLLECTION, NOTES_PER_COLLECTION, collectGarbage } from './collect-garbage.js';
-import { updateTermModel } from './term-store.js';
 
 /**
  * Incremental refresh: make the index describe the vault as it is now.
@@ -261,7 +260,6 @@ function refreshPaths(handle: IndexHandle, paths: PathRefresh, kindOf: (f: Vault
       if (!work) return;
       result.relinked = relinkIndex(db, work.scope, (d, t) => opts.onProgress?.({ phase: 'links', done: d, total: t }), work.anchored);
       rebuildAnchors(db, work.anchored);
-      updateTermModel(db, result.added + result.changed + result.deleted + result.renamed);
       if (work.bulk) mergeAfterBulk(db);
       const after = counts();
       result.files += after.files - before.files;
@@ -353,8 +351,6 @@ export function refreshIndex(handle: IndexHandle, opts: RefreshOptions = {}): Re
         result.relinked = relinkIndex(db, work.scope, linkProgress, everything ? undefined : work.anchored);
         if (collectedAt > 0) collectGarbage();
         rebuildAnchors(db, everything ? 'all' : work.anchored);
-        if (collectedAt > 0) collectGarbage();
-        updateTermModel(db, result.added + result.changed + result.deleted + result.renamed);
         if (collectedAt > 0) collectGarbage();
         // Many small FTS segments slow every query; merging after a big batch pays back at once.
         if (work.bulk) mergeAfterBulk(db);

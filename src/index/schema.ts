@@ -13,12 +13,12 @@
  * - `anchors_fts`: what other notes say about a section or a note (the text and
  *   target of the links into it) and the string values of the note's frontmatter;
  * - `bigrams_fts`: character bigrams of a section's CJK text, searched only when
- *   the words of a question find nothing (query.ts);
+ *   the words of a question find nothing (retrieval/query.ts);
  * - `notes_fts`: which words a note holds in any of its sections (the distinct
  *   tokens of its `sections_fts` rows), with `detail=none`: rowids only, no
  *   positions. A common word's doclist there is a few bytes per note, so
  *   counting the notes a question matches (`total`) and checking which notes
- *   hold each word (coverage, rank.ts) read it instead of walking every
+ *   hold each word (coverage, retrieval/rank.ts) read it instead of walking every
  *   section's positions (at 100k notes, four common words: 5 ms instead of
  *   10; with the anchor rows, `total` takes 13 ms instead of 19).
  *
@@ -29,7 +29,12 @@
  * of a note is the last id of its range ({@link NOTE_SLOT}).
  */
 
-/** Bump on any change to tables, columns or the text pipeline's output. */
+/**
+ * Bump on any change to tables, columns or the text pipeline's output.
+ * (Not bumped when the unused `term_neighbours` table left the schema with the
+ * term-association experiment, eval/README.md: nothing reads or writes it, so a
+ * version-13 file that still has it is as good as one without it.)
+ */
 export const SCHEMA_VERSION = 13;
 
 /** `PRAGMA application_id`: 'VGIX'. A SQLite file without it is not ours and is never trusted. */
@@ -58,13 +63,6 @@ export const FTS_BIGRAMS = 2;
 export function sectionRange(fileId: number): [number, number] {
   return [sectionId(fileId, 0), sectionId(fileId, NOTE_SLOT)];
 }
-
-/**
- * BM25 weights of the `sections_fts` columns, in column order: the note's title
- * and aliases (on every section of the note), the section's own heading, the
- * headings above it, its body. Tuned on the eval's dev split (eval/README.md).
- */
-export const BM25_WEIGHTS = { title: 8, aliases: 6, heading: 3, path: 1.5, body: 1 } as const;
 
 /**
  * Tables, without their secondary indexes ({@link INDEXES_SQL}). A brand-new
@@ -142,7 +140,7 @@ CREATE VIRTUAL TABLE anchors_fts USING fts5(
   tokenize='unicode61 remove_diacritics 2'
 );
 -- The terms of sections_fts with the number of rows holding each (read-only,
--- kept by FTS5 itself): the vocabulary a question's words are checked against (bridge.ts).
+-- kept by FTS5 itself): the vocabulary a question's words are checked against (retrieval/bridge.ts).
 CREATE VIRTUAL TABLE sections_vocab USING fts5vocab(sections_fts, 'row');
 -- One row per note with a sections_fts row (rowid: the file id); no phrases, no bm25.
 CREATE VIRTUAL TABLE notes_fts USING fts5(
@@ -155,13 +153,6 @@ CREATE VIRTUAL TABLE bigrams_fts USING fts5(
   content='', contentless_delete=1,
   tokenize='unicode61 remove_diacritics 0'
 );
-
--- The term-association model (term-store.ts): each vocabulary word's nearest
--- words, "term similarity term similarity …", looked up per query word.
-CREATE TABLE term_neighbours (
-  term       TEXT PRIMARY KEY,
-  neighbours TEXT NOT NULL
-) STRICT, WITHOUT ROWID;
 
 CREATE TABLE links (
   id           INTEGER PRIMARY KEY,

@@ -4,7 +4,7 @@ import type { VaultFile } from '../vault/index.js';
 import type { Db } from './db.js';
 import { nameKey, noteTitle } from './note-rows.js';
 import type { Prepared } from './prepare-note.js';
-import { exactKeyOf } from './query.js';
+import { exactKeyOf } from './exact-key.js';
 import { FTS_BIGRAMS, FTS_WORDS, sectionId, sectionRange } from './schema.js';
 
 /** One file to (re)insert: a note (prepared, or with the warning why it could not be), or an attachment. */

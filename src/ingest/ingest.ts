@@ -1,11 +1,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { isVaultgateError, VaultgateError } from '../errors.js';
-import { fileIndexFromDb, isQueryStopWord, rankedNotes, textWords } from '../index/index.js';
+import { fileIndexFromDb, isQueryStopWord, textWords } from '../index/index.js';
 import { linkTextFor } from '../links/index.js';
 import { readLinkFormat } from '../links/index.js';
 import { sourceKind, sourceText, type SourceKind } from '../markdown/source-text.js';
 import { capturedPath, ProposalStore, readRecordedSource, recordedSource, type ProposalState } from '../proposals/index.js';
+import { rankedNotes } from '../retrieval/index.js';
 import type { VaultSession } from '../session/index.js';
 import { isMarkdownPath, sha256Hex } from '../vault/index.js';
 

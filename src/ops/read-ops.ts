@@ -107,7 +107,7 @@ export const searchOp = defineOperation({
   },
   annotations: READ_ONLY,
   async run(input, ctx) {
-    const { searchIndex } = await import('../index/index.js');
+    const { searchIndex } = await import('../retrieval/index.js');
     const where = parseWhere(input.where);
     const session = ctx.session();
     // Optional dense fusion (src/dense): null unless search.embeddings is configured, and then nothing else changes.
@@ -171,7 +171,7 @@ export const noteOp = defineOperation({
   },
   annotations: READ_ONLY,
   async run(input, ctx) {
-    const { readNoteSection, fileIndexFromDb, windowNote } = await import('../index/index.js');
+    const [{ readNoteSection, windowNote }, { fileIndexFromDb }] = await Promise.all([import('../retrieval/index.js'), import('../index/index.js')]);
     const session = ctx.session();
     const windowed = (read: ReturnType<typeof readNoteSection>) => windowNote(read, { maxChars: input.max_chars, cursor: input.cursor, heading: input.heading });
     try {

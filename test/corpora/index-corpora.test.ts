@@ -7,7 +7,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { buildContext } from '../../src/context/index.js';
-import { checkFromIndex, searchIndex, withFreshIndex } from '../../src/index/index.js';
+import { checkFromIndex, withFreshIndex } from '../../src/index/index.js';
+import { searchIndex } from '../../src/retrieval/index.js';
 import { checkVault, isExternalLink, openVaultView, resolveLink } from '../../src/links/index.js';
 import { eachCorpus } from '../helpers/corpora.js';
 import { tempDir } from '../helpers/temp-vault.js';

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { rebuildAnchors, withFreshIndex, type Db } from '../../../src/index/index.js';
+import { rebuildAnchors } from '../../../src/index/anchors.js';
+import { withFreshIndex, type Db } from '../../../src/index/index.js';
 import { collectGarbage } from '../../../src/index/collect-garbage.js';
 import { tempVault } from '../../helpers/temp-vault.js';
 

@@ -1,13 +1,7 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { test } from 'node:test';
-import {
-  backlinksFromIndex,
-  checkFromIndex,
-  noteLinksFromIndex,
-  resolveFromIndex,
-  withFreshIndex,
-} from '../../../src/index/index.js';
+import { backlinksFromIndex, checkFromIndex, noteLinksFromIndex, resolveFromIndex, withFreshIndex } from '../../../src/index/index.js';
 import { backlinks, checkVault, noteLinks, openVaultView, resolveInVault } from '../../../src/links/index.js';
 import { REPO_ROOT } from '../../helpers/run-cli.js';
 import { tempDir, tempVault } from '../../helpers/temp-vault.js';

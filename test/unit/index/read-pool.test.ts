@@ -4,8 +4,8 @@ import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { openIndex, type Db } from '../../../src/index/db.js';
 import { withFreshIndex } from '../../../src/index/fresh-index.js';
-import { coreSpareNow, mergeTop, offerReadPool, ReadPool, SHARD_PARAMS } from '../../../src/index/read-pool.js';
-import { searchIndex, type SearchOptions } from '../../../src/index/search.js';
+import { coreSpareNow, DEFAULT_SHARD_PARAMS, mergeTop, offerReadPool, ReadPool } from '../../../src/index/read-pool.js';
+import { searchIndex, type SearchOptions } from '../../../src/retrieval/search.js';
 import { tempVault } from '../../helpers/temp-vault.js';
 
 // The compiled worker: a worker thread cannot run the TypeScript source (`npm test` builds first).
@@ -51,7 +51,6 @@ test('read pool: sharded rankings equal one-thread rankings (hits, scores, total
   const { root, home } = tempVault(vaultFiles());
   const env = { VAULTGATE_HOME: home };
   withFreshIndex(root, env, () => null);
-  const saved = { ...SHARD_PARAMS };
   const handle = openIndex(root, env);
   try {
     const alone = answers(handle.db);
@@ -59,12 +58,9 @@ test('read pool: sharded rankings equal one-thread rankings (hits, scores, total
     for (const workers of [1, 2]) {
       const pool = ReadPool.open(handle.file, workers, WORKER)!;
       try {
-        SHARD_PARAMS.minSections = 0;
-        SHARD_PARAMS.spareCore = true;
-        offerReadPool(handle.db, () => pool);
         // Each worker answers its shard, then this thread may take some back: both merge the same.
         for (const takeBack of [false, true]) {
-          SHARD_PARAMS.takeBack = takeBack;
+          offerReadPool(handle.db, () => pool, { minSections: 0, spareCore: true, takeBack });
           assert.deepEqual(answers(handle.db), alone, `${workers} worker(s), take back: ${takeBack}`);
         }
         assert.equal(pool.workers, workers, 'every worker answered');
@@ -73,7 +69,6 @@ test('read pool: sharded rankings equal one-thread rankings (hits, scores, total
       }
     }
   } finally {
-    Object.assign(SHARD_PARAMS, saved);
     handle.db.close();
   }
 });
@@ -90,27 +85,23 @@ test('read pool: a shard read from another state of the index, or not read at al
   handle.db.close();
   fs.writeFileSync(`${root}/Work/Fresh.md`, '# Fresh\nbudget meeting review project budget meeting review project\n');
   withFreshIndex(root, env, () => null);
-  const saved = { ...SHARD_PARAMS };
   const db = openIndex(root, env).db;
+  // The workers must answer (not be overtaken by this thread) for their answers to be checked.
+  const shard = { minSections: 0, spareCore: true, takeBack: false };
   try {
     const alone = answers(db);
-    SHARD_PARAMS.minSections = 0;
-    SHARD_PARAMS.spareCore = true;
-    // The workers must answer (not be overtaken by this thread) for their answers to be checked.
-    SHARD_PARAMS.takeBack = false;
     const stalePool = ReadPool.open(stale, 1, WORKER)!;
-    offerReadPool(db, () => stalePool);
+    offerReadPool(db, () => stalePool, shard);
     assert.deepEqual(answers(db), alone, 'the stale shard was answered again here');
     assert.equal(stalePool.workers, 1, 'a stale answer is not a failure');
     stalePool.close();
     const missing = ReadPool.open(`${handle.file}.missing`, 1, WORKER)!;
-    offerReadPool(db, () => missing);
+    offerReadPool(db, () => missing, shard);
     assert.deepEqual(answers(db), alone, 'the failed shard was answered here');
     assert.equal(missing.workers, 0, 'a worker that cannot read is dropped');
     assert.deepEqual(answers(db), alone, 'and the pool keeps answering on this thread');
     missing.close();
   } finally {
-    Object.assign(SHARD_PARAMS, saved);
     db.close();
   }
 });
@@ -119,20 +110,16 @@ test('read pool: the calling thread takes back a shard its worker has not starte
   const { root, home } = tempVault(vaultFiles());
   const env = { VAULTGATE_HOME: home };
   withFreshIndex(root, env, () => null);
-  const saved = { ...SHARD_PARAMS };
   const db = openIndex(root, env).db;
   // A worker that never takes a job, like one starved of CPU by other processes.
   const idle = ReadPool.open('unused', 1, new URL('data:text/javascript,export {}'))!;
   try {
     const alone = answers(db);
-    SHARD_PARAMS.minSections = 0;
-    SHARD_PARAMS.spareCore = true;
-    offerReadPool(db, () => idle);
+    offerReadPool(db, () => idle, { ...DEFAULT_SHARD_PARAMS, minSections: 0, spareCore: true });
     assert.deepEqual(answers(db), alone);
     // Had this thread waited, the stall timer would have dropped the worker.
     assert.equal(idle.workers, 1, 'nothing waited for the idle worker');
   } finally {
-    Object.assign(SHARD_PARAMS, saved);
     idle.close();
     db.close();
   }
@@ -142,26 +129,24 @@ test('read pool: no thread is started for a small index, or while the machine ha
   const { root, home } = tempVault(vaultFiles());
   const env = { VAULTGATE_HOME: home };
   withFreshIndex(root, env, () => null);
-  const saved = { ...SHARD_PARAMS };
   const db = openIndex(root, env).db;
   let starts = 0;
+  const start = () => {
+    starts++;
+    return null;
+  };
   try {
-    offerReadPool(db, () => {
-      starts++;
-      return null;
-    });
-    SHARD_PARAMS.spareCore = true;
+    offerReadPool(db, start, { ...DEFAULT_SHARD_PARAMS, spareCore: true });
     answers(db);
     assert.equal(starts, 0, 'the index is below minSections');
-    SHARD_PARAMS.minSections = 0;
-    SHARD_PARAMS.spareCore = false;
+    offerReadPool(db, start, { ...DEFAULT_SHARD_PARAMS, minSections: 0, spareCore: false });
     answers(db);
     assert.equal(starts, 0, 'no spare core');
-    SHARD_PARAMS.spareCore = true;
+    offerReadPool(db, start, { ...DEFAULT_SHARD_PARAMS, minSections: 0, spareCore: true });
+    answers(db);
     answers(db);
     assert.equal(starts, 1, 'started on the first query that gains from it, once');
   } finally {
-    Object.assign(SHARD_PARAMS, saved);
     db.close();
   }
 });

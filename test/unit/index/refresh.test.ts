@@ -4,7 +4,10 @@ import path from 'node:path';
 import { test } from 'node:test';
 import Database from 'better-sqlite3';
 import { VaultgateError } from '../../../src/errors.js';
-import { indexFile, openIndex, refreshIndex, searchIndex, withFreshIndex, type IndexHandle } from '../../../src/index/index.js';
+import { openIndex } from '../../../src/index/db.js';
+import { indexFile, withFreshIndex, type IndexHandle } from '../../../src/index/index.js';
+import { refreshIndex } from '../../../src/index/refresh.js';
+import { searchIndex } from '../../../src/retrieval/index.js';
 import { spareCores } from '../../../src/index/parse-pool.js';
 import { tempVault, writeFiles } from '../../helpers/temp-vault.js';
 

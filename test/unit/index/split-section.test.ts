@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { splitSection, withFreshIndex, searchIndex } from '../../../src/index/index.js';
+import { withFreshIndex } from '../../../src/index/index.js';
+import { splitSection } from '../../../src/index/split-section.js';
+import { searchIndex } from '../../../src/retrieval/index.js';
 import { parseNote } from '../../../src/markdown/index.js';
 import { tempVault } from '../../helpers/temp-vault.js';
 

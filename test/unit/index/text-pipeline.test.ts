@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
-import { indexText, normalizeText, textTokens, textWords } from '../../../src/index/index.js';
-import { cjkRuns, hasCjk } from '../../../src/index/text-pipeline.js';
+import { normalizeText, textWords } from '../../../src/index/index.js';
+import { cjkRuns, hasCjk, indexText, textTokens } from '../../../src/index/text-pipeline.js';
 
 test('normalizeText folds case, compatibility forms and ё to е', () => {
   assert.equal(normalizeText('Ёлка ＡＢＣ ﬁle'), 'елка abc file');
@@ -46,7 +46,7 @@ test('a long line of Chinese is segmented in bounded pieces and keeps every word
 });
 
 test('Korean: particles and the endings of 하다 verbs are stripped, the same way from a word and from its bare form', async () => {
-  const { stemKorean, stemWord } = await import('../../../src/index/index.js');
+  const { stemKorean, stemWord } = await import('../../../src/index/text-pipeline.js');
   assert.equal(stemKorean('반죽은'), '반죽');
   assert.equal(stemKorean('반죽에서'), '반죽');
   assert.equal(stemKorean('발효해야'), '발효');

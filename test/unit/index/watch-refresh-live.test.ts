@@ -8,7 +8,8 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { IndexSession, searchIndex, WatchRefresh, type RefreshResult } from '../../../src/index/index.js';
+import { IndexSession, WatchRefresh, type RefreshResult } from '../../../src/index/index.js';
+import { searchIndex } from '../../../src/retrieval/index.js';
 import { dumpIndex } from '../../helpers/index-dump.js';
 import { tempDir, writeFiles } from '../../helpers/temp-vault.js';
 

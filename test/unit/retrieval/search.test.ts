@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { VaultgateError } from '../../../src/errors.js';
-import { searchIndex, withFreshIndex, type SearchOptions } from '../../../src/index/index.js';
+import { withFreshIndex } from '../../../src/index/index.js';
+import { searchIndex, type SearchOptions } from '../../../src/retrieval/index.js';
 import { tempVault } from '../../helpers/temp-vault.js';
 
 const VAULT = {

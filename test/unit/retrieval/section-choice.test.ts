@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { buildContext } from '../../../src/context/index.js';
-import { RANK_PARAMS } from '../../../src/index/index.js';
-import { rescore } from '../../../src/index/section-choice.js';
+import { DEFAULT_RANKING_PROFILE } from '../../../src/retrieval/index.js';
+import { rescore } from '../../../src/retrieval/section-choice.js';
 import { tempVault } from '../../helpers/temp-vault.js';
 
 const KEEP = { exponent: 1, keepBest: 0.7, gate: true };
@@ -69,15 +69,10 @@ for (let i = 0; i < 8; i++) VAULT[`Other ${i}.md`] = `# Other ${i}\nThe dough mu
 test('section choice: the answering section of the best note comes right after its best section in the context packet', () => {
   const { root, home } = tempVault(VAULT);
   const question = 'how long should sourdough dough rest overnight in the fridge';
-  const first5 = () => buildContext(root, { VAULTGATE_HOME: home }, { question, budgetChars: 100_000 }).evidence.slice(0, 5).map((e) => `${e.path}${e.anchor ?? ''}`);
-  const saved = RANK_PARAMS.chooseNotes;
-  try {
-    const withChoice = first5();
-    assert.deepEqual(withChoice.slice(0, 2), ['Sourdough.md#Sourdough', 'Sourdough.md#Sourdough#Timing'], JSON.stringify(withChoice));
-    RANK_PARAMS.chooseNotes = 0;
-    const without = first5();
-    assert.ok(!without.includes('Sourdough.md#Sourdough#Timing'), JSON.stringify(without));
-  } finally {
-    RANK_PARAMS.chooseNotes = saved;
-  }
+  const first5 = (profile = DEFAULT_RANKING_PROFILE) =>
+    buildContext(root, { VAULTGATE_HOME: home }, { question, budgetChars: 100_000, profile }).evidence.slice(0, 5).map((e) => `${e.path}${e.anchor ?? ''}`);
+  const withChoice = first5();
+  assert.deepEqual(withChoice.slice(0, 2), ['Sourdough.md#Sourdough', 'Sourdough.md#Sourdough#Timing'], JSON.stringify(withChoice));
+  const without = first5({ ...DEFAULT_RANKING_PROFILE, rank: { ...DEFAULT_RANKING_PROFILE.rank, chooseNotes: 0 } });
+  assert.ok(!without.includes('Sourdough.md#Sourdough#Timing'), JSON.stringify(without));
 });

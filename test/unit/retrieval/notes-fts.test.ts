@@ -4,9 +4,9 @@ import path from 'node:path';
 import { test } from 'node:test';
 import type { Db } from '../../../src/index/db.js';
 import { withFreshIndex } from '../../../src/index/fresh-index.js';
-import { notesCanAnswer } from '../../../src/index/rank.js';
-import { parseQuery } from '../../../src/index/query.js';
-import { searchIndex, type SearchOptions } from '../../../src/index/search.js';
+import { notesCanAnswer } from '../../../src/retrieval/rank.js';
+import { parseQuery } from '../../../src/retrieval/query.js';
+import { searchIndex, type SearchOptions } from '../../../src/retrieval/search.js';
 import { tempVault } from '../../helpers/temp-vault.js';
 
 // notes_fts (schema.ts) stands in for sections_fts when rank.ts counts `total`

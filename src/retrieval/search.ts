@@ -1,9 +1,8 @@
-import type { Db } from './db.js';
+import { type Db, SECTION_BITS, sectionRange } from '../index/index.js';
 import { assertQuery, parseQuery, type ParsedQuery } from './query.js';
 import { bridgeQuery } from './bridge.js';
-import { expansionMatch, feedbackTerms } from './expand.js';
-import { RANK_PARAMS, rankNotes, rankSections, rankWithinNote, type NoteFilter, type RankedNote } from './rank.js';
-import { SECTION_BITS, sectionRange } from './schema.js';
+import { rankNotes, rankSections, rankWithinNote, type NoteFilter, type RankedNote } from './rank.js';
+import { DEFAULT_RANKING_PROFILE, type RankingProfile } from './ranking-profile.js';
 import { SECTION_COLUMNS, locateSection, type LocatedSection, type SectionRow } from './section-rows.js';
 import { makeSnippet } from './snippet.js';
 
@@ -31,6 +30,8 @@ export interface SearchOptions {
   paths?: string[];
   /** Only notes under one of these path prefixes (a scenario's scope); empty list = nothing. */
   pathPrefixes?: string[];
+  /** The ranking's parameters (ranking-profile.ts); default {@link DEFAULT_RANKING_PROFILE}. */
+  profile?: RankingProfile;
 }
 
 export interface SearchHit extends LocatedSection {
@@ -114,34 +115,26 @@ function prepareQuery(query: string, opts: SearchOptions): { parsed: ParsedQuery
  */
 export function rankedNotes(db: Db, query: string, opts: SearchOptions = {}, perNote = 1): RankedResult {
   const { parsed, limit, f } = prepareQuery(query, opts);
+  const profile = opts.profile ?? DEFAULT_RANKING_PROFILE;
   const exactIds = exactNotes(db, parsed, f);
   const want = limit + exactIds.size;
   let ranked = { notes: [] as RankedNote[], total: 0 };
   let fallback = false;
   if (parsed.match !== null) {
-    // The user's words meet the vault's (bridge.ts): corrections, family and associated words.
-    const bridged = bridgeQuery(db, parsed);
-    const match = bridged.parsed.match!;
-    const terms = bridged.coverage;
-    const p = RANK_PARAMS;
-    ranked = rankNotes(db, 'words', match, terms, f, want, bridged.expansions, perNote);
-    if (p.feedbackWeight > 0 && parsed.terms.length >= 2 && ranked.notes.length > 0) {
-      // Pseudo-relevance feedback: the best sections' own words, added with a small weight (expand.ts).
-      const top = ranked.notes.slice(0, p.feedbackSections).map((n) => n.sections[0]!);
-      const extra = expansionMatch(feedbackTerms(db, top, new Set(parsed.terms.flatMap((t) => t.tokens)), p.feedbackTerms));
-      if (extra !== null) ranked = rankNotes(db, 'words', match, terms, f, want, [...bridged.expansions, { match: extra, weight: p.feedbackWeight }], perNote);
-    }
+    // The user's words meet the vault's (bridge.ts): corrections and family words.
+    const bridged = bridgeQuery(db, parsed, profile.bridge);
+    ranked = rankNotes(db, { table: 'words', match: bridged.parsed.match!, terms: bridged.coverage, filter: f, want, expansions: bridged.expansions, perNote }, profile.rank);
   }
   if (ranked.total === 0 && parsed.bigrams !== null) {
     // The words found nothing: the question's CJK bigrams against every section's (query.ts).
-    ranked = rankNotes(db, 'bigrams', parsed.bigrams, parsed.bigramTerms.map((expr) => ({ expr, alternates: [] })), f, want);
+    ranked = rankNotes(db, { table: 'bigrams', match: parsed.bigrams, terms: parsed.bigramTerms.map((expr) => ({ expr, alternates: [] })), filter: f, want }, profile.rank);
     fallback = ranked.total > 0;
   }
   const picked = ranked.notes.slice(0, want);
   const rows = sectionRows(db, picked.flatMap((n) => n.sections.slice(0, perNote).map((s) => s.id)));
   const notes: RankedNoteHit[] = [];
   for (const n of picked) {
-    const cover = Number.isNaN(n.coverage) ? 1 : n.coverage ** RANK_PARAMS.coverageExponent;
+    const cover = Number.isNaN(n.coverage) ? 1 : n.coverage ** profile.rank.coverageExponent;
     const sections = n.sections.slice(0, perNote).flatMap((s) => {
       const row = rows.get(s.id);
       return row ? [hitOf(row, s.score * cover, exactIds.get(n.fileId) ?? 'text', parsed.terms)] : [];
@@ -179,7 +172,7 @@ export function searchIndex(db: Db, query: string, opts: SearchOptions = {}): Se
   }
   const { parsed, limit, f } = prepareQuery(query, opts);
   if (parsed.match === null) return { query, total: 0, hits: [] };
-  const { sections, total } = rankSections(db, parsed.match, f, limit);
+  const { sections, total } = rankSections(db, parsed.match, f, limit, (opts.profile ?? DEFAULT_RANKING_PROFILE).rank);
   const rows = sectionRows(db, sections.map((s) => s.id));
   const hits = sections.flatMap((s) => {
     const row = rows.get(s.id);
@@ -202,25 +195,35 @@ function exactNotes(db: Db, parsed: ParsedQuery, f: NoteFilter): Map<number, 'ti
   return out;
 }
 
+/** Which sections of one note {@link bestSectionsInNote} returns, ranked with which profile. */
+export interface InNoteOptions {
+  /** Default 1. */
+  limit?: number;
+  /** Section ids left out. */
+  skip?: number[];
+  /** Default {@link DEFAULT_RANKING_PROFILE}. */
+  profile?: RankingProfile;
+}
+
 /**
- * The best sections of one note for a query, best first, leaving out `skip`;
- * empty when none matches. One FTS query bounded to the note's id range, so it
- * costs little however common the words are; context packets call it for the
- * notes a link leads to.
+ * The best sections of one note for a query, best first; empty when none
+ * matches. One FTS query bounded to the note's id range, so it costs little
+ * however common the words are; context packets call it for the notes a link
+ * leads to.
  */
-export function bestSectionsInNote(db: Db, query: string, path: string, limit = 1, skip: number[] = []): SearchHit[] {
+export function bestSectionsInNote(db: Db, query: string, path: string, opts: InNoteOptions = {}): SearchHit[] {
   const parsed = parseQuery(query);
   if (parsed.match === null) return [];
   const fileId = db.prepare(`SELECT id FROM files WHERE path = ? AND kind = 'note'`).pluck().get(path) as number | undefined;
   if (fileId === undefined) return [];
-  const best = rankWithinNote(db, parsed.match, fileId, limit, skip);
+  const best = rankWithinNote(db, parsed.match, fileId, { limit: opts.limit ?? 1, skip: opts.skip, weights: (opts.profile ?? DEFAULT_RANKING_PROFILE).rank.weights });
   const rows = sectionRows(db, best.map((b) => b.id));
   return best.map((b) => hitOf(rows.get(b.id)!, b.score, 'text', parsed.terms));
 }
 
 /** The best section of one note for a query, or null when none matches. */
-export function bestSectionInNote(db: Db, query: string, path: string, skip: number[] = []): SearchHit | null {
-  return bestSectionsInNote(db, query, path, 1, skip)[0] ?? null;
+export function bestSectionInNote(db: Db, query: string, path: string, opts: Omit<InNoteOptions, 'limit'> = {}): SearchHit | null {
+  return bestSectionsInNote(db, query, path, { ...opts, limit: 1 })[0] ?? null;
 }
 
 /**
@@ -229,7 +232,7 @@ export function bestSectionInNote(db: Db, query: string, path: string, skip: num
  * (its content all in subsections), the subsection under it that best matches
  * `query`, else its first subsection with words.
  */
-export function sectionAtLine(db: Db, path: string, line: number, query: string): LocatedSection | null {
+export function sectionAtLine(db: Db, path: string, line: number, query: string, profile: RankingProfile = DEFAULT_RANKING_PROFILE): LocatedSection | null {
   const file = db.prepare(`SELECT id FROM files WHERE path = ? AND kind = 'note'`).pluck().get(path) as number | undefined;
   if (file === undefined) return null;
   const [lo, hi] = sectionRange(file);
@@ -250,7 +253,7 @@ export function sectionAtLine(db: Db, path: string, line: number, query: string)
     if (below.length > 0) {
       const parsed = parseQuery(query);
       const ids = new Set(below.map((s) => s.id));
-      const ranked = parsed.match === null ? [] : rankWithinNote(db, parsed.match, file, MAX_SEARCH_LIMIT).filter((b) => ids.has(b.id));
+      const ranked = parsed.match === null ? [] : rankWithinNote(db, parsed.match, file, { limit: MAX_SEARCH_LIMIT, weights: profile.rank.weights }).filter((b) => ids.has(b.id));
       id = (ranked[0] ?? below[0]!).id;
     }
   }

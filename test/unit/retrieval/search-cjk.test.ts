@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
-import { isStopWord, searchIndex, textWords, withFreshIndex } from '../../../src/index/index.js';
+import { isStopWord, textWords, withFreshIndex } from '../../../src/index/index.js';
+import { searchIndex } from '../../../src/retrieval/index.js';
 import { tempVault } from '../../helpers/temp-vault.js';
 
 /**

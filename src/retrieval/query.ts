@@ -1,6 +1,5 @@
 import { VaultgateError } from '../errors.js';
-import { isQueryStopWord } from './stop-words.js';
-import { cjkBigrams, cjkRuns, hasCjk, lineWords, normalizeText, stemWord, textWords } from './text-pipeline.js';
+import { cjkBigrams, cjkRuns, hasCjk, isQueryStopWord, lineWords, normalizeText, stemWord, textWords } from '../index/index.js';
 
 /**
  * The user's query language, turned into an FTS5 MATCH expression that can never
@@ -121,27 +120,8 @@ function prefixToken(word: string): string {
 /** Anything but letters, digits, marks and the joiners of one written word separates words. */
 const SEPARATORS = /[^\p{L}\p{N}\p{M}\-'’._/@&+]+/u;
 
-/**
- * Query-side tuning. @internal Mutable only so the eval can try values in-process.
- */
-export const QUERY_PARAMS = {
-  /**
-   * A Russian word whose stem is longer than this is searched as the prefix of
-   * that length (0: off). Snowball leaves derivational suffixes, so the noun and
-   * adjective of one root miss each other (приоритетами → приоритет, приоритетной
-   * → приоритетн); truncation to ~6 letters is the classic remedy for Russian.
-   */
-  russianPrefix: 0,
-};
-
-const CYRILLIC_WORD = /^[\u0400-\u04FF]+$/;
-
 function termOf(raw: string, words: string[], phrase: boolean, prefix: boolean): QueryTerm {
   const tokens = words.map((w, k) => (prefix && k === words.length - 1 ? prefixToken(w) : stemWord(w)));
-  const cut = QUERY_PARAMS.russianPrefix;
-  if (!phrase && !prefix && cut > 0 && words.length === 1 && CYRILLIC_WORD.test(words[0]!) && tokens[0]!.length > cut) {
-    return { raw, words, tokens: [tokens[0]!.slice(0, cut)], phrase, prefix: true };
-  }
   return { raw, words, tokens, phrase, prefix };
 }
 
@@ -262,9 +242,4 @@ export function dedupeTerms(terms: QueryTerm[]): QueryTerm[] {
     seen.add(key);
     return true;
   });
-}
-
-/** Normalized form of a title or alias for exact comparison with {@link ParsedQuery.exactKey}. */
-export function exactKeyOf(text: string): string {
-  return textWords(text).join(' ');
 }

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
-import { windowNote, type NoteReadResult } from '../../../src/index/index.js';
+import { windowNote } from '../../../src/retrieval/index.js';
+import type { NoteReadResult } from '../../../src/retrieval/note-read.js';
 import { isVaultgateError } from '../../../src/errors.js';
 
 function read(text: string, firstLine = 1): NoteReadResult {

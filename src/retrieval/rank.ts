@@ -1,8 +1,6 @@
-import { storedMeta, type Db } from './db.js';
+import { type Db, mergeTop, NOTE_SLOT, runShardedGroups, SECTION_BITS, sectionRange, type Shard, shardCondition, type ShardQuery, storedMeta, sumOf, termRowMemo } from '../index/index.js';
 import { idfCoverage, type CoverageTerm } from './coverage.js';
-import { mergeTop, runShardedGroups, shardCondition, sumOf, termRowMemo, type Shard, type ShardQuery } from './read-pool.js';
 import { chooseSections } from './section-choice.js';
-import { BM25_WEIGHTS, NOTE_SLOT, SECTION_BITS, sectionRange } from './schema.js';
 
 /**
  * Ranking over a bounded candidate set (issue 9 §2). The cost of a query in
@@ -34,60 +32,31 @@ import { BM25_WEIGHTS, NOTE_SLOT, SECTION_BITS, sectionRange } from './schema.js
  * session over a big index, split by rowid range across reader threads.
  */
 
+/** The ranking's parameters; the tuned values are DEFAULT_RANKING_PROFILE.rank (ranking-profile.ts). */
 export interface RankParams {
   /** Best sections (by BM25) taken from FTS5 as candidates, at least (20 per note asked for beyond that). */
-  candidates: number;
+  readonly candidates: number;
   /** Best anchor rows taken as candidates. */
-  anchorCandidates: number;
+  readonly anchorCandidates: number;
   /** Weight of the anchor text into a section, added to its BM25. */
-  anchorWeight: number;
+  readonly anchorWeight: number;
   /** Weight of the anchor text into the whole note (and its description), added to each of its sections. */
-  noteAnchorWeight: number;
+  readonly noteAnchorWeight: number;
   /** Coverage enters the note score as coverage^exponent. */
-  coverageExponent: number;
-  /** Pseudo-relevance feedback (expand.ts): weight of the expansion terms' BM25 (0: off), sections read, terms added. */
-  feedbackWeight: number;
-  feedbackSections: number;
-  feedbackTerms: number;
+  readonly coverageExponent: number;
   /**
    * Section choice inside the best notes (section-choice.ts): how many of the
    * best notes have all their matching sections rescored by their own coverage
    * of the query (0: off), and the exponent of that coverage.
    */
-  chooseNotes: number;
-  sectionCoverageExponent: number;
+  readonly chooseNotes: number;
+  readonly sectionCoverageExponent: number;
   /** section-choice.ts ChoiceOptions: keepBest, and gate (1: on, 0: off). */
-  chooseKeepBest: number;
-  chooseGate: number;
+  readonly chooseKeepBest: number;
+  readonly chooseGate: number;
   /** BM25 column weights of sections_fts. */
-  weights: { title: number; aliases: number; heading: number; path: number; body: number };
+  readonly weights: { readonly title: number; readonly aliases: number; readonly heading: number; readonly path: number; readonly body: number };
 }
-
-/**
- * The ranking's parameters, tuned with `npm run eval` on the dev split
- * (eval/README.md). @internal Mutable only so the eval can try values in-process.
- */
-export const RANK_PARAMS: RankParams = {
-  // 100, 300 and 1000 gave the same eval figures (dev, both sets); FTS5's
-  // top-k sort costs less with a smaller k.
-  candidates: 200,
-  anchorCandidates: 100,
-  anchorWeight: 1,
-  noteAnchorWeight: 0.5,
-  coverageExponent: 1,
-  feedbackWeight: 0,
-  feedbackSections: 5,
-  feedbackTerms: 10,
-  // Section choice (section-choice.ts), eval dev split: the best note only, its
-  // best-BM25 section kept first, a section holding more of the question lifted
-  // right after it (0.7 of its score). Rescoring alone, or 2–3 notes, or without
-  // the gate won dev questions and lost others (eval/README.md).
-  chooseNotes: 1,
-  sectionCoverageExponent: 1,
-  chooseKeepBest: 0.7,
-  chooseGate: 1,
-  weights: { ...BM25_WEIGHTS },
-};
 
 /** Which FTS table a ranking reads: words (with anchors) or the CJK bigram fallback. */
 export type RankTable = 'words' | 'bigrams';
@@ -116,9 +85,8 @@ export interface RankedNote {
 /** The note id of a row of FTS table `t` (schema.ts sectionId). */
 const noteOf = (t: string) => `(${t}.rowid >> ${SECTION_BITS})`;
 
-/** `-bm25(…)` of sections_fts with the current column weights: higher is better. */
-export function sectionScoreSql(): string {
-  const w = RANK_PARAMS.weights;
+/** `-bm25(…)` of sections_fts with these column weights: higher is better. */
+function sectionScoreSql(w: RankParams['weights']): string {
   return `-bm25(sections_fts, ${w.title}, ${w.aliases}, ${w.heading}, ${w.path}, ${w.body})`;
 }
 
@@ -143,27 +111,28 @@ function fromClause(table: string, filter: NoteFilter, note = noteOf(table)): st
   return filter.sql === '' ? `FROM ${table} WHERE ${table} MATCH ?` : `FROM ${table} JOIN files f ON f.id = ${note} WHERE ${table} MATCH ?${filter.sql}`;
 }
 
-/**
- * Notes for a query, best first (the notes of the candidate sections).
- *
- * @param match the FTS5 MATCH expression of the whole query
- * @param terms the query terms, for coverage (and its idf weights)
- * @param perNote sections wanted per note: with 1 (search) and the best-BM25
- *   section kept first, section choice would change nothing and is skipped
- */
-export function rankNotes(
-  db: Db,
-  table: RankTable,
-  match: string,
-  terms: CoverageTerm[],
-  filter: NoteFilter,
-  want: number,
-  expansions: Expansion[] = [],
-  perNote = 1,
-): { notes: RankedNote[]; total: number } {
-  const p = RANK_PARAMS;
+/** What {@link rankNotes} ranks: one query over one FTS table, within a note filter. */
+export interface NotesQuery {
+  table: RankTable;
+  /** The FTS5 MATCH expression of the whole query. */
+  match: string;
+  /** The query terms, for coverage (and its idf weights). */
+  terms: CoverageTerm[];
+  filter: NoteFilter;
+  want: number;
+  expansions?: Expansion[];
+  /**
+   * Sections wanted per note: with 1 (search) and the best-BM25 section kept
+   * first, section choice would change nothing and is skipped.
+   */
+  perNote?: number;
+}
+
+/** Notes for a query, best first (the notes of the candidate sections), ranked with `p`. */
+export function rankNotes(db: Db, q: NotesQuery, p: RankParams): { notes: RankedNote[]; total: number } {
+  const { table, match, terms, filter, want, expansions = [], perNote = 1 } = q;
   const fts = table === 'words' ? 'sections_fts' : 'bigrams_fts';
-  const score = table === 'words' ? sectionScoreSql() : `-bm25(bigrams_fts)`;
+  const score = table === 'words' ? sectionScoreSql(p.weights) : `-bm25(bigrams_fts)`;
   const k = Math.max(p.candidates, 20 * want);
   // One round over the index (in parallel shards for a long-lived session's big
   // index, read-pool.ts): the best sections, the best anchor rows, the notes
@@ -331,8 +300,7 @@ function idfOf(db: Db, counts: number[]): number[] {
  * Every matching section ranked by its own score (BM25 plus anchors, no
  * coverage): `search --all-sections`. `total` counts matching sections.
  */
-export function rankSections(db: Db, match: string, filter: NoteFilter, want: number): { sections: RankedSection[]; total: number } {
-  const p = RANK_PARAMS;
+export function rankSections(db: Db, match: string, filter: NoteFilter, want: number, p: RankParams): { sections: RankedSection[]; total: number } {
   // Sharded like rankNotes's first round (read-pool.ts); a section id is unique to one shard, so the UNION counts add up.
   const round = runShardedGroups(db, (shard) => {
     const s = shardCondition('sections_fts', shard);
@@ -342,7 +310,7 @@ export function rankSections(db: Db, match: string, filter: NoteFilter, want: nu
     const params = [match, ...filter.params, ...s.params];
     const anchorParams = [match, ...filter.params, ...a.params];
     return {
-      top: [{ sql: `SELECT sections_fts.rowid, ${sectionScoreSql()} AS score ${from} ORDER BY score DESC, sections_fts.rowid LIMIT ?`, params: [...params, want], kind: 'rows' }],
+      top: [{ sql: `SELECT sections_fts.rowid, ${sectionScoreSql(p.weights)} AS score ${from} ORDER BY score DESC, sections_fts.rowid LIMIT ?`, params: [...params, want], kind: 'rows' }],
       anchors: [{ sql: `SELECT anchors_fts.rowid, -bm25(anchors_fts) AS score ${anchorFrom} ORDER BY score DESC, anchors_fts.rowid LIMIT ?`, params: [...anchorParams, want], kind: 'rows' }],
       total: [
         {
@@ -367,11 +335,12 @@ export function rankSections(db: Db, match: string, filter: NoteFilter, want: nu
  * common the words), leaving out `skip`: context packets use it for the notes a
  * link leads to.
  */
-export function rankWithinNote(db: Db, match: string, fileId: number, limit: number, skip: number[] = []): RankedSection[] {
+export function rankWithinNote(db: Db, match: string, fileId: number, within: { limit: number; skip?: number[]; weights: RankParams['weights'] }): RankedSection[] {
+  const { limit, skip = [], weights } = within;
   const [lo, hi] = sectionRange(fileId);
   return db
     .prepare(
-      `SELECT rowid AS id, ${sectionScoreSql()} AS score FROM sections_fts
+      `SELECT rowid AS id, ${sectionScoreSql(weights)} AS score FROM sections_fts
        WHERE sections_fts MATCH ? AND rowid BETWEEN ? AND ? AND rowid NOT IN (SELECT value FROM json_each(?)) ORDER BY score DESC, rowid LIMIT ?`,
     )
     .all(match, lo, hi, JSON.stringify(skip), limit) as RankedSection[];

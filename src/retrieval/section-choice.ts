@@ -1,6 +1,5 @@
 import { idfCoverage, type CoverageTerm } from './coverage.js';
-import type { Db } from './db.js';
-import { SECTION_BITS } from './schema.js';
+import { type Db, SECTION_BITS } from '../index/index.js';
 
 /**
  * Section choice inside the best notes (issue 9 §1, "section choice"). The
@@ -36,7 +35,7 @@ export interface ChosenSection {
 /** Coverage below this counts as this: a section reached only by anchor text still competes. */
 const COVERAGE_FLOOR = 0.1;
 
-/** How the rescored order is used (RANK_PARAMS in rank.ts). */
+/** How the rescored order is used (the profile's `rank`, ranking-profile.ts). */
 export interface ChoiceOptions {
   /** Coverage enters a section's rescored score as coverage^exponent. */
   exponent: number;

@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
-import { BRIDGE_PARAMS, searchIndex, withFreshIndex } from '../../../src/index/index.js';
-import { editDistance, transliterate } from '../../../src/index/bridge.js';
+import { withFreshIndex } from '../../../src/index/index.js';
+import { DEFAULT_RANKING_PROFILE, searchIndex } from '../../../src/retrieval/index.js';
+import { editDistance, transliterate, type BridgeParams } from '../../../src/retrieval/bridge.js';
 import { VaultgateError } from '../../../src/errors.js';
 import { tempVault } from '../../helpers/temp-vault.js';
 
@@ -21,24 +22,17 @@ const VAULT = {
   'Other.md': '# Other\nNothing about any of it.\n',
 };
 const vault = tempVault(VAULT);
-const search = (q: string) => withFreshIndex(vault.root, { VAULTGATE_HOME: vault.home }, (h) => searchIndex(h.db, q)).result;
-
-/** Run `fn` with some bridge parameters changed, restoring them after. */
-function withParams<T>(change: Partial<typeof BRIDGE_PARAMS>, fn: () => T): T {
-  const saved = { ...BRIDGE_PARAMS };
-  Object.assign(BRIDGE_PARAMS, change);
-  try {
-    return fn();
-  } finally {
-    Object.assign(BRIDGE_PARAMS, saved);
-  }
-}
+/** Search with the default profile, or with some bridge parameters changed (a variant of it, as the eval builds). */
+const search = (q: string, change: Partial<BridgeParams> = {}) => {
+  const profile = { ...DEFAULT_RANKING_PROFILE, bridge: { ...DEFAULT_RANKING_PROFILE.bridge, ...change } };
+  return withFreshIndex(vault.root, { VAULTGATE_HOME: vault.home }, (h) => searchIndex(h.db, q, { profile })).result;
+};
 
 test('bridge: a misspelt word that occurs nowhere is corrected to the vault\'s word, never total 0', () => {
   const r = search('колизии');
   assert.ok(r.total >= 1);
   assert.equal(r.hits[0]?.path, 'Хэш.md');
-  assert.equal(withParams({ correctWeight: 0 }, () => search('колизии')).total, 0, 'without the correction nothing matches');
+  assert.equal(search('колизии', { correctWeight: 0 }).total, 0, 'without the correction nothing matches');
 });
 
 test('bridge: a Russian word for an English term the vault uses finds it by transliteration', () => {
@@ -48,14 +42,14 @@ test('bridge: a Russian word for an English term the vault uses finds it by tran
 test('bridge: words joined by a hyphen that never occur together are searched apart', () => {
   const r = search('node-cache');
   assert.equal(r.hits[0]?.path, 'Node.md');
-  assert.equal(withParams({ correctWeight: 0, familyWeight: 0, familyCredit: 0 }, () => search('node-cache')).hits[0]?.path, 'Node.md', 'splitting needs no correction');
+  assert.equal(search('node-cache', { correctWeight: 0, familyWeight: 0, familyCredit: 0 }).hits[0]?.path, 'Node.md', 'splitting needs no correction');
 });
 
 test('bridge: a Russian word brings its stem family (приоритетами → приоритетную)', () => {
-  // On by default at a small weight (BRIDGE_PARAMS). Snowball leaves приоритет and приоритетн apart: only the family (or a correction) joins them.
-  const onlyFamily = withParams({ correctWeight: 0 }, () => search('приоритетами'));
+  // On by default at a small weight (DEFAULT_RANKING_PROFILE.bridge). Snowball leaves приоритет and приоритетн apart: only the family (or a correction) joins them.
+  const onlyFamily = search('приоритетами', { correctWeight: 0 });
   assert.equal(onlyFamily.hits[0]?.path, 'Куча.md');
-  assert.equal(withParams({ correctWeight: 0, familyWeight: 0, familyCredit: 0 }, () => search('приоритетами')).total, 0);
+  assert.equal(search('приоритетами', { correctWeight: 0, familyWeight: 0, familyCredit: 0 }).total, 0);
   assert.equal(search('очередь с приоритетами').hits[0]?.path, 'Куча.md', 'by default the correction joins them');
 });
 

@@ -1,5 +1,5 @@
 import type { QueryTerm } from './query.js';
-import { lineWords, normalizeText, stemWord } from './text-pipeline.js';
+import { lineWords, normalizeText, stemWord } from '../index/index.js';
 
 /** Longest snippet, in UTF-16 units. */
 export const SNIPPET_CHARS = 200;

@@ -6,8 +6,8 @@
 
 /**
  * A query term as coverage counts it: a holder of `expr` covers it fully, one
- * holding only an alternate (a word of the same family, a correction, an
- * associated word: bridge.ts) covers it by that alternate's credit (below 1).
+ * holding only an alternate (a word of the same family or a correction:
+ * bridge.ts) covers it by that alternate's credit (below 1).
  */
 export interface CoverageTerm {
   expr: string;

@@ -1,9 +1,5 @@
-import type { Db } from './db.js';
+import { type Db, isQueryStopWord, stemWord } from '../index/index.js';
 import { dedupeTerms, orOf, quoteFts, termExpr, type ParsedQuery, type QueryTerm } from './query.js';
-import { isQueryStopWord } from './stop-words.js';
-import type { Neighbour } from './term-assoc.js';
-import { termNeighbours } from './term-store.js';
-import { stemWord } from './text-pipeline.js';
 import type { CoverageTerm } from './coverage.js';
 import type { Expansion } from './rank.js';
 
@@ -19,54 +15,29 @@ import type { Expansion } from './rank.js';
  *   that does (edit distance 1, 2 from 6 letters on: `колизии` → `коллизии`),
  *   or — for a Russian word — to the closest Latin word of its transliteration
  *   (`шелл` → `shell`, `питоне` → `python`): the vault's English term for it;
- * - a Russian word also searches its stem family, at a small weight (BRIDGE_PARAMS), the vault's words that share all but the last letter of its stem
+ * - a Russian word also searches its stem family, at a small weight (the profile's `bridge`, ranking-profile.ts), the vault's words that share all but the last letter of its stem
  *   (`приоритетами` → `приоритетной`, `запускает` → `запуск`): Snowball strips
  *   inflections, not the suffixes that turn a noun into an adjective or a verb
- *   into a noun;
- * - (off by default) every word brings its nearest words in the vault's
- *   term-association model (term-store.ts, trained only when enabled).
+ *   into a noun.
  *
- * Corrections, family and associated words are weighted expansions, and
+ * Corrections and family words are weighted expansions, and
  * count towards the note's coverage of the word with partial credit: a word
  * absent from the vault is more often a real word the writer did not use than
  * a typo. When no word of the question occurs at all, the corrections replace
  * the words (a question must not answer `total: 0` for a typo).
  */
 
+/** The bridge's parameters; the tuned values are DEFAULT_RANKING_PROFILE.bridge (ranking-profile.ts). */
 export interface BridgeParams {
   /** Weight of the correction of a word the vault does not have (spelling, transliteration), and its credit toward coverage (0: off). */
-  correctWeight: number;
-  correctCredit: number;
+  readonly correctWeight: number;
+  readonly correctCredit: number;
   /** Weight of a family word's BM25, and its credit toward coverage (0: off). */
-  familyWeight: number;
-  familyCredit: number;
+  readonly familyWeight: number;
+  readonly familyCredit: number;
   /** Family words per query word at most. */
-  familyTerms: number;
-  /** Weight of an associated word's BM25 per unit of similarity (0: off), and its credit toward coverage per unit of similarity. */
-  assocWeight: number;
-  assocCredit: number;
-  /** Associated words per query word, and the similarity they need. */
-  assocTerms: number;
-  assocMinSimilarity: number;
+  readonly familyTerms: number;
 }
-
-/** @internal Mutable only so the eval can try values in-process. */
-export const BRIDGE_PARAMS: BridgeParams = {
-  correctWeight: 0.7,
-  correctCredit: 0.7,
-  // The stem family at a small weight (round 3, with section choice on): dev +1
-  // Russian question, holdout unchanged; at 0.5/0.5 it lost a Russian holdout
-  // question (round 2). Associated words are off: 0.2/0.3 with
-  // TERM_MODEL_PARAMS.enabled gained dev questions, lost a holdout one, and on
-  // the fresh blind2 set lost Russian (58% -> 53% section recall@5; eval/README.md).
-  familyWeight: 0.2,
-  familyCredit: 0.3,
-  familyTerms: 4,
-  assocWeight: 0,
-  assocCredit: 0,
-  assocTerms: 3,
-  assocMinSimilarity: 0.5,
-};
 
 export interface BridgedQuery {
   /** The query with corrected words and split joined words (match and terms rewritten). */
@@ -89,7 +60,7 @@ const MAX_VOCAB_ROWS = 20_000;
 const CYRILLIC = /^[\u0400-\u04FF]+$/;
 const LETTERS = /^\p{L}+$/u;
 
-export function bridgeQuery(db: Db, parsed: ParsedQuery, p: BridgeParams = BRIDGE_PARAMS): BridgedQuery {
+export function bridgeQuery(db: Db, parsed: ParsedQuery, p: BridgeParams): BridgedQuery {
   const corrections: string[] = [];
   if (parsed.match === null) return { parsed, coverage: [], expansions: [], corrections };
   const occurs = occurrence(db);
@@ -118,13 +89,12 @@ export function bridgeQuery(db: Db, parsed: ParsedQuery, p: BridgeParams = BRIDG
   }
   terms = dedupeTerms(terms);
   const own = new Set(terms.flatMap((t) => t.tokens));
-  // 3. Weighted expansions: family words, associated words.
+  // 3. Weighted expansions: family words.
   const weights = new Map<string, number>();
   const offer = (token: string, weight: number) => {
     if (weight > 0 && !own.has(token)) weights.set(token, Math.max(weights.get(token) ?? 0, weight));
   };
   const single = terms.map((t) => (!t.phrase && !t.prefix && t.tokens.length === 1 ? t.tokens[0]! : null));
-  const near = p.assocWeight > 0 || p.assocCredit > 0 ? termNeighbours(db, single.filter((x): x is string => x !== null)) : new Map<string, Neighbour[]>();
   const coverage: CoverageTerm[] = terms.map((t, k) => {
     const token = single[k];
     const alternates: { expr: string; credit: number }[] = [];
@@ -139,11 +109,6 @@ export function bridgeQuery(db: Db, parsed: ParsedQuery, p: BridgeParams = BRIDG
           offer(f, p.familyWeight);
           if (p.familyCredit > 0) alternates.push({ expr: quoteFts([f]), credit: p.familyCredit });
         }
-      }
-      const list = (near.get(token) ?? []).filter((n) => n.similarity >= p.assocMinSimilarity && !own.has(n.term)).slice(0, p.assocTerms);
-      for (const n of list) {
-        offer(n.term, p.assocWeight * n.similarity);
-        if (p.assocCredit > 0) alternates.push({ expr: quoteFts([n.term]), credit: p.assocCredit * n.similarity });
       }
     }
     return { expr: termExpr(t), alternates };

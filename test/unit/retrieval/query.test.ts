@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import Database from 'better-sqlite3';
 import fc from 'fast-check';
-import { parseQuery } from '../../../src/index/index.js';
+import { parseQuery } from '../../../src/retrieval/index.js';
 
 test('plain-language questions become an OR of content words, stop words dropped', () => {
   const q = parseQuery('How do I deploy the application?');
