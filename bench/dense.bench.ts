@@ -120,6 +120,7 @@ for (const [notes, dims] of SHAPES) {
   const release = holdLiveVectors(root, env);
   const t0 = performance.now();
   const live = liveVectorsFor(root, env, 'p', 'm')!;
+  await live.warm();
   row.live_load_ms = Math.round((performance.now() - t0) * 10) / 10;
   row.live_scan_ms = time(() => live.scan([q], 50));
   release();

@@ -98,8 +98,9 @@ export class BackgroundEmbedder {
     this.#abort.abort();
     if (this.#timer) clearTimeout(this.#timer);
     this.#timer = null;
-    await this.#running;
+    // Released first: a first load of the live vectors in flight stops at its next slice.
     this.#releaseLive();
+    await this.#running;
   }
 
   #schedule(ms: number): void {
@@ -130,6 +131,8 @@ export class BackgroundEmbedder {
     }
     // Nothing changed since a slice found nothing to do: no scan of the index or the store.
     const live = liveVectorsFor(this.#reader.root, this.#env, spec.name, setting.config.storedModel);
+    // Its first load runs in slices of its own; the store's stamp is known once it is done.
+    await live?.warm();
     const key = `${spec.name}\0${setting.config.storedModel}\0${endpointOf(spec, 'embed')}\0${this.#reader.read((h) => indexChangeKey(h.db)).result}\0`;
     if (this.#settledAt === key + live?.stamp && this.#status.state === 'idle') return;
     this.#settledAt = null;
@@ -148,6 +151,7 @@ export class BackgroundEmbedder {
       this.#status.embedded_notes += out.writtenNotes;
       // Fusion reads the new vectors from memory; a store that holds everything is settled until something changes.
       live?.sync();
+      await live?.warm();
       if (out.pendingNotes === 0) this.#settledAt = key + live?.stamp;
       Object.assign(this.#status, { state: 'idle', pending_notes: out.pendingNotes, last_error: null, last_run_at: new Date().toISOString() });
     } catch (e) {

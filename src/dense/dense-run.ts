@@ -163,7 +163,9 @@ export class DenseRun {
 
   private openStore(): boolean {
     if (this.store === undefined) {
-      this.live = this.cfg ? liveVectorsFor(this.root, this.env, this.cfg.spec.name, this.cfg.storedModel) : null;
+      const live = this.cfg ? liveVectorsFor(this.root, this.env, this.cfg.spec.name, this.cfg.storedModel) : null;
+      // Still loading (a face's first minutes): this query reads the store, as a one-shot process does.
+      this.live = live?.ready ? live : null;
       if (this.live) {
         this.store = this.live.db;
         this.dims = this.live.dims;

@@ -6,6 +6,8 @@ type Env = Record<string, string | undefined>;
 
 /** Section vectors held in memory up to this many MB (VAULTGATE_DENSE_LIVE_MB): 10k notes × ~5 sections × 384 dims ≈ 77 MB. */
 export const LIVE_SECTIONS_MB = 160;
+/** Notes read per turn of the event loop by the first load (~a few ms each). */
+const LOAD_SLICE = 250;
 
 /**
  * The note vectors of one (provider, model) held in memory by a long-lived face
@@ -76,35 +78,127 @@ export class LiveVectors {
     return this.#sections !== null;
   }
 
-  /** Bring the matrix up to what the store holds now. */
+  /**
+   * Whether the matrix holds the store as of one of its commits: the first
+   * load (in slices, {@link warm}) has finished, or there is no store to hold.
+   * Until then a search reads the store itself, as the one-shot CLI does.
+   */
+  get ready(): boolean {
+    return this.#version !== null || (this.#db === null && this.#loading === null);
+  }
+
+  #loading: Promise<void> | null = null;
+  /** Bumped by close(): a load in flight from before it stops. */
+  #generation = 0;
+
+  /**
+   * Bring the matrix up to what the store holds now: nothing to do (a stat and
+   * a pragma) when no other connection committed, else only the rows whose
+   * hash changed are read again. The first load is started in slices instead
+   * ({@link warm}): 10k notes' vectors (~90 MB) read at once would hold a
+   * face's event loop for seconds.
+   */
   sync(): void {
     const ino = fs.statSync(this.#file, { throwIfNoEntry: false })?.ino ?? null;
+    if (this.#disposed) return;
     if (ino !== this.#ino || (this.#db !== null && !this.#db.open)) {
-      this.close();
+      this.#reset();
       this.#ino = ino;
       if (ino === null) return;
       this.#db = openStoredVectors(this.root, this.env);
     }
     const db = this.#db;
     if (db === null) return;
+    if (this.#version === null) {
+      void this.warm();
+      return;
+    }
     // Read before the rows: a commit after it moves it again, so the next sync re-reads (never a missed change).
     const version = storeVersion(db);
     if (version === this.#version) return;
-    db.transaction(() => this.#reload(db))();
-    this.#version = version;
+    if (db.transaction(() => this.#reload(db))()) this.#version = version;
+    else {
+      // Thousands of rows new at once (a `similar --provider` run elsewhere): loaded afresh in slices meanwhile.
+      this.#clear();
+      this.#version = null;
+      void this.warm();
+    }
   }
 
-  #reload(db: StoredVectors): void {
+  /** The first load, a few hundred notes per turn of the event loop; resolves when the matrix is {@link ready}. */
+  warm(): Promise<void> {
+    if (this.ready) return Promise.resolve();
+    this.#loading ??= this.#load().finally(() => (this.#loading = null));
+    return this.#loading;
+  }
+
+  async #load(): Promise<void> {
+    const db = this.#db;
+    const generation = this.#generation;
+    if (db === null) return;
+    const stillOurs = () => this.#generation === generation && this.#db === db && db.open;
+    // The version first: commits during the load are caught up by the sync after it.
+    const version = storeVersion(db);
+    const dims = storedDims(db, this.provider, this.model);
+    if (dims === null) {
+      this.#dims = null;
+      this.#version = version;
+      return;
+    }
+    const list = storedNoteList(db, this.provider, this.model);
+    const paths: string[] = [];
+    const shas: string[] = [];
+    const matrix = new Float32Array(list.length * dims);
+    const valid = new Uint8Array(list.length);
+    let sections: (Float32Array | undefined)[] | null = [];
+    let bytes = 0;
+    for (let c = 0; c < list.length; c += LOAD_SLICE) {
+      await new Promise((r) => setImmediate(r));
+      if (!stillOurs()) return;
+      const chunk = list.slice(c, c + LOAD_SLICE).map((n) => n.path);
+      // One read transaction per slice: a row's note vector and its sections are of one commit.
+      const [notes, secs] = db.transaction(() => [storedNoteVectors(db, this.provider, this.model, dims, chunk), sections ? noteVectors(db, this.provider, this.model, dims, chunk) : null] as const)();
+      for (const p of chunk) {
+        const r = notes.get(p);
+        if (!r) continue; // deleted since the listing
+        const k = paths.length;
+        paths.push(p);
+        shas.push(r.sha256);
+        if (r.vector) matrix.set(r.vector, k * dims);
+        valid[k] = r.vector ? 1 : 0;
+        if (sections) {
+          const v = secs?.get(p)?.vectors;
+          sections.push(v);
+          bytes += v?.byteLength ?? 0;
+          if (bytes > this.#budgetBytes) sections = null;
+        }
+      }
+    }
+    if (!stillOurs()) return;
+    this.#dims = dims;
+    this.#paths = paths;
+    this.#shas = shas;
+    this.#matrix = matrix.slice(0, paths.length * dims);
+    this.#valid = valid.slice(0, paths.length);
+    this.#sections = sections;
+    this.#row = new Map(paths.map((p, i) => [p, i]));
+    this.#version = version;
+    this.sync();
+  }
+
+  /** The rows whose hash changed read again; false (nothing done) when too many did for one turn of the event loop. */
+  #reload(db: StoredVectors): boolean {
     const dims = storedDims(db, this.provider, this.model);
     if (dims !== this.#dims) this.#clear();
     this.#dims = dims;
-    if (dims === null) return;
+    if (dims === null) return true;
     const list = storedNoteList(db, this.provider, this.model);
     const held = new Map(this.#paths.map((p, i) => [p, i]));
     const stale = list.filter((n) => {
       const i = held.get(n.path);
       return i === undefined || this.#shas[i] !== n.sha256;
     });
+    if (stale.length > LOAD_SLICE * 8) return false;
     const stalePaths = stale.map((n) => n.path);
     const fresh = storedNoteVectors(db, this.provider, this.model, dims, stalePaths);
     // Section vectors while they fit the budget: the held ones kept, the new ones read in chunks, all dropped past it.
@@ -146,6 +240,7 @@ export class LiveVectors {
     this.#valid = valid;
     this.#sections = sections;
     this.#row = new Map(this.#paths.map((p, i) => [p, i]));
+    return true;
   }
 
   #row = new Map<string, number>();
@@ -179,7 +274,16 @@ export class LiveVectors {
     return out;
   }
 
+  /** For good: a released face's matrix never reopens the store. */
   close(): void {
+    this.#disposed = true;
+    this.#reset();
+  }
+
+  #disposed = false;
+
+  #reset(): void {
+    this.#generation++;
     if (this.#db?.open) this.#db.close();
     this.#db = null;
     this.#ino = null;
@@ -230,7 +334,8 @@ export function liveVectorsHeld(root: string, env: Env): boolean {
 }
 
 /**
- * The live matrix of (provider, model) for this vault, synced, or null when no
+ * The live matrix of (provider, model) for this vault, synced (or its first
+ * load started: use it only when {@link LiveVectors.ready}), or null when no
  * face holds the vault in this process. Another model than the one held (the
  * config changed: a new model, or a new prefix convention, which is part of the
  * stored model's name) replaces it.

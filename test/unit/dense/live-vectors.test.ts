@@ -59,30 +59,36 @@ function makeStore() {
   return { home, root, env, w, r, write, twin };
 }
 
-for (const budget of ['160', '0']) test(`live vectors (sections ${budget === '0' ? 'read from the store' : 'in memory'}): the in-memory scan chooses exactly what the SQLite scan chooses, before and after the store changes`, () => {
+for (const budget of ['160', '0']) test(`live vectors (sections ${budget === '0' ? 'read from the store' : 'in memory'}): the in-memory scan chooses exactly what the SQLite scan chooses, before and after the store changes`, async () => {
   const made = makeStore();
   const { home, root, w, r, write, twin } = made;
   const env = { ...made.env, VAULTGATE_DENSE_LIVE_MB: budget };
   const release = holdLiveVectors(root, env);
   try {
     const queries = [unit(r), unit(r), twin];
-    const same = () => {
+    const warmed = async (model: string) => {
+      const live = liveVectorsFor(root, env, 'p', model)!;
+      await live.warm();
+      assert.ok(live.ready);
+      return live;
+    };
+    // One model is held at a time (another replaces it): the other first, then the one the rest of the test keeps.
+    const same = async () => {
       const db = openStoredVectors(root, env)!;
       try {
-        const live = liveVectorsFor(root, env, 'p', 'm')!;
-        assert.ok(live);
+        const other = await warmed('other');
+        assert.deepEqual(other.scan(queries, 20), scanSections(db, 'p', 'other', DIMS, queries, 20));
+        const live = await warmed('m');
         assert.equal(live.holdsSections, budget !== '0');
         assert.deepEqual(live.scan(queries, 50), scanSections(db, 'p', 'm', DIMS, queries, 50));
         const some = ['a/n0.md', 'Z/n1.md', 'new/one.md', 'odd/short.md', 'missing.md', 'b/c/n5.md'];
         assert.deepEqual(live.noteVectors(some), noteVectors(db, 'p', 'm', DIMS, some));
         assert.deepEqual(live.scan(queries, 50, 100), null);
-        const other = liveVectorsFor(root, env, 'p', 'other')!;
-        assert.deepEqual(other.scan(queries, 20), scanSections(db, 'p', 'other', DIMS, queries, 20));
       } finally {
         db.close();
       }
     };
-    same();
+    await same();
     const before = liveVectorsFor(root, env, 'p', 'm')!.stamp;
     assert.equal(liveVectorsFor(root, env, 'p', 'm')!.stamp, before, 'nothing changed: the same stamp');
     // Edited notes (a new hash and vectors), a deleted one, a new one: the next sync sees them all.
@@ -93,7 +99,7 @@ for (const budget of ['160', '0']) test(`live vectors (sections ${budget === '0'
       write('m', 'new/one.md', 'h-new', twin, new Float32Array(SECTIONS * DIMS).fill(0.5));
     })();
     assert.notEqual(liveVectorsFor(root, env, 'p', 'm')!.stamp, before);
-    same();
+    await same();
     // The store replaced on disk (removed and made again): reopened and read whole.
     w.close();
     fs.rmSync(path.join(path.dirname(liveVectorsFor(root, env, 'p', 'm')!.db!.name)), { recursive: true, force: true });
@@ -102,7 +108,9 @@ for (const budget of ['160', '0']) test(`live vectors (sections ${budget === '0'
     again.prepare('INSERT INTO models(provider, model, dims, created_at, trained_notes) VALUES (?, ?, ?, ?, 0)').run('p', 'm', DIMS, 'x');
     again.prepare('INSERT INTO notes(provider, model, path, sha256, sections, dense, sparse, section_dense) VALUES (?, ?, ?, ?, ?, ?, NULL, ?)').run('p', 'm', 'only.md', 'h', '[]', Buffer.from(twin.buffer), Buffer.from(twin.buffer));
     again.close();
-    const live = liveVectorsFor(root, env, 'p', 'm')!;
+    const first = liveVectorsFor(root, env, 'p', 'm')!;
+    assert.equal(first.ready, false, 'a new store is loaded in slices: searches read the store meanwhile');
+    const live = await warmed('m');
     assert.equal(live.notes, 1);
     assert.deepEqual(live.scan([twin], 5)!.top[0]!.map((s) => s.path), ['only.md']);
     release();
