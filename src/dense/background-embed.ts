@@ -3,6 +3,8 @@ import type { IndexReader } from '../index/index.js';
 import { endpointOf, isLoopbackUrl } from '../providers/index.js';
 import { openVectorStore, refreshProviderVectors } from '../similar/index.js';
 import { readDenseSetting } from './config.js';
+import { indexChangeKey } from './index-change.js';
+import { holdLiveVectors, liveVectorsFor } from './live-vectors.js';
 
 type Env = Record<string, string | undefined>;
 
@@ -25,6 +27,12 @@ export const BACKGROUND_BATCH = 4;
  * vault text elsewhere needs the person's consent (providers/consent.ts), and
  * a background job is no person; `status` then says so. A provider that does
  * not answer is retried after `backoffMs`.
+ *
+ * An idle slice costs nothing: a slice that found nothing to embed remembers
+ * the index's change counter (see {@link indexChangeKey}), the vector store's
+ * and the config's model, and the next slice with all three unchanged returns
+ * before reading a row. While it runs, the face's process keeps the store's
+ * note vectors in memory for fusion (live-vectors.ts), synced after each slice.
  */
 export interface BackgroundEmbedStatus {
   /** `off`: no search.embeddings; `needs_consent`: the provider is off this machine, nothing is sent; `idle` / `embedding`; `unavailable`: the provider did not answer (retried); `invalid`: the config cannot be used. */
@@ -55,6 +63,9 @@ export class BackgroundEmbedder {
   readonly #backoffMs: number;
   readonly #log: (line: string) => void;
   readonly #abort = new AbortController();
+  readonly #releaseLive: () => void;
+  /** What the last slice that found nothing to embed saw; the same again: nothing to do. */
+  #settledAt: string | null = null;
   #timer: NodeJS.Timeout | null = null;
   #running: Promise<void> | null = null;
   #status: BackgroundEmbedStatus = { state: 'off', provider: null, model: null, pending_notes: null, embedded_notes: 0, last_error: null, last_run_at: null };
@@ -67,6 +78,7 @@ export class BackgroundEmbedder {
     this.#sliceNotes = opts.sliceNotes ?? 50;
     this.#backoffMs = opts.backoffMs ?? 60_000;
     this.#log = opts.log ?? (() => {});
+    this.#releaseLive = holdLiveVectors(reader.root, env);
     this.#schedule(this.#intervalMs);
   }
 
@@ -86,6 +98,8 @@ export class BackgroundEmbedder {
     this.#abort.abort();
     if (this.#timer) clearTimeout(this.#timer);
     this.#timer = null;
+    // Released first: a first load of the live vectors in flight stops at its next slice.
+    this.#releaseLive();
     await this.#running;
   }
 
@@ -115,6 +129,13 @@ export class BackgroundEmbedder {
       Object.assign(this.#status, { state: 'needs_consent', last_error: null });
       return;
     }
+    // Nothing changed since a slice found nothing to do: no scan of the index or the store.
+    const live = liveVectorsFor(this.#reader.root, this.#env, spec.name, setting.config.storedModel);
+    // Its first load runs in slices of its own; the store's stamp is known once it is done.
+    await live?.warm();
+    const key = `${spec.name}\0${setting.config.storedModel}\0${endpointOf(spec, 'embed')}\0${this.#reader.read((h) => indexChangeKey(h.db)).result}\0`;
+    if (this.#settledAt === key + live?.stamp && this.#status.state === 'idle') return;
+    this.#settledAt = null;
     this.#status.state = 'embedding';
     const store = openVectorStore(this.#reader.root, this.#env);
     try {
@@ -128,6 +149,10 @@ export class BackgroundEmbedder {
         signal: this.#abort.signal,
       });
       this.#status.embedded_notes += out.writtenNotes;
+      // Fusion reads the new vectors from memory; a store that holds everything is settled until something changes.
+      live?.sync();
+      await live?.warm();
+      if (out.pendingNotes === 0) this.#settledAt = key + live?.stamp;
       Object.assign(this.#status, { state: 'idle', pending_notes: out.pendingNotes, last_error: null, last_run_at: new Date().toISOString() });
     } catch (e) {
       if (!isVaultgateError(e)) throw e;
@@ -139,3 +164,4 @@ export class BackgroundEmbedder {
     }
   }
 }
+

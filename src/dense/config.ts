@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import { isVaultgateError } from '../errors.js';
 import { loadZod, once } from '../lazy-require.js';
 import { machineConfigPath, readMachineConfig } from '../vault/index.js';
@@ -59,7 +60,31 @@ const embeddingsSchema = once(() => {
   });
 });
 
+/**
+ * The setting of the config text last parsed, per environment: a long-lived
+ * face asks on every search, and parsing (yaml, zod, the provider) costs 1–5 ms
+ * of a query's budget. A changed text is parsed again.
+ */
+const lastParsed = new WeakMap<Env, { text: string | null; setting: DenseSetting }>();
+
+function configText(env: Env): string | null {
+  try {
+    return fs.readFileSync(machineConfigPath(env), 'utf8');
+  } catch {
+    return null;
+  }
+}
+
 export function readDenseSetting(env: Env): DenseSetting {
+  const text = configText(env);
+  const last = lastParsed.get(env);
+  if (last && last.text === text) return last.setting;
+  const setting = parseDenseSetting(env);
+  lastParsed.set(env, { text, setting });
+  return setting;
+}
+
+function parseDenseSetting(env: Env): DenseSetting {
   const search = readMachineConfig(env).search;
   if (search === undefined || search.embeddings === undefined || search.embeddings === null) return { kind: 'off' };
   const file = machineConfigPath(env);

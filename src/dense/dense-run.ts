@@ -1,11 +1,13 @@
 import { queryCandidates } from '../context/gather.js';
 import type { Candidate } from '../context/fit-budget.js';
-import { SECTION_BITS, type Db } from '../index/index.js';
+import { SECTION_BITS, type Db, type FreshRead, type IndexReader, type RefreshResult } from '../index/index.js';
 import { SECTION_COLUMNS, locateSection, makeSnippet, parseQuery, searchIndex, type SearchHit, type SearchOptions, type SearchResult, type SectionRow } from '../retrieval/index.js';
 import type { ConsentGate } from '../providers/index.js';
 import { readDenseSetting, type DenseConfig } from './config.js';
 import { agreement, fuseRanks, scriptGate } from './fuse.js';
 import { embedQueryTexts, type QueryVectors } from './query-vectors.js';
+import { indexChangeKey } from './index-change.js';
+import { liveVectorsFor, liveVectorsHeld, type LiveVectors } from './live-vectors.js';
 import { noteVectors, openStoredVectors, scanSections, sectionCosine, storedDims, type NoteVectors, type ScannedSection, type StoredVectors } from './stored-vectors.js';
 
 type Env = Record<string, string | undefined>;
@@ -63,6 +65,8 @@ export class DenseRun {
   readonly warnings: string[] = [];
   private readonly report: DenseReport;
   private store: StoredVectors | null | undefined;
+  /** A long-lived face's matrix (live-vectors.ts), whose store connection `store` then is (kept open after this run). */
+  private live: LiveVectors | null = null;
   private dims: number | null = null;
   private scan: { top: ScannedSection[][]; scanned: number } | null | undefined;
   private readonly agreements: number[] = [];
@@ -74,10 +78,58 @@ export class DenseRun {
     private readonly env: Env,
     private readonly cfg: DenseConfig | null,
     private readonly texts: string[],
-    private readonly vectors: (Float32Array | null)[],
+    private vectors: (Float32Array | null)[],
     base: Partial<DenseReport> & Pick<DenseReport, 'status'>,
   ) {
     this.report = { provider: cfg?.spec.name ?? null, model: cfg?.model ?? null, gate: null, scripts: [], used: 0, missing: 0, added: 0, scanned: null, agreement: null, ...base };
+  }
+
+  /** The query's embedding in flight ({@link startDense}); null once it has arrived (or when none was sent). */
+  private pending: Promise<void> | null = null;
+
+  /** Sets the embedding in flight; when it arrives, the vectors (or the problem, as status and warning) are this run's. */
+  inFlight(got: Promise<QueryVectors>, pass: boolean[]): void {
+    this.pending = got.then((g) => {
+      if (g.status !== 'ok') {
+        Object.assign(this.report, { status: g.status, gate: null, ...('consent_request' in g ? { destination: g.destination, host: g.host, request_bytes: g.request_bytes, consent_request: g.consent_request } : {}) });
+        this.warnings.push('consent_request' in g ? `dense: ${g.message}; the ranking is lexical. ${g.hint}` : `dense: ${g.message}; the ranking is lexical`);
+        return;
+      }
+      let k = 0;
+      this.vectors = this.texts.map((_, i) => (pass[i] ? g.vectors[k++]! : null));
+    });
+    // A read that fails before anyone awaits the embedding must not leave an unhandled rejection (a daemon would exit).
+    this.pending.catch(() => {});
+  }
+
+  /** Resolves when the query's vectors (if any were asked for) have arrived: every read of the run needs them. */
+  async ready(): Promise<void> {
+    const p = this.pending;
+    if (p) await p;
+    this.pending = null;
+  }
+
+  /**
+   * `search` through a reader, the embedding overlapped with the lexical
+   * ranking: in a long-lived face (one that holds live vectors, so a second
+   * read of its open, watched index costs no walk), the lexical pool is ranked
+   * while the model server embeds the query on another core, then the fusion
+   * runs in a second read, with that pool when the index has not changed
+   * between the two (its change key, background-embed.ts), else afresh. The
+   * result is the one {@link search} gives in one read. A one-shot process
+   * waits for the vector, then reads once (a second read would walk the vault again).
+   */
+  async searchRead(reader: IndexReader, query: string, opts: SearchOptions): Promise<FreshRead<SearchResult>> {
+    if (!this.pending || opts.allSections || !liveVectorsHeld(this.root, this.env)) {
+      await this.ready();
+      return reader.read((h) => this.search(h.db, query, opts));
+    }
+    // Let the request reach the socket before this thread is busy ranking (fetch writes it from the event loop).
+    for (let i = 0; i < 2; i++) await new Promise((r) => setImmediate(r));
+    const first = reader.read((h) => ({ key: indexChangeKey(h.db), lex: searchIndex(h.db, query, { ...opts, limit: lexicalPoolLimit(opts) }) }));
+    await this.ready();
+    const second = reader.read((h) => this.search(h.db, query, opts, indexChangeKey(h.db) === first.result.key ? first.result.lex : undefined));
+    return { ...second, refresh: bothRefreshes(first.refresh, second.refresh) };
   }
 
   /** The `dense` object for the JSON, as of the last read. */
@@ -93,7 +145,7 @@ export class DenseRun {
   }
 
   close(): void {
-    this.store?.close();
+    if (!this.live) this.store?.close();
     this.store = null;
   }
 
@@ -112,8 +164,16 @@ export class DenseRun {
 
   private openStore(): boolean {
     if (this.store === undefined) {
-      this.store = openStoredVectors(this.root, this.env);
-      this.dims = this.store && this.cfg ? storedDims(this.store, this.cfg.spec.name, this.cfg.storedModel) : null;
+      const live = this.cfg ? liveVectorsFor(this.root, this.env, this.cfg.spec.name, this.cfg.storedModel) : null;
+      // Still loading (a face's first minutes): this query reads the store, as a one-shot process does.
+      this.live = live?.ready ? live : null;
+      if (this.live) {
+        this.store = this.live.db;
+        this.dims = this.live.dims;
+      } else {
+        this.store = openStoredVectors(this.root, this.env);
+        this.dims = this.store && this.cfg ? storedDims(this.store, this.cfg.spec.name, this.cfg.storedModel) : null;
+      }
       if (this.dims === null) {
         this.report.status = 'no_vectors';
         this.warnings.push(`dense: no section vectors of ${this.cfg!.spec.name}/${this.cfg!.model} are stored yet; the ranking is lexical. Run \`vaultgate similar --duplicates --provider ${this.cfg!.spec.name}\` to embed the vault.`);
@@ -127,7 +187,8 @@ export class DenseRun {
     if (this.scan === undefined) {
       const { spec, storedModel: model, maxScanNotes } = this.cfg!;
       const queries = this.vectors.filter((v): v is Float32Array => v !== null);
-      this.scan = queries.length > 0 ? scanSections(this.store!, spec.name, model, this.dims!, queries, SCAN_TOP, maxScanNotes) : null;
+      const scan = this.live ? (qs: Float32Array[]) => this.live!.scan(qs, SCAN_TOP, maxScanNotes) : (qs: Float32Array[]) => scanSections(this.store!, spec.name, model, this.dims!, qs, SCAN_TOP, maxScanNotes);
+      this.scan = queries.length > 0 ? scan(queries) : null;
       if (this.scan === null && queries.length > 0) this.warnings.push(`dense: more stored notes than max_scan_notes (${maxScanNotes}); only the lexical candidates were scored`);
       this.report.scanned = this.scan?.scanned ?? null;
     }
@@ -141,6 +202,12 @@ export class DenseRun {
     return s.top[k] ?? [];
   }
 
+  /** Stored section vectors of these notes: from a face's live matrix when there is one, else from the store. */
+  private noteVectorsOf(paths: string[]): Map<string, NoteVectors> {
+    const { spec, storedModel } = this.cfg!;
+    return this.live ? this.live.noteVectors(paths) : noteVectors(this.store!, spec.name, storedModel, this.dims!, paths);
+  }
+
   /** Whether this text is fused at all: configured, embedded, passing its script gate, vectors stored. */
   private usable(text: string): Float32Array | null {
     const v = this.vectorOf(text);
@@ -149,17 +216,18 @@ export class DenseRun {
   }
 
   /** `search` (one best section per note): the lexical notes and the dense-only ones, fused by rank. */
-  search(db: Db, query: string, opts: SearchOptions): SearchResult {
+  search(db: Db, query: string, opts: SearchOptions, lexicalPool?: SearchResult): SearchResult {
     this.begin();
     const q = this.usable(query);
     if (q === null || opts.allSections) return searchIndex(db, query, opts);
     const limit = Math.min(opts.limit ?? 10, 1000);
-    const lex = searchIndex(db, query, { ...opts, limit: Math.max(limit, SEARCH_POOL) });
+    // The pool ranked by {@link searchRead} while the query was embedded, when the index is as it was then.
+    const lex = lexicalPool ?? searchIndex(db, query, { ...opts, limit: lexicalPoolLimit(opts) });
     if (lex.total === 0) return searchIndex(db, query, opts); // "not in the vault" stays the words' answer
-    const { spec, storedModel: model, weight, minAgreement } = this.cfg!;
+    const { weight, minAgreement } = this.cfg!;
     const lead = lex.hits.filter((h) => h.match !== 'text');
     const text = lex.hits.filter((h) => h.match === 'text');
-    const vecs = noteVectors(this.store!, spec.name, model, this.dims!, text.map((h) => h.path));
+    const vecs = this.noteVectorsOf(text.map((h) => h.path));
     const cos = new Map<string, number>();
     for (const h of text) {
       const best = noteBest(vecs.get(h.path), h.sha256, this.dims!, q);
@@ -221,11 +289,11 @@ export class DenseRun {
     if (q === null) return queryCandidates(db, query, label, limit, scope);
     const base = queryCandidates(db, query, label, Math.max(limit, CONTEXT_POOL), scope);
     if (base.candidates.length === 0) return base;
-    const { spec, storedModel: model, weight, minAgreement } = this.cfg!;
+    const { weight, minAgreement } = this.cfg!;
     const isLead = (c: Candidate) => /^(title|alias) match for /.test(c.reason);
     const lead = base.candidates.filter(isLead);
     const rest = base.candidates.filter((c) => !isLead(c));
-    const vecs = noteVectors(this.store!, spec.name, model, this.dims!, rest.map((c) => c.path));
+    const vecs = this.noteVectorsOf(rest.map((c) => c.path));
     const cos = new Map<number, number>();
     const seenNotes = new Map<string, boolean>();
     for (const c of rest) {
@@ -277,6 +345,27 @@ export class DenseRun {
   }
 }
 
+/** How many lexical hits a fused search ranks (the page asked for, at least {@link SEARCH_POOL}). */
+function lexicalPoolLimit(opts: SearchOptions): number {
+  return Math.max(Math.min(opts.limit ?? 10, 1000), SEARCH_POOL);
+}
+
+/** One refresh's report for two reads of one search: what either did, the second's counts of the index. */
+function bothRefreshes(a: RefreshResult, b: RefreshResult): RefreshResult {
+  return {
+    ...b,
+    refreshed: a.refreshed || b.refreshed,
+    added: a.added + b.added,
+    changed: a.changed + b.changed,
+    deleted: a.deleted + b.deleted,
+    renamed: a.renamed + b.renamed,
+    touched: a.touched + b.touched,
+    relinked: a.relinked + b.relinked,
+    took_ms: a.took_ms + b.took_ms,
+    warnings: b.warnings,
+  };
+}
+
 /** A note's best section cosine, or null when it has no usable stored vector (never embedded, or changed since). */
 function noteBest(v: NoteVectors | undefined, sha256: string, dims: number, q: Float32Array): number | null {
   if (!v || v.sha256 !== sha256) return null;
@@ -306,11 +395,13 @@ function currentSections(db: Db, top: ScannedSection[]): { row: SectionRow; cosi
 
 /**
  * The dense side of a `search` or `context`, or null when `search.embeddings`
- * is not configured (then nothing at all changes). Embeds the texts that pass
- * the script gate, in one request; every problem becomes the report's status
- * and a warning, and the answer stays lexical.
+ * is not configured (then nothing at all changes), with the texts that pass
+ * the script gate sent to the provider in one request — not awaited: the run's
+ * {@link DenseRun.ready} (or {@link DenseRun.searchRead}) waits for it, so the
+ * caller can rank lexically meanwhile. Every problem becomes the report's
+ * status and a warning, and the answer stays lexical.
  */
-export async function prepareDense(root: string, env: Env, texts: string[], gate: ConsentGate): Promise<DenseRun | null> {
+export async function startDense(root: string, env: Env, texts: string[], gate: ConsentGate): Promise<DenseRun | null> {
   const setting = readDenseSetting(env);
   if (setting.kind === 'off') return null;
   if (setting.kind === 'invalid') {
@@ -327,17 +418,15 @@ export async function prepareDense(root: string, env: Env, texts: string[], gate
   });
   const toSend = texts.filter((_, i) => pass[i]);
   const base = { scripts: [...scripts].sort() };
-  if (toSend.length === 0) {
-    const run = new DenseRun(root, env, cfg, texts, texts.map(() => null), { ...base, status: 'gated', gate: 'script' });
-    return run;
-  }
-  const got: QueryVectors = await embedQueryTexts(root, env, cfg, toSend, gate);
-  if (got.status !== 'ok') {
-    const run = new DenseRun(root, env, cfg, texts, texts.map(() => null), { ...base, status: got.status, ...('consent_request' in got ? { destination: got.destination, host: got.host, request_bytes: got.request_bytes, consent_request: got.consent_request } : {}) });
-    run.warnings.push('consent_request' in got ? `dense: ${got.message}; the ranking is lexical. ${got.hint}` : `dense: ${got.message}; the ranking is lexical`);
-    return run;
-  }
-  let k = 0;
-  const vectors = texts.map((_, i) => (pass[i] ? got.vectors[k++]! : null));
-  return new DenseRun(root, env, cfg, texts, vectors, { ...base, status: pass.every(Boolean) ? 'skipped' : 'gated', gate: pass.every(Boolean) ? null : 'script' });
+  if (toSend.length === 0) return new DenseRun(root, env, cfg, texts, texts.map(() => null), { ...base, status: 'gated', gate: 'script' });
+  const run = new DenseRun(root, env, cfg, texts, texts.map(() => null), { ...base, status: pass.every(Boolean) ? 'skipped' : 'gated', gate: pass.every(Boolean) ? null : 'script' });
+  run.inFlight(embedQueryTexts(root, env, cfg, toSend, gate), pass);
+  return run;
+}
+
+/** {@link startDense}, its query vectors arrived. */
+export async function prepareDense(root: string, env: Env, texts: string[], gate: ConsentGate): Promise<DenseRun | null> {
+  const run = await startDense(root, env, texts, gate);
+  await run?.ready();
+  return run;
 }

@@ -7,12 +7,14 @@
  * lexical ones by reciprocal rank — gated by the query's script and by how
  * well the two rankings agree.
  *
- * - {@link prepareDense} → {@link DenseRun} (or null: not configured, nothing changes);
+ * - {@link startDense} / {@link prepareDense} → {@link DenseRun} (or null: not configured, nothing changes);
+ * - {@link DenseRun.searchRead}: a search whose query embedding overlaps its lexical ranking (long-lived faces);
  * - {@link DenseRun.search} / {@link DenseRun.contextCandidates}: the fused rankings;
  * - {@link fuseRanks}, {@link scriptGate}, {@link agreement}: the pure rules;
- * - {@link BackgroundEmbedder}: a long-lived face keeps the section vectors fresh (loopback providers only).
+ * - {@link BackgroundEmbedder}: a long-lived face keeps the section vectors fresh (loopback providers only),
+ *   and holds them in memory for the scan (live-vectors.ts).
  */
-export { prepareDense, DenseRun, type DenseReport, SEARCH_POOL, CONTEXT_POOL, SCAN_TOP } from './dense-run.js';
+export { prepareDense, startDense, DenseRun, type DenseReport, SEARCH_POOL, CONTEXT_POOL, SCAN_TOP } from './dense-run.js';
 export { readDenseSetting, DENSE_DEFAULTS, KNOWN_SCRIPTS, type DenseConfig, type DenseSetting } from './config.js';
 export { fuseRanks, scriptGate, scriptsOf, agreement, RRF_K, AGREEMENT_DEPTH, type Fused } from './fuse.js';
 export { embedQueryTexts, parseVectors, type QueryVectors } from './query-vectors.js';

