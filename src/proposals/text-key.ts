@@ -20,29 +20,44 @@ export function isHashKey(key: string): boolean {
   return key.startsWith('h');
 }
 
-/** Texts of one length remembered by identity; past this, a key is hashed again (many same-length texts sharing a long prefix would make `===` slow). */
-const SAME_LENGTH = 8;
+/** Texts of one bucket remembered by identity; past this, a key is hashed again (many same-length texts sharing a long prefix would make `===` slow). */
+const SAME_BUCKET = 8;
+/** Characters sampled, evenly spread, to tell apart texts of one length without reading them whole. */
+const SAMPLES = 32;
+
+/**
+ * The bucket a long text's key is remembered in: its length and a few of its
+ * characters. A length alone put every note made from one template, or every
+ * 200 KB note of a bulk rewrite, in one bucket of eight, and a review that
+ * asks for 120 such texts from four checks hashed each of them again every time.
+ */
+function bucketOf(text: string): string {
+  let b = `${text.length}:`;
+  for (let i = 0; i < SAMPLES; i++) b += text[Math.floor((i * (text.length - 1)) / (SAMPLES - 1))];
+  return b;
+}
 
 /**
  * Get-or-make over a memo keyed by `textKey`, remembering each text's key by
  * the text itself: a review asks for the same notes' parses from several
  * checks, and hashing a long text again each time cost more than the parse of
  * a short one (issue 20 §8: 60 texts of 200 KB were hashed over 300 times).
- * The same string is found by `===` among the remembered texts of its length
+ * The same string is found by `===` among the remembered texts of its bucket
  * (a pointer compare for the same string, a length-and-prefix compare for
- * another); never as a Map key (see above).
+ * another); never as a Map key of its own (see above).
  */
 export function textMemo<T>(memo: Map<string, T>, make: (text: string) => T): (text: string) => T {
-  const known = new Map<number, Array<[string, string]>>();
+  const known = new Map<string, Array<[string, string]>>();
   const keyOf = (text: string): string => {
     if (text.length <= LONG) return textKey(text);
-    let same = known.get(text.length);
+    const bucket = bucketOf(text);
+    let same = known.get(bucket);
     const hit = same?.find(([t]) => t === text);
     if (hit) return hit[1];
     const key = textKey(text);
-    if (!same) known.set(text.length, (same = []));
+    if (!same) known.set(bucket, (same = []));
     same.unshift([text, key]);
-    if (same.length > SAME_LENGTH) same.pop();
+    if (same.length > SAME_BUCKET) same.pop();
     return key;
   };
   return (text) => {
