@@ -44,9 +44,18 @@ function wholeFileHunk(oldText: string, newText: string): Hunk[] {
   return [{ oldStart: oldLines ? 1 : 0, oldLines, newStart: newLines ? 1 : 0, newLines, lines: [...hunkLines(oldText, '-'), ...hunkLines(newText, '+')] }];
 }
 
+/** At most one line (a line break, if any, only at the end). */
+function oneLine(text: string): boolean {
+  const at = text.indexOf('\n');
+  return at === -1 || at === text.length - 1;
+}
+
 function hunksOf(oldText: string, newText: string): Hunk[] {
   if (oldText === newText) return [];
   if (oldText.length > MAX_DIFF_CHARS || newText.length > MAX_DIFF_CHARS) return wholeFileHunk(oldText, newText);
+  // two different sides of at most one line each: the line diff can only replace it (what jsdiff
+  // answers too, after splitting, tokenising and aligning a 200 KB line; issue 20 §8)
+  if (oneLine(oldText) && oneLine(newText)) return wholeFileHunk(oldText, newText);
   const p = structuredPatch('a', 'b', oldText, newText, undefined, undefined, { context: DIFF_CONTEXT, maxEditLength: MAX_DIFF_EDITS });
   if (!p) return wholeFileHunk(oldText, newText);
   // jsdiff keeps start 1 for an empty side; unified diffs write 0 there (as its own formatPatch does)

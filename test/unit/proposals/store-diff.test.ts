@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
 import { test } from 'node:test';
 import fc from 'fast-check';
-import { applyPatch } from 'diff';
+import { applyPatch, structuredPatch } from 'diff';
 import { changeDiff } from '../../../src/proposals/diff.js';
 import { ProposalStore } from '../../../src/proposals/index.js';
 import type { StoredChange } from '../../../src/proposals/index.js';
@@ -80,4 +80,24 @@ test('diff: property — the diff applied to the old text gives the new text, al
   const d = changeDiff(write(big, other));
   assert.match(d, /\n@@ -1,3000 \+1,3000 @@\n/);
   assert.equal(applyPatch(big, d.split('\n').slice(1).join('\n')), other);
+});
+
+/**
+ * Issue 20 §8: two sides of at most one line each skip jsdiff (for a 200 KB
+ * line it split, tokenised and aligned only to answer "replace the line"); the
+ * diff is byte for byte what jsdiff's own hunks give, line breaks, CRs and
+ * missing final newlines included.
+ */
+test('diff: property — one-line sides give exactly the hunk jsdiff gives', () => {
+  const line = fc.stringMatching(/^[ab\r ]{0,4}$/);
+  const side = fc.tuple(line, fc.boolean()).map(([l, nl]) => (nl ? l + '\n' : l));
+  fc.assert(
+    fc.property(side, side, (a, b) => {
+      if (a === b) return;
+      const p = structuredPatch('a', 'b', a, b, undefined, undefined, { context: 3 });
+      const hunks = p.hunks.map((h) => `@@ -${h.oldLines === 0 ? h.oldStart - 1 : h.oldStart},${h.oldLines} +${h.newLines === 0 ? h.newStart - 1 : h.newStart},${h.newLines} @@\n${h.lines.join('\n')}\n`).join('');
+      assert.equal(changeDiff(write(a, b)).split('\n').slice(3).join('\n'), hunks, JSON.stringify([a, b]));
+    }),
+    { numRuns: 500 },
+  );
 });
