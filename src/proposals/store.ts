@@ -67,7 +67,7 @@ CREATE TABLE changes (
 CREATE TABLE texts (
   sha256 TEXT PRIMARY KEY,                 -- of the UTF-8 bytes
   bytes  INTEGER NOT NULL,                 -- length of the bytes
-  data   BLOB NOT NULL                     -- the bytes, raw-deflated
+  data   BLOB NOT NULL                     -- the bytes, raw-deflated (v10: or raw, see codec)
 ) STRICT;
 
 CREATE TABLE audit (
@@ -223,11 +223,33 @@ ALTER TABLE changes ADD COLUMN capture_source TEXT;
 CREATE INDEX changes_by_capture ON changes(new_sha256) WHERE capture_source IS NOT NULL;
 `;
 
+/**
+ * v10 (issue 20 §8): how a kept text's bytes are stored. Older rows are all
+ * raw-deflated; a text of {@link RAW_ABOVE_BYTES} or more is now kept as it is:
+ * deflating a 12 MB proposal's old and new texts cost more CPU than the rest of
+ * storing it, and inflating them again every review and apply as much again.
+ */
+const SCHEMA_V10 = `
+ALTER TABLE texts ADD COLUMN codec TEXT NOT NULL DEFAULT 'deflate-raw' CHECK (codec IN ('deflate-raw', 'raw'));
+`;
+
 export const PROPOSAL_STORE: StoreSpec = {
   name: 'proposals',
   applicationId: 0x56475052, // 'VGPR'
-  migrations: [SCHEMA_V1, SCHEMA_V2, SCHEMA_V3, SCHEMA_V4, SCHEMA_V5, SCHEMA_V6, SCHEMA_V7, SCHEMA_V8, SCHEMA_V9],
+  migrations: [SCHEMA_V1, SCHEMA_V2, SCHEMA_V3, SCHEMA_V4, SCHEMA_V5, SCHEMA_V6, SCHEMA_V7, SCHEMA_V8, SCHEMA_V9, SCHEMA_V10],
 };
+
+/**
+ * Kept bytes at least this long are stored raw, shorter ones deflated (level 1).
+ * A note of a few KB deflates in microseconds to a third of its size; the long
+ * texts of a bulk rewrite are where deflate's time shows.
+ */
+export const RAW_ABOVE_BYTES = 64 * 1024;
+
+/** The row a kept text's bytes are stored as. */
+function keptForm(bytes: Buffer): { codec: 'raw' | 'deflate-raw'; data: Buffer } {
+  return bytes.byteLength >= RAW_ABOVE_BYTES ? { codec: 'raw', data: bytes } : { codec: 'deflate-raw', data: zlib.deflateRawSync(bytes, { level: 1 }) };
+}
 
 interface ProposalRow {
   seq: number;
@@ -413,15 +435,21 @@ export class ProposalStore {
   private putText(sha256: string, text: string): void {
     const bytes = Buffer.from(text, 'utf8');
     if (sha256Hex(bytes) !== sha256) throw new Error(`internal: text does not match its hash ${sha256}`);
-    // level 1: a sixth of the default's time for a third more bytes; a 12 MB proposal is stored in a fraction of what writing it costs
-    this.db.prepare('INSERT OR IGNORE INTO texts (sha256, bytes, data) VALUES (?, ?, ?)').run(sha256, bytes.byteLength, zlib.deflateRawSync(bytes, { level: 1 }));
+    this.keep(sha256, bytes);
     this.#texts.set(sha256, text);
+  }
+
+  /** One row of `texts` (once: bytes already kept are not written again). */
+  private keep(sha256: string, bytes: Buffer): void {
+    if (this.db.prepare('SELECT 1 FROM texts WHERE sha256 = ?').get(sha256) !== undefined) return;
+    const { codec, data } = keptForm(bytes);
+    this.db.prepare('INSERT INTO texts (sha256, bytes, data, codec) VALUES (?, ?, ?, ?)').run(sha256, bytes.byteLength, data, codec);
   }
 
   /** Keep a capture's exact bytes by their hash (any bytes: a capture may be a PDF). */
   private putBytes(sha256: string, bytes: Buffer): void {
     if (sha256Hex(bytes) !== sha256) throw new Error(`internal: captured bytes do not match their hash ${sha256}`);
-    this.db.prepare('INSERT OR IGNORE INTO texts (sha256, bytes, data) VALUES (?, ?, ?)').run(sha256, bytes.byteLength, zlib.deflateRawSync(bytes, { level: 1 }));
+    this.keep(sha256, bytes);
   }
 
   /** A kept text, or null (not kept: the file was not UTF-8, or there is none). */
@@ -439,7 +467,7 @@ export class ProposalStore {
 
   /** Kept bytes by their hash, read back with a bound and checked against the hash; null when none are kept. */
   private keptBytes(sha256: string): Buffer | null {
-    const row = this.db.prepare('SELECT bytes, data FROM texts WHERE sha256 = ?').get(sha256) as { bytes: number; data: Buffer } | undefined;
+    const row = this.db.prepare('SELECT bytes, data, codec FROM texts WHERE sha256 = ?').get(sha256) as { bytes: number; data: Buffer; codec: 'raw' | 'deflate-raw' } | undefined;
     if (!row) return null;
     // read back with a bound, like every input: a kept text is at most one file's new bytes
     // (MAX_FILE_BYTES, a BOM more), and inflating never produces more than the row says it holds
@@ -450,10 +478,13 @@ export class ProposalStore {
       });
     if (!Number.isInteger(row.bytes) || row.bytes < 0 || row.bytes > MAX_FILE_BYTES + 3) throw corrupt(`claims ${row.bytes} bytes, over the ${MAX_FILE_BYTES + 3}-byte bound of a kept text`);
     let bytes: Buffer;
-    try {
-      bytes = zlib.inflateRawSync(row.data, { maxOutputLength: Math.max(1, row.bytes) });
-    } catch {
-      throw corrupt(`does not inflate to the ${row.bytes} bytes it claims`);
+    if (row.codec === 'raw') bytes = row.data;
+    else {
+      try {
+        bytes = zlib.inflateRawSync(row.data, { maxOutputLength: Math.max(1, row.bytes) });
+      } catch {
+        throw corrupt(`does not inflate to the ${row.bytes} bytes it claims`);
+      }
     }
     if (bytes.byteLength !== row.bytes || sha256Hex(bytes) !== sha256) {
       throw new VaultgateError('STATE_CORRUPT', `${this.file}: the kept text ${sha256} does not match its hash`, {

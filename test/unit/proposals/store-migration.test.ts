@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
 import { test } from 'node:test';
+import zlib from 'node:zlib';
 import { PROPOSAL_STORE, ProposalStore } from '../../../src/proposals/index.js';
+import { RAW_ABOVE_BYTES } from '../../../src/proposals/store.js';
 import { openStore } from '../../../src/store/index.js';
 import { tempVault } from '../../helpers/temp-vault.js';
 
@@ -39,5 +41,63 @@ test('proposal store v2 → v3: every row kept, triggers and foreign keys kept, 
     assert.deepEqual(store.db.pragma('foreign_key_check'), []);
   } finally {
     store.close();
+  }
+});
+
+/**
+ * Schema v10 (issue 20 §8): a text of RAW_ABOVE_BYTES or more is kept raw (deflating
+ * and inflating a 12 MB proposal's texts cost more than storing it); a shorter one is
+ * still deflated. A v9 store's rows (all deflated) read back unchanged after the
+ * migration, and a large text round-trips exactly, byte for byte, through a raw row.
+ */
+test('proposal store v9 → v10: deflated rows read back; a large text is kept raw and round-trips exactly', () => {
+  const { root, home } = tempVault();
+  const env = { VAULTGATE_HOME: home };
+  const small = 'small note ’ 🎉\n';
+  const large = '\ufeff' + Array.from({ length: 12_000 }, (_, i) => `word${i} ’ 🎉 [[n${i % 60}]]`).join(' ') + '\r\n';
+  const v9 = openStore(root, env, { ...PROPOSAL_STORE, migrations: PROPOSAL_STORE.migrations.slice(0, 9) })!;
+  v9.db.prepare(`INSERT INTO proposals (seq, id, state, title, allow_shrink, origin, operation_id, created_at, updated_at) VALUES (1, 'p-1', 'pending', 'T', 0, 'propose', 'proposal-p-1-abcd', 'x', 'x')`).run();
+  v9.db.prepare(`INSERT INTO changes (proposal_seq, ord, path, action, base_sha256, new_sha256) VALUES (1, 0, 'a.md', 'write', ?, ?)`).run(sha(small), sha(large));
+  for (const t of [small, large]) v9.db.prepare('INSERT INTO texts (sha256, bytes, data) VALUES (?, ?, ?)').run(sha(t), Buffer.byteLength(t), zlib.deflateRawSync(Buffer.from(t)));
+  v9.db.close();
+
+  const store = ProposalStore.open(root, env);
+  try {
+    assert.equal(store.db.pragma('user_version', { simple: true }), 10);
+    const old = store.require('p-1').changes[0]!;
+    assert.deepEqual([old.old_text, old.new_text], [small, large], 'v9 rows (deflated) read back exactly');
+    assert.deepEqual(store.db.prepare('SELECT DISTINCT codec FROM texts').pluck().all(), ['deflate-raw']);
+    const larger = large.replace('word0', 'WORD0');
+    const p = store.insert(
+      {
+        title: 'T2', summary: null, agent: null, session: null, scenario: null, allow_shrink: false, origin: 'propose', rollback_of: null,
+        changes: [{ path: 'b.md', action: 'write', to: null, base_sha256: sha(small), old_text: small, new_text: larger, new_sha256: sha(larger) }],
+      },
+      'a',
+    );
+    assert.ok(Buffer.byteLength(larger) >= RAW_ABOVE_BYTES);
+    const row = store.db.prepare('SELECT bytes, codec, data FROM texts WHERE sha256 = ?').get(sha(larger)) as { bytes: number; codec: string; data: Buffer };
+    assert.equal(row.codec, 'raw');
+    assert.ok(row.data.equals(Buffer.from(larger, 'utf8')), 'the raw row holds the text’s exact bytes');
+    assert.equal(store.db.prepare('SELECT codec FROM texts WHERE sha256 = ?').pluck().get(sha(small)), 'deflate-raw', 'a short text stays deflated');
+    assert.equal(p.changes[0]!.new_text, larger);
+    // a fresh store (no memo) reads the raw row back exactly
+    store.close();
+    const again = ProposalStore.open(root, env);
+    try {
+      assert.equal(again.require(p.id).changes[0]!.new_text, larger);
+      // a raw row whose bytes do not match its hash is refused, like a deflated one
+      again.db.exec('DROP TRIGGER texts_never_updated');
+      again.db.prepare('UPDATE texts SET data = ? WHERE sha256 = ?').run(Buffer.from(larger.replace('word1', 'WORD1'), 'utf8'), sha(larger));
+      assert.throws(() => ProposalStore.open(root, env).require(p.id), (e: Error & { code?: string }) => e.code === 'STATE_CORRUPT');
+    } finally {
+      again.close();
+    }
+  } finally {
+    try {
+      store.close();
+    } catch {
+      // closed above
+    }
   }
 });
