@@ -15,8 +15,8 @@ import { isHashKey } from './text-key.js';
  * (v8's structured serialisation: a parse of 200 KB reads in a fraction of a
  * millisecond, frontmatter values such as `.inf` survive as they are).
  *
- * Only texts keyed by their hash (`textKey` of a text over 16,000 characters)
- * are kept: a short note parses faster than a row is read. A row names the
+ * Only texts keyed by their hash (`textKey` of a text over HASH_KEY_CHARS,
+ * 1,000 characters) are kept: a shorter note parses about as fast as a row is read. A row names the
  * build that wrote it, and a parse from another build is not used (the parser
  * may differ); the table is a cache, bounded by {@link MAX_KEPT_BYTES}, oldest
  * rows dropped first, and a row that does not read back is dropped.

@@ -5,6 +5,7 @@ import { MAX_FILE_BYTES } from '../txn/index.js';
 import { changeDiff } from './diff.js';
 import { lazyProperty } from './lazy.js';
 import { KeptParses } from './parse-cache.js';
+import { textKeyOfHash } from './text-key.js';
 import { openStore, type StoreDb, type StoreSpec } from '../store/index.js';
 import type { NoteModel } from '../markdown/index.js';
 import type { AuditEvent, FolderMove, LinkTarget, ProposalClaim, ProposalOrigin, ProposalRecord, ProposalState, Provenance, StoredChange, StoredReview } from './types.js';
@@ -246,6 +247,9 @@ export const PROPOSAL_STORE: StoreSpec = {
  */
 export const RAW_ABOVE_BYTES = 64 * 1024;
 
+/** Decodes only exact UTF-8 (a BOM kept as U+FEFF, as `Buffer#toString` keeps it). */
+const exactUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
 /** The row a kept text's bytes are stored as. */
 function keptForm(bytes: Buffer): { codec: 'raw' | 'deflate-raw'; data: Buffer } {
   return bytes.byteLength >= RAW_ABOVE_BYTES ? { codec: 'raw', data: bytes } : { codec: 'deflate-raw', data: zlib.deflateRawSync(bytes, { level: 1 }) };
@@ -346,6 +350,8 @@ export const now = () => new Date().toISOString();
 export class ProposalStore {
   /** Texts already read or written, by hash: a big proposal is read several times per command (apply: four). */
   readonly #texts = new Map<string, string>();
+  /** Hashes of the texts above whose UTF-8 bytes are exactly the hashed bytes (kept from the text, or decoded without a replacement). */
+  readonly #exact = new Set<string>();
   private constructor(readonly db: StoreDb, readonly file: string) {}
 
   /** A parse memo for review and the link rewriter that reads the parses kept by earlier commands; `keep()` it after use. */
@@ -437,6 +443,19 @@ export class ProposalStore {
     if (sha256Hex(bytes) !== sha256) throw new Error(`internal: text does not match its hash ${sha256}`);
     this.keep(sha256, bytes);
     this.#texts.set(sha256, text);
+    this.#exact.add(sha256);
+  }
+
+  /**
+   * `[text, textKey(text)]` for every text this store has kept or read whose
+   * hash is exactly that of its UTF-8 bytes: the review's parse memo starts
+   * with them instead of hashing each text again (issue 20 §8).
+   */
+  knownTextKeys(): Array<[string, string]> {
+    return [...this.#exact].map((sha) => {
+      const text = this.#texts.get(sha)!;
+      return [text, textKeyOfHash(text, sha)];
+    });
   }
 
   /** One row of `texts` (once: bytes already kept are not written again). */
@@ -460,7 +479,13 @@ export class ProposalStore {
     if (seen !== undefined) return seen;
     const bytes = this.keptBytes(sha256);
     if (bytes === null) return null;
-    const text = bytes.toString('utf8');
+    let text: string;
+    try {
+      text = exactUtf8.decode(bytes);
+      this.#exact.add(sha256);
+    } catch {
+      text = bytes.toString('utf8'); // not UTF-8 (bytes a capture kept under the same hash): read as before, never keyed by that hash
+    }
     this.#texts.set(sha256, text);
     return text;
   }

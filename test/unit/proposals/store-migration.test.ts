@@ -4,6 +4,7 @@ import { test } from 'node:test';
 import zlib from 'node:zlib';
 import { PROPOSAL_STORE, ProposalStore } from '../../../src/proposals/index.js';
 import { RAW_ABOVE_BYTES } from '../../../src/proposals/store.js';
+import { textKey } from '../../../src/proposals/text-key.js';
 import { openStore } from '../../../src/store/index.js';
 import { tempVault } from '../../helpers/temp-vault.js';
 
@@ -99,5 +100,39 @@ test('proposal store v9 → v10: deflated rows read back; a large text is kept r
     } catch {
       // closed above
     }
+  }
+});
+
+/** Issue 20 §8: the keys the store hands review's parse memo are exactly `textKey` of its texts; bytes that are not UTF-8 are never keyed by their hash. */
+test('proposal store: knownTextKeys are textKey of every text kept or read exactly, none for bytes that are not UTF-8', () => {
+  const { root, home } = tempVault();
+  const env = { VAULTGATE_HOME: home };
+  const old = '\ufeff# Old ’\r\n' + 'word '.repeat(400);
+  const now = '# New 🎉\n' + 'other '.repeat(400);
+  const store = ProposalStore.open(root, env);
+  try {
+    store.insert(
+      {
+        title: 'T', summary: null, agent: null, session: null, scenario: null, allow_shrink: false, origin: 'propose', rollback_of: null,
+        changes: [{ path: 'a.md', action: 'write', to: null, base_sha256: sha(old), old_text: old, new_text: now, new_sha256: sha(now) }],
+      },
+      'a',
+    );
+    assert.deepEqual(new Map(store.knownTextKeys()), new Map([old, now].map((x) => [x, textKey(x)])));
+    // bytes that are not UTF-8 kept under a hash a text row names (a capture of the same bytes)
+    const binary = Buffer.from([0xff, 0xfe, 0x41, 0x80]);
+    const bsha = crypto.createHash('sha256').update(binary).digest('hex');
+    store.db.prepare('INSERT INTO texts (sha256, bytes, data) VALUES (?, ?, ?)').run(bsha, binary.byteLength, zlib.deflateRawSync(binary));
+    store.db.prepare(`INSERT INTO changes (proposal_seq, ord, path, action, base_sha256, new_sha256) VALUES (1, 1, 'b.md', 'write', ?, ?)`).run(bsha, sha(now));
+  } finally {
+    store.close();
+  }
+  const again = ProposalStore.open(root, env);
+  try {
+    const p = again.require('p-1');
+    assert.equal(p.changes[1]!.old_text, Buffer.from([0xff, 0xfe, 0x41, 0x80]).toString('utf8'), 'read as before');
+    assert.deepEqual(new Map(again.knownTextKeys()), new Map([old, now].map((x) => [x, textKey(x)])));
+  } finally {
+    again.close();
   }
 });

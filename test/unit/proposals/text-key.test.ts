@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import crypto from 'node:crypto';
-import { textKey, textMemo } from '../../../src/proposals/text-key.js';
+import { textKey, textKeyOfHash, textMemo } from '../../../src/proposals/text-key.js';
 
 /**
  * Issue 20 §8 (a sibling found on the way): the parse memo was a Map keyed by
@@ -47,4 +47,22 @@ test('textMemo: 120 long texts of one length are each hashed once across repeate
   for (let round = 0; round < 4; round++) for (const x of texts) get(x);
   assert.equal(made, 120);
   assert.equal(hashes.mock.callCount(), 120);
+});
+
+/**
+ * Issue 20 §8: the proposal store checks every text against its SHA-256 when it
+ * keeps or reads it; review's parse memo starts with those keys and hashes no
+ * long text again (a 12 MB proposal was hashed once more per command for them).
+ */
+test('textMemo: texts seeded with their keys are not hashed; the keys are textKey’s own', (t) => {
+  const texts = ['\ufeff' + 'é’🎉 '.repeat(3000), 'x'.repeat(5000), '# short\n'];
+  const sha = (s: string) => crypto.createHash('sha256').update(s).digest('hex');
+  const seed = texts.map((x) => [x, textKeyOfHash(x, sha(x))] as const);
+  for (const [x, k] of seed) assert.equal(k, textKey(x));
+  const hashes = t.mock.method(crypto, 'createHash');
+  const memo = new Map<string, string>();
+  const get = textMemo(memo, (x) => x.slice(0, 3), seed);
+  for (const x of texts) get(x);
+  assert.equal(hashes.mock.callCount(), 0);
+  assert.deepEqual([...memo.keys()].sort(), seed.map(([, k]) => k).sort());
 });
