@@ -7,6 +7,7 @@ import { lazyProperty } from './lazy.js';
 import { KeptParses } from './parse-cache.js';
 import { textKeyOfHash } from './text-key.js';
 import { openStore, type StoreDb, type StoreSpec } from '../store/index.js';
+import type { Statement } from 'better-sqlite3';
 import type { NoteModel } from '../markdown/index.js';
 import type { AuditEvent, FolderMove, LinkTarget, ProposalClaim, ProposalOrigin, ProposalRecord, ProposalState, Provenance, StoredChange, StoredReview } from './types.js';
 
@@ -352,6 +353,15 @@ export class ProposalStore {
   readonly #texts = new Map<string, string>();
   /** Hashes of the texts above whose UTF-8 bytes are exactly the hashed bytes (kept from the text, or decoded without a replacement). */
   readonly #exact = new Set<string>();
+  /** The statements run once per text, prepared once per store (a proposal of 1,000 notes runs each 2,000 times). */
+  #textStatements: { has: Statement; put: Statement; read: Statement } | null = null;
+  private get textStatements() {
+    return (this.#textStatements ??= {
+      has: this.db.prepare('SELECT 1 FROM texts WHERE sha256 = ?'),
+      put: this.db.prepare('INSERT INTO texts (sha256, bytes, data, codec) VALUES (?, ?, ?, ?)'),
+      read: this.db.prepare('SELECT bytes, data, codec FROM texts WHERE sha256 = ?'),
+    });
+  }
   private constructor(readonly db: StoreDb, readonly file: string) {}
 
   /** A parse memo for review and the link rewriter that reads the parses kept by earlier commands; `keep()` it after use. */
@@ -460,9 +470,9 @@ export class ProposalStore {
 
   /** One row of `texts` (once: bytes already kept are not written again). */
   private keep(sha256: string, bytes: Buffer): void {
-    if (this.db.prepare('SELECT 1 FROM texts WHERE sha256 = ?').get(sha256) !== undefined) return;
+    if (this.textStatements.has.get(sha256) !== undefined) return;
     const { codec, data } = keptForm(bytes);
-    this.db.prepare('INSERT INTO texts (sha256, bytes, data, codec) VALUES (?, ?, ?, ?)').run(sha256, bytes.byteLength, data, codec);
+    this.textStatements.put.run(sha256, bytes.byteLength, data, codec);
   }
 
   /** Keep a capture's exact bytes by their hash (any bytes: a capture may be a PDF). */
@@ -492,7 +502,7 @@ export class ProposalStore {
 
   /** Kept bytes by their hash, read back with a bound and checked against the hash; null when none are kept. */
   private keptBytes(sha256: string): Buffer | null {
-    const row = this.db.prepare('SELECT bytes, data, codec FROM texts WHERE sha256 = ?').get(sha256) as { bytes: number; data: Buffer; codec: 'raw' | 'deflate-raw' } | undefined;
+    const row = this.textStatements.read.get(sha256) as { bytes: number; data: Buffer; codec: 'raw' | 'deflate-raw' } | undefined;
     if (!row) return null;
     // read back with a bound, like every input: a kept text is at most one file's new bytes
     // (MAX_FILE_BYTES, a BOM more), and inflating never produces more than the row says it holds
