@@ -136,3 +136,27 @@ test('proposal store: knownTextKeys are textKey of every text kept or read exact
     again.close();
   }
 });
+
+/** Issue 20 §8: short texts are deflated with a window fitted to their size; every size reads back exactly. */
+test('proposal store: texts of every size up to the raw bound round-trip exactly', () => {
+  const { root, home } = tempVault();
+  const env = { VAULTGATE_HOME: home };
+  const texts = [0, 1, 200, 511, 512, 513, 4096, 40_000, RAW_ABOVE_BYTES - 1].map((n, i) => Array.from({ length: n }, (_, k) => ['a', 'b', '’', '🎉', '\n'][(k * 7 + i) % 5]).join(''));
+  const store = ProposalStore.open(root, env);
+  try {
+    texts.forEach((t, i) =>
+      store.insert(
+        { title: `T${i}`, summary: null, agent: null, session: null, scenario: null, allow_shrink: false, origin: 'propose', rollback_of: null, changes: [{ path: `n${i}.md`, action: 'write', to: null, base_sha256: null, old_text: null, new_text: t, new_sha256: sha(t) }] },
+        'a',
+      ),
+    );
+  } finally {
+    store.close();
+  }
+  const again = ProposalStore.open(root, env);
+  try {
+    texts.forEach((t, i) => assert.equal(again.require(`p-${i + 1}`).changes[0]!.new_text, t));
+  } finally {
+    again.close();
+  }
+});
