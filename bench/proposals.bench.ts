@@ -1,9 +1,11 @@
 /**
  * `npm run bench -- proposals`: a big proposal costs what it changes (issue 20 §8).
  *
- * Two cases, each in fresh temporary vaults:
+ * Three cases, each in fresh temporary vaults:
  * - big: 60 notes of 200 KB, each one long line (with a few links in it), all
  *   rewritten (12 MB): the shape that used to take minutes;
+ * - big-lines: the same 12 MB in ~2,000 lines a note, a few lines of each
+ *   changed;
  * - many: 1,000 ordinary notes (a few KB, a few links) with a few lines of each
  *   changed.
  * The proposal path is three real CLI processes: `propose --changes`, `review`,
@@ -18,6 +20,8 @@
  * < 300 MB — reported, never asserted (the machine is shared).
  *
  * Knobs: VAULTGATE_BENCH_BIG_NOTES (60), VAULTGATE_BENCH_MANY_NOTES (1000),
+ * VAULTGATE_BENCH_CASES (e.g. `big,many`; all three when unset),
+ * VAULTGATE_BENCH_PROF_DIR (a --cpu-prof of every CLI child goes there),
  * VAULTGATE_BENCH_CLI (another build's dist/cli/main.cjs, to measure a before),
  * VAULTGATE_BENCH_DIR (where the vaults go).
  * Results: a table on stdout and bench/results/proposals.json.
@@ -35,6 +39,11 @@ const CLI = path.resolve(process.env.VAULTGATE_BENCH_CLI ?? path.join(here, '..'
 const BIG_NOTES = Number(process.env.VAULTGATE_BENCH_BIG_NOTES ?? 60);
 const MANY_NOTES = Number(process.env.VAULTGATE_BENCH_MANY_NOTES ?? 1000);
 const BASE = fs.mkdtempSync(path.join(process.env.VAULTGATE_BENCH_DIR ?? os.tmpdir(), 'vaultgate-proposals-bench-'));
+/** Only these cases (comma-separated keys: big, big-lines, many); all when unset. */
+const CASES = process.env.VAULTGATE_BENCH_CASES?.split(',');
+/** Write a V8 CPU profile of every CLI child here (for finding the cost; the ratio is then not the real one). */
+const PROF_DIR = process.env.VAULTGATE_BENCH_PROF_DIR;
+let profiled = 0;
 const MAX_RATIO = 3;
 const MAX_RSS_MB = 300;
 
@@ -42,14 +51,14 @@ const WORDS = 'the of and to in vault note river stone cloud green paper light o
 
 const sha = (s: string) => crypto.createHash('sha256').update(s).digest('hex');
 
-/** Words (and now and then a link to another note of the case) up to `bytes`, on one line or in lines of ~12 words. */
-function text(rand: () => number, bytes: number, notes: number, lines: boolean): string {
+/** Words (and now and then a link to another note of the case) up to `bytes`, on one line (wordsPerLine 0) or in lines of that many words. */
+function text(rand: () => number, bytes: number, notes: number, wordsPerLine: number): string {
   const parts: string[] = [];
   let len = 0;
   let n = 0;
   while (len < bytes) {
     const w = rand() < 0.002 ? `[[n${Math.floor(rand() * notes)}]]` : WORDS[Math.floor(rand() * WORDS.length)]!;
-    const sep = lines && ++n % 12 === 0 ? '\n' : ' ';
+    const sep = wordsPerLine > 0 && ++n % wordsPerLine === 0 ? '\n' : ' ';
     parts.push(w + sep);
     len += w.length + 1;
   }
@@ -65,15 +74,28 @@ interface Case {
 function bigCase(): Case {
   const rand = mulberry32(20);
   const files: Case['files'] = {};
-  for (let i = 0; i < BIG_NOTES; i++) files[`big/n${i}.md`] = { old: text(rand, 200_000, BIG_NOTES, false), new: text(rand, 200_000, BIG_NOTES, false) };
+  for (let i = 0; i < BIG_NOTES; i++) files[`big/n${i}.md`] = { old: text(rand, 200_000, BIG_NOTES, 0), new: text(rand, 200_000, BIG_NOTES, 0) };
   return { name: `big: ${BIG_NOTES} notes × 200 KB, one line each, all rewritten`, notes: BIG_NOTES, files };
+}
+
+/** The same 12 MB in ~2,000 lines per note (16 words a line), a few lines of each changed: the diff is small, the texts are not. */
+function bigLinesCase(): Case {
+  const rand = mulberry32(22);
+  const files: Case['files'] = {};
+  for (let i = 0; i < BIG_NOTES; i++) {
+    const old = text(rand, 200_000, BIG_NOTES, 16);
+    const lines = old.split('\n');
+    for (let k = 7; k < lines.length; k += 400) lines[k] = `${lines[k]} (revised ${i})`;
+    files[`lines/n${i}.md`] = { old, new: lines.join('\n') };
+  }
+  return { name: `big-lines: ${BIG_NOTES} notes × 200 KB in ~2,000 lines, a few lines of each changed`, notes: BIG_NOTES, files };
 }
 
 function manyCase(): Case {
   const rand = mulberry32(21);
   const files: Case['files'] = {};
   for (let i = 0; i < MANY_NOTES; i++) {
-    const old = `# Note ${i}\n\n` + text(rand, 3000, MANY_NOTES, true);
+    const old = `# Note ${i}\n\n` + text(rand, 3000, MANY_NOTES, 12);
     const lines = old.split('\n');
     for (let k = 3; k < lines.length; k += 17) lines[k] = `${lines[k]} (revised ${i})`;
     files[`many/n${i}.md`] = { old, new: lines.join('\n') };
@@ -93,7 +115,8 @@ function makeVault(dir: string, c: Case): { root: string; home: string } {
 }
 
 function cli(v: { root: string; home: string }, args: string[]): RunResult {
-  const r = run(process.execPath, [CLI, '--vault', v.root, '--json', ...args], { rss: true, env: { VAULTGATE_HOME: v.home } });
+  const prof = PROF_DIR ? ['--cpu-prof', '--cpu-prof-dir', PROF_DIR, '--cpu-prof-name', `${++profiled}-${args[0]}${args[1] === 'apply' ? '-apply' : ''}.cpuprofile`] : [];
+  const r = run(process.execPath, [...prof, CLI, '--vault', v.root, '--json', ...args], { rss: true, env: { VAULTGATE_HOME: v.home } });
   if (r.status !== 0) throw new Error(`vaultgate ${args[0]} failed (exit ${r.status}): ${(r.stderr || r.stdout).slice(0, 800)}`);
   return r;
 }
@@ -164,7 +187,8 @@ function benchCase(c: Case, dir: string) {
 
 function main() {
   const rows = [];
-  for (const [key, make] of [['big', bigCase], ['many', manyCase]] as const) {
+  for (const [key, make] of [['big', bigCase], ['big-lines', bigLinesCase], ['many', manyCase]] as const) {
+    if (CASES && !CASES.includes(key)) continue;
     const c = make();
     rows.push(benchCase(c, path.join(BASE, key)));
   }
@@ -175,8 +199,9 @@ function main() {
     console.log(`${r.case} | ${r.mb_written} | ${s(r.propose)} | ${s(r.review)} | ${s(r.apply)} | ${(r.tx_inspect.ms / 1000).toFixed(2)} | ${(r.tx_apply.ms / 1000).toFixed(2)} | ${r.ratio.toFixed(2)}× | ${r.cpu_ratio === null ? '?' : r.cpu_ratio.toFixed(2) + '×'} | ${r.peak_rss_mb ?? '?'}`);
   }
   for (const r of rows) {
-    const met = r.ratio <= MAX_RATIO && (r.peak_rss_mb === null || r.peak_rss_mb < MAX_RSS_MB);
-    console.log(`${r.case}: ratio ${r.ratio.toFixed(2)}× (CPU ${r.cpu_ratio ?? '?'}×; target ≤ ${MAX_RATIO}×), peak ${r.peak_rss_mb ?? '?'} MB (target < ${MAX_RSS_MB} MB): ${met ? 'met' : 'NOT met'}`);
+    // the CPU ratio is the steady one on a shared machine; wall is reported beside it
+    const met = (r.cpu_ratio ?? r.ratio) <= MAX_RATIO && (r.peak_rss_mb === null || r.peak_rss_mb < MAX_RSS_MB);
+    console.log(`${r.case}: CPU ratio ${r.cpu_ratio ?? '?'}×, wall ratio ${r.ratio.toFixed(2)}× (target ≤ ${MAX_RATIO}×), peak ${r.peak_rss_mb ?? '?'} MB (target < ${MAX_RSS_MB} MB): ${met ? 'met' : 'NOT met'}`);
   }
   const out = path.join(here, 'results', 'proposals.json');
   fs.mkdirSync(path.dirname(out), { recursive: true });

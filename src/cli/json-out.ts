@@ -66,8 +66,8 @@ export function writeJsonCompact(value: unknown, write: (s: string) => void): vo
         let end = Math.min(v.length, i + LONG_SLICE);
         const c = v.charCodeAt(end - 1);
         if (end < v.length && c >= 0xd800 && c <= 0xdbff) end--; // a surrogate pair stays whole (a lone one is escaped alike either way)
-        const escaped = JSON.stringify(v.slice(i, end));
-        write(escaped.slice(1, -1));
+        const escaped = escapeInner(v.slice(i, end));
+        write(escaped);
         collectNowAndThen(escaped.length);
         i = end;
       }
@@ -79,4 +79,18 @@ export function writeJsonCompact(value: unknown, write: (s: string) => void): vo
   };
   walk(value, true);
   flush();
+}
+
+/** Any character JSON.stringify escapes in a string other than a line feed: quote, backslash, other controls, any surrogate. */
+const ESCAPED_BUT_LF = /["\\\u0000-\u0009\u000b-\u001f\ud800-\udfff]/;
+
+/**
+ * `JSON.stringify(s)` without its quotes. A diff's text has line feeds and
+ * rarely anything else to escape: then escaping them alone is the same bytes,
+ * in less than half the time of JSON.stringify's scan (issue 20 §8: a 12 MB
+ * proposal's review prints ~50 MB of diff).
+ */
+export function escapeInner(s: string): string {
+  if (!ESCAPED_BUT_LF.test(s)) return s.replaceAll('\n', '\\n');
+  return JSON.stringify(s).slice(1, -1);
 }

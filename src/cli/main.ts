@@ -25,9 +25,28 @@ process.stdout.on('error', (e: NodeJS.ErrnoException) => {
   throw e;
 });
 
+/**
+ * A large answer (a 12 MB proposal's review is ~50 MB of JSON) is written in
+ * 64 KB pieces, but on a pipe Node queues whatever the reader has not taken
+ * yet: the whole document was held in memory again, as strings, until the
+ * reader caught up (issue 20 §8). From the first large piece on, writes to a
+ * pipe block until the pipe takes them (files and terminals are written
+ * synchronously already). Short lines never switch, so a command that prints a
+ * line and goes on serving (`serve`) is never stalled by a reader that waits.
+ */
+const LARGE_WRITE = 64 * 1024;
+let stdoutBlocks = false;
+function writeStdout(s: string): void {
+  if (!stdoutBlocks && s.length >= LARGE_WRITE) {
+    stdoutBlocks = true;
+    (process.stdout as unknown as { _handle?: { setBlocking?: (on: boolean) => unknown } })._handle?.setBlocking?.(true);
+  }
+  process.stdout.write(s);
+}
+
 const argv = process.argv.slice(2);
 const io = {
-  stdout: (s: string) => void process.stdout.write(s),
+  stdout: writeStdout,
   stderr: (s: string) => void process.stderr.write(s),
   env: process.env,
   isTTY: Boolean(process.stdout.isTTY),

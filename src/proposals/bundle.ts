@@ -1,4 +1,4 @@
-import { bundleFromValue, type Bundle } from '../txn/index.js';
+import { bundleFromValue, MAX_BUNDLE_BYTES, type Bundle } from '../txn/index.js';
 import type { StoredChange } from './types.js';
 
 /**
@@ -45,16 +45,32 @@ export function proposalBundle(operationId: string, changes: readonly StoredChan
     at += c.action === 'move' && c.new_text !== null ? 2 : 1;
   }
   const doc = { schema: 'vaultgate.transaction.v1', operation_id: operationId, operation_type: operationType, writes, expected_hashes: expected, read_preconditions: readPreconditions };
-  // No content_file is ever named, so the base folder is never read. Round-tripped through
-  // native JSON (exactly the value a bundle file would hold), then validated as a value:
-  // the engine's strict parser reads character by character, seconds for a 12 MB proposal.
-  const json = JSON.stringify(doc);
+  // No content_file is ever named, so the base folder is never read. Validated as a value (the
+  // engine's strict parser reads character by character, seconds for a 12 MB proposal). The value
+  // is already what a bundle file would hold: plain objects of strings and nulls, which a native
+  // JSON round trip gives back unchanged — it used to be made anyway, a copy of every text each
+  // time (propose, review, apply; issue 20 §8). The encoding's length is only held against
+  // MAX_BUNDLE_BYTES: an upper bound does when it is under it, the exact length is made otherwise.
   const extra = captured.reduce((n, [, b]) => n + b.byteLength, 0);
-  const bundle = bundleFromValue(JSON.parse(json), { baseDir: '/', byteLength: Buffer.byteLength(json, 'utf8') + extra });
+  const bound = jsonBytesBound(doc);
+  const byteLength = (bound <= MAX_BUNDLE_BYTES ? bound : Buffer.byteLength(JSON.stringify(doc), 'utf8')) + extra;
+  const bundle = bundleFromValue(doc, { baseDir: '/', byteLength });
   for (const [i, bytes] of captured) {
     const w = bundle.writes[i];
     if (w?.mode !== 'create') throw new Error('internal: a capture is one create');
     w.content = bytes;
   }
   return bundle;
+}
+
+/**
+ * At least the UTF-8 length of `JSON.stringify(v)` for plain JSON values: a
+ * UTF-16 unit escapes to at most 6 bytes (`\u001f`), and every mark of
+ * structure is counted generously.
+ */
+function jsonBytesBound(v: unknown): number {
+  if (typeof v === 'string') return 6 * v.length + 2;
+  if (Array.isArray(v)) return v.reduce((n: number, x) => n + jsonBytesBound(x) + 1, 2);
+  if (v !== null && typeof v === 'object') return Object.entries(v).reduce((n, [k, x]) => n + jsonBytesBound(k) + jsonBytesBound(x) + 2, 2);
+  return 32; // a number, a boolean, null
 }

@@ -331,6 +331,16 @@ export function resolveChanges(
   const resolved: StoredChange[] = [];
   const headings: HeadingRename[] = [];
   const done = new Set<number>();
+  // the requests on each path, in list order: found once, not by a pass over the list per request
+  // (1,000 requests normalised each other's paths a million times; issue 20 §8)
+  const onPath = new Map<string, number[]>();
+  requests.forEach((q, j) => {
+    if (q.action === 'capture') return;
+    const key = keyOf(q);
+    const list = onPath.get(key);
+    if (list) list.push(j);
+    else onPath.set(key, [j]);
+  });
   requests.forEach((r, i) => {
     if (done.has(i)) return;
     const rel = keyOf(r);
@@ -341,7 +351,7 @@ export function resolveChanges(
     }
     if (r.action === 'capture') return; // unreachable: a capture has its own resolve
     // every edit of this note, in list order, each on the text the one before made
-    const group = requests.flatMap((q, j) => (j >= i && q.action !== 'capture' && keyOf(q) === rel ? [j] : []));
+    const group = onPath.get(rel)!.filter((j) => j >= i);
     const cur = readCurrent(root, rel);
     at(i, 'base', () => checkBase(rel, r.base, cur));
     let text = cur?.text ?? null;

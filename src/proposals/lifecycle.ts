@@ -189,6 +189,7 @@ async function storeAndReview(
   // `checked`: the same changes' bundle, validated before storing under a placeholder id; only the id differs
   const memo = parsed ?? store.parses();
   const review = await runReview(session, rec, memo, {
+    knownKeys: store.knownTextKeys(),
     record: { expected, done: (targets) => store.setLinkTargets(rec.id, targets) },
     ...(checked ? { bundle: { ...checked, operation_id: rec.operation_id } } : {}),
   });
@@ -352,7 +353,7 @@ export async function review(session: VaultSession, id: string, actor: string): 
     // an undone proposal's review is its stored one too: `reopen` reviews it again under a new transaction id
     if (p.state === 'applied' || p.state === 'recovery' || p.state === 'undone') return withView({ proposal: { id: p.id, state: p.state } }, p.review, p.claim);
     const parses = store.parses();
-    const r = await runReview(session, p, parses);
+    const r = await runReview(session, p, parses, { knownKeys: store.knownTextKeys() });
     parses.keep();
     const next: ProposalState = p.state === 'declined' ? 'declined' : r.verdict;
     const stored = store.saveReview(p.id, r, next, [p.state], reviewedEvent(p, r, actor, 'reviewed'));
@@ -542,7 +543,7 @@ export async function apply(session: VaultSession, id: string, reviewHash: strin
           const seen = approvedReview(cur.review) ?? approved;
           // the same proposal, so the same changes (they never change once stored): the bundle built above
           const parses = store.parses();
-          const r = await runReview(session, cur, parses, cur.operation_id === p.operation_id ? { bundle } : {});
+          const r = await runReview(session, cur, parses, { knownKeys: store.knownTextKeys(), ...(cur.operation_id === p.operation_id ? { bundle } : {}) });
           parses.keep();
           const from: ProposalState[] = ['pending', 'blocked', 'recovery'];
           if (r.verdict === 'blocked') {

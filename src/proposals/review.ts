@@ -8,7 +8,7 @@ import { proposalBundle } from './bundle.js';
 import { changeDiff } from './diff.js';
 import { lazyProperty } from './lazy.js';
 import { collectAfterBig } from './collect.js';
-import { textMemo } from './text-key.js';
+import { textMemo, type KnownTextKeys } from './text-key.js';
 import { reviewLinks, type FileLinks } from './link-review.js';
 import { linkTargetChecks, linkTargetPins, recordLinkTargets, targetHasher, type ExpectedLinkTarget } from './link-targets.js';
 import { reviewHashOf } from './review-hash.js';
@@ -76,6 +76,8 @@ export interface ReviewOptions {
    * while no link target is pinned, since pins are part of the bundle.
    */
   bundle?: Bundle;
+  /** Texts whose parse-memo key is already known (the proposal store checked their hashes): not hashed again. */
+  knownKeys?: KnownTextKeys;
 }
 
 export async function runReview(session: VaultSession, p: ReviewInput, parsed: Map<string, NoteModel> = new Map(), opts: ReviewOptions = {}): Promise<StoredReview> {
@@ -146,7 +148,7 @@ export async function runReview(session: VaultSession, p: ReviewInput, parsed: M
 
   // links first: the targets of the links the change adds are part of the bundle the engine plans
   // every check reads the same few texts: parse each once
-  const parse = textMemo(parsed, (text) => parseNote(stripBom(text)));
+  const parse = textMemo(parsed, (text) => parseNote(stripBom(text)), opts.knownKeys);
   // Issue 8 lets --allow-shrink allow "a delete of a note with backlinks"; issue 12 names
   // --allow-broken-links for it. Either flag allows it (and only that: a retargeted link
   // still needs --allow-relink).

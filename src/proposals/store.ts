@@ -5,7 +5,9 @@ import { MAX_FILE_BYTES } from '../txn/index.js';
 import { changeDiff } from './diff.js';
 import { lazyProperty } from './lazy.js';
 import { KeptParses } from './parse-cache.js';
+import { textKeyOfHash } from './text-key.js';
 import { openStore, type StoreDb, type StoreSpec } from '../store/index.js';
+import type { Statement } from 'better-sqlite3';
 import type { NoteModel } from '../markdown/index.js';
 import type { AuditEvent, FolderMove, LinkTarget, ProposalClaim, ProposalOrigin, ProposalRecord, ProposalState, Provenance, StoredChange, StoredReview } from './types.js';
 
@@ -67,7 +69,7 @@ CREATE TABLE changes (
 CREATE TABLE texts (
   sha256 TEXT PRIMARY KEY,                 -- of the UTF-8 bytes
   bytes  INTEGER NOT NULL,                 -- length of the bytes
-  data   BLOB NOT NULL                     -- the bytes, raw-deflated
+  data   BLOB NOT NULL                     -- the bytes, raw-deflated (v10: or raw, see codec)
 ) STRICT;
 
 CREATE TABLE audit (
@@ -223,11 +225,40 @@ ALTER TABLE changes ADD COLUMN capture_source TEXT;
 CREATE INDEX changes_by_capture ON changes(new_sha256) WHERE capture_source IS NOT NULL;
 `;
 
+/**
+ * v10 (issue 20 §8): how a kept text's bytes are stored. Older rows are all
+ * raw-deflated; a text of {@link RAW_ABOVE_BYTES} or more is now kept as it is:
+ * deflating a 12 MB proposal's old and new texts cost more CPU than the rest of
+ * storing it, and inflating them again every review and apply as much again.
+ */
+const SCHEMA_V10 = `
+ALTER TABLE texts ADD COLUMN codec TEXT NOT NULL DEFAULT 'deflate-raw' CHECK (codec IN ('deflate-raw', 'raw'));
+`;
+
 export const PROPOSAL_STORE: StoreSpec = {
   name: 'proposals',
   applicationId: 0x56475052, // 'VGPR'
-  migrations: [SCHEMA_V1, SCHEMA_V2, SCHEMA_V3, SCHEMA_V4, SCHEMA_V5, SCHEMA_V6, SCHEMA_V7, SCHEMA_V8, SCHEMA_V9],
+  migrations: [SCHEMA_V1, SCHEMA_V2, SCHEMA_V3, SCHEMA_V4, SCHEMA_V5, SCHEMA_V6, SCHEMA_V7, SCHEMA_V8, SCHEMA_V9, SCHEMA_V10],
 };
+
+/**
+ * Kept bytes at least this long are stored raw, shorter ones deflated (level 1).
+ * A note of a few KB deflates in microseconds to a third of its size; the long
+ * texts of a bulk rewrite are where deflate's time shows.
+ */
+export const RAW_ABOVE_BYTES = 64 * 1024;
+
+/** Decodes only exact UTF-8 (a BOM kept as U+FEFF, as `Buffer#toString` keeps it). */
+const exactUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+/** The row a kept text's bytes are stored as. */
+function keptForm(bytes: Buffer): { codec: 'raw' | 'deflate-raw'; data: Buffer } {
+  if (bytes.byteLength >= RAW_ABOVE_BYTES) return { codec: 'raw', data: bytes };
+  // a window no larger than the text (9 to 15 bits): the same bytes out, and zlib sets up a third less for
+  // each of a big proposal's 2,000 short texts; inflate's default window reads any of them
+  const windowBits = Math.min(15, Math.max(9, Math.ceil(Math.log2(Math.max(1, bytes.byteLength)))));
+  return { codec: 'deflate-raw', data: zlib.deflateRawSync(bytes, { level: 1, windowBits }) };
+}
 
 interface ProposalRow {
   seq: number;
@@ -324,6 +355,17 @@ export const now = () => new Date().toISOString();
 export class ProposalStore {
   /** Texts already read or written, by hash: a big proposal is read several times per command (apply: four). */
   readonly #texts = new Map<string, string>();
+  /** Hashes of the texts above whose UTF-8 bytes are exactly the hashed bytes (kept from the text, or decoded without a replacement). */
+  readonly #exact = new Set<string>();
+  /** The statements run once per text, prepared once per store (a proposal of 1,000 notes runs each 2,000 times). */
+  #textStatements: { has: Statement; put: Statement; read: Statement } | null = null;
+  private get textStatements() {
+    return (this.#textStatements ??= {
+      has: this.db.prepare('SELECT 1 FROM texts WHERE sha256 = ?'),
+      put: this.db.prepare('INSERT INTO texts (sha256, bytes, data, codec) VALUES (?, ?, ?, ?)'),
+      read: this.db.prepare('SELECT bytes, data, codec FROM texts WHERE sha256 = ?'),
+    });
+  }
   private constructor(readonly db: StoreDb, readonly file: string) {}
 
   /** A parse memo for review and the link rewriter that reads the parses kept by earlier commands; `keep()` it after use. */
@@ -413,15 +455,34 @@ export class ProposalStore {
   private putText(sha256: string, text: string): void {
     const bytes = Buffer.from(text, 'utf8');
     if (sha256Hex(bytes) !== sha256) throw new Error(`internal: text does not match its hash ${sha256}`);
-    // level 1: a sixth of the default's time for a third more bytes; a 12 MB proposal is stored in a fraction of what writing it costs
-    this.db.prepare('INSERT OR IGNORE INTO texts (sha256, bytes, data) VALUES (?, ?, ?)').run(sha256, bytes.byteLength, zlib.deflateRawSync(bytes, { level: 1 }));
+    this.keep(sha256, bytes);
     this.#texts.set(sha256, text);
+    this.#exact.add(sha256);
+  }
+
+  /**
+   * `[text, textKey(text)]` for every text this store has kept or read whose
+   * hash is exactly that of its UTF-8 bytes: the review's parse memo starts
+   * with them instead of hashing each text again (issue 20 §8).
+   */
+  knownTextKeys(): Array<[string, string]> {
+    return [...this.#exact].map((sha) => {
+      const text = this.#texts.get(sha)!;
+      return [text, textKeyOfHash(text, sha)];
+    });
+  }
+
+  /** One row of `texts` (once: bytes already kept are not written again). */
+  private keep(sha256: string, bytes: Buffer): void {
+    if (this.textStatements.has.get(sha256) !== undefined) return;
+    const { codec, data } = keptForm(bytes);
+    this.textStatements.put.run(sha256, bytes.byteLength, data, codec);
   }
 
   /** Keep a capture's exact bytes by their hash (any bytes: a capture may be a PDF). */
   private putBytes(sha256: string, bytes: Buffer): void {
     if (sha256Hex(bytes) !== sha256) throw new Error(`internal: captured bytes do not match their hash ${sha256}`);
-    this.db.prepare('INSERT OR IGNORE INTO texts (sha256, bytes, data) VALUES (?, ?, ?)').run(sha256, bytes.byteLength, zlib.deflateRawSync(bytes, { level: 1 }));
+    this.keep(sha256, bytes);
   }
 
   /** A kept text, or null (not kept: the file was not UTF-8, or there is none). */
@@ -432,14 +493,20 @@ export class ProposalStore {
     if (seen !== undefined) return seen;
     const bytes = this.keptBytes(sha256);
     if (bytes === null) return null;
-    const text = bytes.toString('utf8');
+    let text: string;
+    try {
+      text = exactUtf8.decode(bytes);
+      this.#exact.add(sha256);
+    } catch {
+      text = bytes.toString('utf8'); // not UTF-8 (bytes a capture kept under the same hash): read as before, never keyed by that hash
+    }
     this.#texts.set(sha256, text);
     return text;
   }
 
   /** Kept bytes by their hash, read back with a bound and checked against the hash; null when none are kept. */
   private keptBytes(sha256: string): Buffer | null {
-    const row = this.db.prepare('SELECT bytes, data FROM texts WHERE sha256 = ?').get(sha256) as { bytes: number; data: Buffer } | undefined;
+    const row = this.textStatements.read.get(sha256) as { bytes: number; data: Buffer; codec: 'raw' | 'deflate-raw' } | undefined;
     if (!row) return null;
     // read back with a bound, like every input: a kept text is at most one file's new bytes
     // (MAX_FILE_BYTES, a BOM more), and inflating never produces more than the row says it holds
@@ -450,10 +517,13 @@ export class ProposalStore {
       });
     if (!Number.isInteger(row.bytes) || row.bytes < 0 || row.bytes > MAX_FILE_BYTES + 3) throw corrupt(`claims ${row.bytes} bytes, over the ${MAX_FILE_BYTES + 3}-byte bound of a kept text`);
     let bytes: Buffer;
-    try {
-      bytes = zlib.inflateRawSync(row.data, { maxOutputLength: Math.max(1, row.bytes) });
-    } catch {
-      throw corrupt(`does not inflate to the ${row.bytes} bytes it claims`);
+    if (row.codec === 'raw') bytes = row.data;
+    else {
+      try {
+        bytes = zlib.inflateRawSync(row.data, { maxOutputLength: Math.max(1, row.bytes) });
+      } catch {
+        throw corrupt(`does not inflate to the ${row.bytes} bytes it claims`);
+      }
     }
     if (bytes.byteLength !== row.bytes || sha256Hex(bytes) !== sha256) {
       throw new VaultgateError('STATE_CORRUPT', `${this.file}: the kept text ${sha256} does not match its hash`, {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
-import { writeJsonCompact } from '../../../src/cli/json-out.js';
+import { escapeInner, writeJsonCompact } from '../../../src/cli/json-out.js';
 
 /** The streamed JSON output must be byte for byte what JSON.stringify gives (issue 20 §8 streams it to bound memory). */
 const out = (v: unknown) => {
@@ -38,4 +38,15 @@ test('a long string is escaped slice by slice, surrogate pairs and lone surrogat
   }
   const pairAtEdge = 'y'.repeat(64 * 1024 - 1) + '😀' + 'z'.repeat(10);
   assert.equal(out([pairAtEdge]).text, JSON.stringify([pairAtEdge]));
+});
+
+/** Issue 20 §8: a long string's line feeds are escaped alone when nothing else needs it; the bytes are JSON.stringify's exactly. */
+test('escapeInner: property — the same text as JSON.stringify without its quotes', () => {
+  const unit = fc.constantFrom('a', ' ', '\n', '\r', '\t', '"', '\\', '/', '\u0000', '\u001f', '\u007f', 'é', '’', '\u2028', '\ud83c', '\udf89', '🎉', '\ufeff');
+  fc.assert(
+    fc.property(fc.string({ unit, maxLength: 60 }), (s) => {
+      assert.equal(escapeInner(s), JSON.stringify(s).slice(1, -1));
+    }),
+    { numRuns: 1000 },
+  );
 });

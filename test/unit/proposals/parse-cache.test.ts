@@ -8,10 +8,10 @@ import { test } from 'node:test';
 import { parseNote } from '../../../src/markdown/index.js';
 import { ProposalStore } from '../../../src/proposals/index.js';
 import { KeptParses, MAX_KEPT_BYTES } from '../../../src/proposals/parse-cache.js';
-import { textKey, textMemo } from '../../../src/proposals/text-key.js';
+import { HASH_KEY_CHARS, textKey, textMemo } from '../../../src/proposals/text-key.js';
 import { tempVault } from '../../helpers/temp-vault.js';
 
-/** A note over the 16,000 characters from which texts are keyed by hash: links, a heading, frontmatter with `.inf`. */
+/** A note well over the HASH_KEY_CHARS from which texts are keyed by hash: links, a heading, frontmatter with `.inf`. */
 function longNote(seed: number): string {
   const words = Array.from({ length: 4000 }, (_, i) => (i % 97 === 0 ? `[[Note ${(i + seed) % 13}#Part|shown]]` : `word${(i * seed) % 31}`));
   return `---\nlimit: .inf\ntags: [a]\n---\n# Title ${seed}\n\n${words.join(' ')}\n\n## Part\n\nlast ^block-${seed}\n`;
@@ -45,13 +45,34 @@ test('a kept parse reads back equal to a fresh parse, in a later memo of the sam
   }
 });
 
-test('short texts are not kept: they parse faster than a row is read', () => {
+test('short texts are not kept: they parse about as fast as a row is read', () => {
   const { store, close } = openStore();
   try {
     const memo = store.parses();
     textMemo(memo, parseNote)('# short\n\n[[A]]\n');
     memo.keep();
     assert.equal(store.db.prepare('SELECT COUNT(*) FROM parses').pluck().get(), 0);
+  } finally {
+    close();
+  }
+});
+
+/**
+ * Issue 20 §8: only texts over 16,000 characters were kept, so a proposal of
+ * 1,000 ordinary notes (a few KB each) parsed its 2,000 texts again in every
+ * review and apply. A note of a few KB is kept now, and read back, not parsed.
+ */
+test('an ordinary note of a few KB is kept and read back by a later memo, not parsed again', () => {
+  const { store, close } = openStore();
+  try {
+    const text = `# Note\n\n${Array.from({ length: 400 }, (_, i) => (i % 50 === 0 ? `[[N${i}]]` : `word${i}`)).join(' ')}\n`;
+    assert.ok(text.length > HASH_KEY_CHARS && text.length < 16_000);
+    const first = store.parses();
+    const model = textMemo(first, parseNote)(text);
+    first.keep();
+    assert.equal(store.db.prepare('SELECT COUNT(*) FROM parses').pluck().get(), 1);
+    const again = textMemo(store.parses(), () => assert.fail('a kept parse is not made again'))(text);
+    assert.deepEqual(again, model);
   } finally {
     close();
   }

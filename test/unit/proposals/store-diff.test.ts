@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
 import { test } from 'node:test';
 import fc from 'fast-check';
-import { applyPatch } from 'diff';
-import { changeDiff } from '../../../src/proposals/diff.js';
+import { applyPatch, structuredPatch } from 'diff';
+import { changeDiff, MAX_DIFF_EDITS } from '../../../src/proposals/diff.js';
 import { ProposalStore } from '../../../src/proposals/index.js';
 import type { StoredChange } from '../../../src/proposals/index.js';
 import { tempVault } from '../../helpers/temp-vault.js';
@@ -80,4 +80,67 @@ test('diff: property — the diff applied to the old text gives the new text, al
   const d = changeDiff(write(big, other));
   assert.match(d, /\n@@ -1,3000 \+1,3000 @@\n/);
   assert.equal(applyPatch(big, d.split('\n').slice(1).join('\n')), other);
+});
+
+/**
+ * Issue 20 §8: two sides of at most one line each skip jsdiff (for a 200 KB
+ * line it split, tokenised and aligned only to answer "replace the line"); the
+ * diff is byte for byte what jsdiff's own hunks give, line breaks, CRs and
+ * missing final newlines included.
+ */
+test('diff: property — one-line sides give exactly the hunk jsdiff gives', () => {
+  const line = fc.stringMatching(/^[ab\r ]{0,4}$/);
+  const side = fc.tuple(line, fc.boolean()).map(([l, nl]) => (nl ? l + '\n' : l));
+  fc.assert(
+    fc.property(side, side, (a, b) => {
+      if (a === b) return;
+      const p = structuredPatch('a', 'b', a, b, undefined, undefined, { context: 3 });
+      const hunks = p.hunks.map((h) => `@@ -${h.oldLines === 0 ? h.oldStart - 1 : h.oldStart},${h.oldLines} +${h.newLines === 0 ? h.newStart - 1 : h.newStart},${h.newLines} @@\n${h.lines.join('\n')}\n`).join('');
+      assert.equal(changeDiff(write(a, b)).split('\n').slice(3).join('\n'), hunks, JSON.stringify([a, b]));
+    }),
+    { numRuns: 500 },
+  );
+});
+
+/**
+ * Issue 20 §8: a diff certain to need more than MAX_DIFF_EDITS line edits (counted
+ * from the lines the sides share) skips jsdiff's search, which only gave up after
+ * exploring every path to the bound (80 ms a rewritten 2,000-line note). The diff is
+ * exactly what it was: jsdiff's hunks, or the whole-file hunk it falls back to.
+ */
+test('diff: property — near and over the edit bound, the same diff as jsdiff with its fallback', () => {
+  const sideLines = (t: string, sign: string) => {
+    if (t === '') return [];
+    const parts = t.split('\n');
+    const last = parts.pop()!;
+    return [...parts.map((l) => sign + l), ...(last !== '' ? [sign + last, '\\ No newline at end of file'] : [])];
+  };
+  const count = (t: string) => (t === '' ? 0 : t.split('\n').length - (t.endsWith('\n') ? 1 : 0));
+  let fellBack = 0;
+  const reference = (a: string, b: string): string => {
+    const p = structuredPatch('a', 'b', a, b, undefined, undefined, { context: 3, maxEditLength: MAX_DIFF_EDITS });
+    if (!p) {
+      fellBack++;
+      return `@@ -${count(a) ? 1 : 0},${count(a)} +${count(b) ? 1 : 0},${count(b)} @@\n${[...sideLines(a, '-'), ...sideLines(b, '+')].join('\n')}\n`;
+    }
+    return p.hunks.map((h) => `@@ -${h.oldLines === 0 ? h.oldStart - 1 : h.oldStart},${h.oldLines} +${h.newLines === 0 ? h.newStart - 1 : h.newStart},${h.newLines} @@\n${h.lines.join('\n')}\n`).join('');
+  };
+  // how many different lines a case draws from: a few (a short diff) to thousands (far over the bound)
+  const text = (kinds: number) =>
+    fc.integer({ min: 300, max: 900 }).chain((n) =>
+      fc.tuple(fc.array(fc.integer({ min: 0, max: kinds }).map((k) => (k === 0 ? '' : k === 1 ? 'x\r' : `l${k}`)), { minLength: n, maxLength: n }), fc.boolean()).map(([ls, nl]) => ls.join('\n') + (nl ? '\n' : '')),
+    );
+  const pair = fc.integer({ min: 2, max: 3000 }).chain((kinds) => fc.tuple(text(kinds), text(kinds)));
+  fc.assert(
+    fc.property(pair, ([a, b]) => {
+      if (a === b) return;
+      assert.equal(changeDiff(write(a, b)).split('\n').slice(3).join('\n'), reference(a, b));
+    }),
+    { numRuns: 40 },
+  );
+  assert.ok(fellBack > 0, 'some cases are over the bound');
+  // two rewritten notes of 2,000 lines share no line: far over the bound, one whole-file hunk
+  const big = Array.from({ length: 2000 }, (_, i) => `line ${i}`).join('\n') + '\n';
+  const other = Array.from({ length: 2000 }, (_, i) => `other ${i}`).join('\n') + '\n';
+  assert.equal(changeDiff(write(big, other)).split('\n').slice(3).join('\n'), reference(big, other));
 });

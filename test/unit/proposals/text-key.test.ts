@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { textKey } from '../../../src/proposals/text-key.js';
+import crypto from 'node:crypto';
+import { textKey, textKeyOfHash, textMemo } from '../../../src/proposals/text-key.js';
 
 /**
  * Issue 20 §8 (a sibling found on the way): the parse memo was a Map keyed by
@@ -25,4 +26,43 @@ test('textKey: short texts keep their text, and cannot collide with a long text�
   const k = textKey(long);
   assert.notEqual(textKey(k), k, 'a short text that spells a long key is a different key');
   assert.notEqual(textKey(k.slice(1)), k);
+});
+
+/**
+ * Issue 20 §8: the memo remembered long texts' keys in buckets by length only,
+ * eight a bucket, so a bulk rewrite of 60 notes of ~200 KB (a few lengths for
+ * 120 texts) hashed each text again on every check that asked for its parse.
+ * Each text is hashed once now, however many share its length.
+ */
+test('textMemo: 120 long texts of one length are each hashed once across repeated lookups', (t) => {
+  const texts = Array.from({ length: 120 }, (_, i) => {
+    const words = Array.from({ length: 70_000 }, (_, k) => ((k * 7919 + i * 104729) % 9973).toString(36));
+    return words.join(' ').slice(0, 200_000);
+  });
+  assert.equal(new Set(texts.map((x) => x.length)).size, 1);
+  const hashes = t.mock.method(crypto, 'createHash');
+  const memo = new Map<string, number>();
+  let made = 0;
+  const get = textMemo(memo, () => ++made);
+  for (let round = 0; round < 4; round++) for (const x of texts) get(x);
+  assert.equal(made, 120);
+  assert.equal(hashes.mock.callCount(), 120);
+});
+
+/**
+ * Issue 20 §8: the proposal store checks every text against its SHA-256 when it
+ * keeps or reads it; review's parse memo starts with those keys and hashes no
+ * long text again (a 12 MB proposal was hashed once more per command for them).
+ */
+test('textMemo: texts seeded with their keys are not hashed; the keys are textKey’s own', (t) => {
+  const texts = ['\ufeff' + 'é’🎉 '.repeat(3000), 'x'.repeat(5000), '# short\n'];
+  const sha = (s: string) => crypto.createHash('sha256').update(s).digest('hex');
+  const seed = texts.map((x) => [x, textKeyOfHash(x, sha(x))] as const);
+  for (const [x, k] of seed) assert.equal(k, textKey(x));
+  const hashes = t.mock.method(crypto, 'createHash');
+  const memo = new Map<string, string>();
+  const get = textMemo(memo, (x) => x.slice(0, 3), seed);
+  for (const x of texts) get(x);
+  assert.equal(hashes.mock.callCount(), 0);
+  assert.deepEqual([...memo.keys()].sort(), seed.map(([, k]) => k).sort());
 });
