@@ -279,10 +279,85 @@ export function indexText(text: string): string {
   return text === '' ? '' : indexWords(text).join(' ');
 }
 
-/** {@link indexText}'s tokens as a list (its words are the stem cache's own strings, whose hashes V8 keeps: cheap to put in a Set). */
+/**
+ * {@link indexText}'s tokens as a list: {@link lineWords} then {@link stemWord}
+ * on each, in one pass. A word is hashed while it is scanned and looked up in
+ * {@link StemTable} by its place in the text, so a word seen before (most of
+ * them) costs no substring and no string hash: 10k synthetic notes, the
+ * non-CJK text, 0.75 s → ~0.4 s of CPU. Runs of CJK go through the segmenter and
+ * {@link stemWord} as before. Its words are the table's own strings (whose
+ * hashes V8 keeps: cheap to put in a Set).
+ */
 export function indexWords(text: string): string[] {
   if (text === '') return [];
-  const words = lineWords(normalizeText(text));
-  for (let i = 0; i < words.length; i++) words[i] = stemWord(words[i]!);
-  return words;
+  const norm = normalizeText(text);
+  const clean = norm.includes('data:') ? norm.replace(DATA_URI, ' ') : norm;
+  const out: string[] = [];
+  const n = clean.length;
+  let i = 0;
+  while (i < n) {
+    let c = clean.charCodeAt(i);
+    let k = classOf(c);
+    if (k === SEP) {
+      i++;
+      continue;
+    }
+    const start = i;
+    if (k === CJK_CHAR) {
+      while (i < n && classOf(clean.charCodeAt(i)) === CJK_CHAR) i++;
+      const from = out.length;
+      segmentCjk(clean.slice(start, i), out);
+      for (let w = from; w < out.length; w++) out[w] = stemWord(out[w]!);
+      continue;
+    }
+    let h = 0;
+    while (i < n && (k = classOf((c = clean.charCodeAt(i)))) === WORD) {
+      h = (Math.imul(h, 31) + c) | 0;
+      i++;
+    }
+    if (i - start <= MAX_TOKEN_CHARS) out.push(stemTable.stem(clean, start, i, h));
+  }
+  return out;
 }
+
+/**
+ * Stems by the word's place in a text: an open-addressing table keyed by a hash
+ * the scanner computes, checked against the word itself with `startsWith`.
+ * Starts over when {@link STEM_CACHE_LIMIT} words are in it, like the stem cache.
+ */
+class StemTable {
+  static readonly SLOTS = 1 << 17;
+  #words: (string | undefined)[] = new Array(StemTable.SLOTS);
+  #stems: string[] = new Array(StemTable.SLOTS);
+  #hashes = new Int32Array(StemTable.SLOTS);
+  #size = 0;
+
+  stem(text: string, start: number, end: number, hash: number): string {
+    const mask = StemTable.SLOTS - 1;
+    const len = end - start;
+    for (let slot = hash & mask; ; slot = (slot + 1) & mask) {
+      const word = this.#words[slot];
+      if (word === undefined) return this.#add(slot, text.slice(start, end), hash);
+      if (this.#hashes[slot] === hash && word.length === len && text.startsWith(word, start)) return this.#stems[slot]!;
+    }
+  }
+
+  #add(slot: number, word: string, hash: number): string {
+    // Not stemWord: a word cached here needs no second copy in its cache.
+    const stem = word.length <= 2 ? word : stemUncached(word);
+    if (this.#size >= STEM_CACHE_LIMIT) {
+      this.#words = new Array(StemTable.SLOTS);
+      this.#stems = new Array(StemTable.SLOTS);
+      this.#hashes.fill(0);
+      this.#size = 0;
+      return this.#add(hash & (StemTable.SLOTS - 1), word, hash);
+    }
+    this.#words[slot] = detached(word);
+    this.#stems[slot] = stem === word ? this.#words[slot]! : detached(stem);
+    this.#hashes[slot] = hash;
+    this.#size++;
+    return this.#stems[slot]!;
+  }
+}
+
+const stemTable = new StemTable();

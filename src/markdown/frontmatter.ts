@@ -13,6 +13,7 @@ import type { Document, Node as YamlNode } from 'yaml';
 import { loadYaml as yaml } from '../lazy-require.js';
 import { columnOf, lineOf, linesOf } from './lines.js';
 import { parseWikilinkInner, scanWikilinks } from './link-parts.js';
+import { readSimpleFrontmatter, simpleData, type SimpleScalar } from './simple-frontmatter.js';
 import type { Frontmatter, Link, Range, Tag } from './types.js';
 
 export interface FrontmatterBlock {
@@ -69,7 +70,7 @@ function keyName(key: unknown): string | null {
 }
 
 /** Every string scalar under `node`, with its source range. */
-function stringScalars(node: unknown, out: { value: string; range: [number, number] }[]): void {
+function stringScalars(node: unknown, out: SimpleScalar[] = []): SimpleScalar[] {
   if (yaml().isScalar(node)) {
     if (typeof node.value === 'string' && node.range) out.push({ value: node.value, range: [node.range[0], node.range[1]] });
   } else if (yaml().isMap(node)) {
@@ -77,6 +78,7 @@ function stringScalars(node: unknown, out: { value: string; range: [number, numb
   } else if (yaml().isSeq(node)) {
     for (const item of node.items) stringScalars(item, out);
   }
+  return out;
 }
 
 /**
@@ -85,9 +87,7 @@ function stringScalars(node: unknown, out: { value: string; range: [number, numb
  * unquoted `up: [[Parent]]` is a nested YAML list, not a string: not a link
  * (Obsidian does not read it as one either).
  */
-function frontmatterLinks(ctx: Ctx, property: string, value: unknown, links: Link[]): void {
-  const scalars: { value: string; range: [number, number] }[] = [];
-  stringScalars(value, scalars);
+function frontmatterLinks(ctx: Ctx, property: string, scalars: SimpleScalar[], links: Link[]): void {
   for (const s of scalars) {
     const from = ctx.base + s.range[0];
     const to = ctx.base + s.range[1];
@@ -109,9 +109,7 @@ function frontmatterLinks(ctx: Ctx, property: string, value: unknown, links: Lin
 const DIGITS = /^[0-9]+$/;
 
 /** `tags: a, b` / `tags: [a, "#b"]` / list items: each token is a tag, `#` optional. */
-function frontmatterTags(ctx: Ctx, value: unknown, tags: Tag[]): void {
-  const scalars: { value: string; range: [number, number] }[] = [];
-  stringScalars(value, scalars);
+function frontmatterTags(ctx: Ctx, scalars: SimpleScalar[], tags: Tag[]): void {
   for (const s of scalars) {
     const from = ctx.base + s.range[0];
     const source = ctx.text.slice(from, ctx.base + s.range[1]);
@@ -128,9 +126,7 @@ function frontmatterTags(ctx: Ctx, value: unknown, tags: Tag[]): void {
   }
 }
 
-function frontmatterAliases(value: unknown, aliases: string[]): void {
-  const scalars: { value: string; range: [number, number] }[] = [];
-  stringScalars(value, scalars);
+function frontmatterAliases(scalars: SimpleScalar[], aliases: string[]): void {
   for (const s of scalars) {
     const a = s.value.trim();
     if (a !== '') aliases.push(a);
@@ -186,8 +182,13 @@ function keyErrorOf(doc: Document.Parsed, ctx: Ctx): Frontmatter['error'] {
  */
 export const MAX_FRONTMATTER_LENGTH = 1024 * 1024;
 
-/** Parse a located block into the model's frontmatter plus the links, tags and aliases it holds. */
-export function readFrontmatter(text: string, block: FrontmatterBlock, lineStarts: number[]): FrontmatterFacts {
+/**
+ * Parse a located block into the model's frontmatter plus the links, tags and
+ * aliases it holds. A block of the simple form most notes use is read without
+ * `yaml` (simple-frontmatter.ts; `yamlOnly` turns that off, for the test that
+ * compares the two).
+ */
+export function readFrontmatter(text: string, block: FrontmatterBlock, lineStarts: number[], opts: { yamlOnly?: boolean } = {}): FrontmatterFacts {
   const ctx: Ctx = { text, lineStarts, base: block.contentRange.start };
   const size = block.contentRange.end - block.contentRange.start;
   if (size > MAX_FRONTMATTER_LENGTH) {
@@ -196,6 +197,12 @@ export function readFrontmatter(text: string, block: FrontmatterBlock, lineStart
     return { frontmatter, links: [], tags: [], aliases: [] };
   }
   const yamlText = text.slice(block.contentRange.start, block.contentRange.end);
+  const simple = opts.yamlOnly ? null : readSimpleFrontmatter(yamlText);
+  if (simple) {
+    const facts = emptyFacts(block, lineStarts, simpleData(simple));
+    for (const { key, value } of simple) propertyFacts(ctx, key, Array.isArray(value) ? value : [value], facts);
+    return facts;
+  }
   // logLevel 'silent': the library would otherwise print warnings to stderr.
   const doc = yaml().parseDocument(yamlText, { version: '1.2', schema: 'core', uniqueKeys: false, prettyErrors: false, logLevel: 'silent' });
   const syntaxError = yamlErrorOf(doc, ctx);
@@ -215,31 +222,27 @@ export function readFrontmatter(text: string, block: FrontmatterBlock, lineStart
       };
     }
   }
-  const links: Link[] = [];
-  const tags: Tag[] = [];
-  const aliases: string[] = [];
+  const facts = emptyFacts(block, lineStarts, data, error);
   // Key problems (duplicates, placeholders) leave the other properties readable,
   // so their links still count; a syntax error leaves nothing trustworthy.
   if (syntaxError === null && yaml().isMap(doc.contents)) {
     for (const pair of doc.contents.items) {
       const key = keyName(pair.key);
-      if (key === null) continue;
-      frontmatterLinks(ctx, key, pair.value as YamlNode | null, links);
-      const lower = key.toLowerCase();
-      if (lower === 'tags' || lower === 'tag') frontmatterTags(ctx, pair.value, tags);
-      if (lower === 'aliases' || lower === 'alias') frontmatterAliases(pair.value, aliases);
+      if (key !== null) propertyFacts(ctx, key, stringScalars(pair.value as YamlNode | null), facts);
     }
   }
-  return {
-    frontmatter: {
-      range: block.range,
-      contentRange: block.contentRange,
-      data,
-      error,
-      ...linesOf(lineStarts, block.range),
-    },
-    links,
-    tags,
-    aliases,
-  };
+  return facts;
+}
+
+function emptyFacts(block: FrontmatterBlock, lineStarts: number[], data: unknown, error: Frontmatter['error'] = null): FrontmatterFacts {
+  const frontmatter = { range: block.range, contentRange: block.contentRange, data, error, ...linesOf(lineStarts, block.range) };
+  return { frontmatter, links: [], tags: [], aliases: [] };
+}
+
+/** The links, tags and aliases one property's string values hold. */
+function propertyFacts(ctx: Ctx, key: string, scalars: SimpleScalar[], facts: FrontmatterFacts): void {
+  frontmatterLinks(ctx, key, scalars, facts.links);
+  const lower = key.toLowerCase();
+  if (lower === 'tags' || lower === 'tag') frontmatterTags(ctx, scalars, facts.tags);
+  if (lower === 'aliases' || lower === 'alias') frontmatterAliases(scalars, facts.aliases);
 }

@@ -2,10 +2,10 @@
  * parseNote: decoded note text in, plain {@link NoteModel} out. Pure, never
  * throws on any input text, linear in the text length.
  *
- * Steps: line index; frontmatter (found by its fences, parsed by `yaml`); the
- * body is parsed by lezer (CommonMark + GFM tables, strikethrough, task lists +
- * our Obsidian extension); one tree walk collects the elements; sections follow
- * from the headings.
+ * Steps: line index; frontmatter (found by its fences, parsed by `yaml` unless
+ * simple-frontmatter.ts reads it); the body is parsed by lezer (CommonMark + GFM
+ * tables, strikethrough, task lists + our Obsidian extension); one tree walk
+ * collects the elements; sections follow from the headings.
  *
  * CRLF: lezer gets the body with `\r\n` turned into `\n` and its offsets are
  * mapped back (crlf.ts); text is always sliced from the original string, so no

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
 import { normalizeText, textWords } from '../../../src/index/index.js';
-import { cjkRuns, hasCjk, indexText, textTokens } from '../../../src/index/text-pipeline.js';
+import { cjkRuns, hasCjk, indexText, indexWords, textTokens } from '../../../src/index/text-pipeline.js';
 
 test('normalizeText folds case, compatibility forms and ё to е', () => {
   assert.equal(normalizeText('Ёлка ＡＢＣ ﬁle'), 'елка abc file');
@@ -84,4 +84,19 @@ test('hasCjk (one regex over the CJK blocks) agrees with the character scanner o
     }),
     { numRuns: 2000 },
   );
+});
+
+test('indexWords (scan and stem in one pass, stems looked up by place) gives textTokens, on any mix of scripts and after its table starts over', () => {
+  const pieces = ['Заметки', 'ёлке', 'engines', 'café', 'running', 'a', 'of', 'uses', '全文搜索', '반죽은', 'x'.repeat(49), 'y'.repeat(48), 'data:image/png;base64,AAAA', '·', '—', '\u{1F600}', 'ΑΒΓ', 'e\u0301', '12', '3.14'];
+  fc.assert(
+    fc.property(fc.array(fc.oneof(fc.constantFrom(...pieces), fc.string()), { maxLength: 30 }), fc.constantFrom(' ', '\n', ', ', ''), (words, sep) => {
+      const text = words.join(sep);
+      assert.equal(indexWords(text).join(' '), textTokens(text).join(' '));
+    }),
+    { numRuns: 2000, seed: 26 },
+  );
+  // More distinct words than the table keeps: it starts over and still answers right.
+  const many = Array.from({ length: 60_000 }, (_, i) => `w${i.toString(36)}ing`).join(' ');
+  assert.equal(indexWords(many).join(' '), textTokens(many).join(' '));
+  assert.equal(indexWords('runnings running').join(' '), textTokens('runnings running').join(' '));
 });
