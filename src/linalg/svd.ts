@@ -234,9 +234,12 @@ export function truncatedSvd(a: Csr, k: number, opts: { oversample?: number; pow
   const kk = Math.max(1, Math.min(k, a.rows, a.cols));
   const l = Math.min(kk + (opts.oversample ?? 10), a.rows, a.cols);
   const rnd = gaussian(opts.seed ?? 1);
-  const omega = new Float64Array(a.cols * l);
+  // The big temporaries (cols × l) are dropped as soon as they are used (`= null`): the
+  // first LSA run keeps its peak memory to one of them at a time.
+  let omega: Float64Array | null = new Float64Array(a.cols * l);
   for (let i = 0; i < omega.length; i++) omega[i] = rnd();
   let y = csrTimesDense(a, omega, l);
+  omega = null;
   orthonormalizeColumns(y, a.rows, l);
   for (let it = 0; it < (opts.powerIterations ?? 1); it++) {
     // The term-space iterate is not re-orthonormalised: with a power iteration or two in
@@ -247,7 +250,7 @@ export function truncatedSvd(a: Csr, k: number, opts: { oversample?: number; pow
   // B = Qᵀ A (l × cols). Its small Gram matrix B Bᵀ = Qᵀ (A (Aᵀ Q)) is formed through the
   // rows (A's rows are fewer than its columns here: notes versus terms), never as a dense
   // cols × l matrix: two sparse products and one rows × l² product.
-  const ay = csrTimesDense(a, csrTransposeTimesDense(a, y, l), l);
+  let ay: Float64Array | null = csrTimesDense(a, csrTransposeTimesDense(a, y, l), l);
   const g = new Float64Array(l * l);
   for (let r = 0; r < a.rows; r++) {
     const o = r * l;
@@ -257,6 +260,7 @@ export function truncatedSvd(a: Csr, k: number, opts: { oversample?: number; pow
       for (let j = 0; j < l; j++) g[i * l + j]! += qi * ay[o + j]!;
     }
   }
+  ay = null;
   for (let i = 0; i < l; i++) for (let j = 0; j < i; j++) g[i * l + j] = g[j * l + i] = (g[i * l + j]! + g[j * l + i]!) / 2;
   // Its eigenvectors are B's left singular vectors (Ub), its eigenvalues σ².
   const { values, vectors } = symmetricEigen(g, l);

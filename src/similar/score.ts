@@ -15,12 +15,11 @@ import { dot, sparseDot, type SparseVec } from './sparse.js';
  * The weights were tuned on the dev split of eval/similar-pairs.json and
  * checked on its holdout (`npm run eval`).
  */
+/** A section's vector (its heading path and lines are read apart, load-vectors.ts, for the notes shown). */
 export interface SectionVector {
-  heading_path: string[];
-  lines: [number, number];
-  /** Normalised. */
+  /** Normalised (empty when the section has none). */
   dense: Float32Array;
-  /** Length in terms (LSA) or characters / 50 (providers): the section's weight is its square root. */
+  /** Length in terms (LSA) or characters / 50 (providers): the section's weight is its square root; 0 when it has no vector. */
   len: number;
 }
 
