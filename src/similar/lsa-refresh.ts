@@ -73,11 +73,13 @@ export function refreshLsaVectors(index: Db, store: VectorDb, opts: LsaRefreshOp
       store.prepare('DELETE FROM vectors WHERE provider = ?').run(PROVIDER);
       dropProviderNotes(store, PROVIDER);
       store.prepare('DELETE FROM models WHERE provider = ?').run(PROVIDER);
+      writeNotes(store, model, corpus, meta, [], opts.onProgress);
+      // The model's body (~20 MB at 10k notes, copied once more by SQLite) after the notes: by
+      // then the SVD's work arrays have been collected, and the two do not add up at the peak.
       store
         .prepare('INSERT INTO models(provider, model, dims, created_at, trained_notes, folded_notes, params, body) VALUES (?, ?, ?, ?, ?, 0, ?, ?)')
         .run(PROVIDER, model.id, model.dims, new Date().toISOString(), notes.length, JSON.stringify(params), encodeLsaModel(model));
       setMeta(store, 'lsa_model', model.id);
-      writeNotes(store, model, corpus, meta, [], opts.onProgress);
     })();
     return { provider: PROVIDER, model: model.id, dims: model.dims, retrained: true, embedded: notes.length, dropped: 0, notes: notes.length, took_ms: Math.round(performance.now() - t0) };
   }

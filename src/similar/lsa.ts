@@ -126,18 +126,38 @@ export function trainLsa(corpus: LsaCorpus, params: LsaParams = DEFAULT_LSA_PARA
   return { id: `lsa-${dims}-${id}`, params, dims, terms, idf, noteIdf, avgLen, sigma: svd.sigma, projection, trained: n };
 }
 
-/** The vocabulary (by document frequency in the sample), the idfs, and the sample's weighted rows. */
+/**
+ * The vocabulary (by document frequency in the sample), the idfs, and the
+ * sample's weighted rows. Trained on notes, a note's bag is summed from its
+ * sections' each time it is needed rather than kept: two passes, no copy of
+ * every bag.
+ */
 function trainingSet(corpus: LsaCorpus, params: LsaParams): { matrix: Csr; vocab: [string, number][]; idf: Float64Array; noteIdf: Float64Array; avgLen: number; n: number } {
-  const notes = new BagPool(corpus.dict);
-  for (let i = 0; i + 1 < corpus.noteSections.length; i++) notes.addIds(noteBag(corpus, i));
-  const pool = params.trainOn === 'notes' ? notes : corpus.sections;
-  const sample = sampleOf(pool.size, params.maxTrainRows);
+  const notes = corpus.noteSections.length - 1;
+  const rows: TrainingRows =
+    params.trainOn === 'notes'
+      ? { size: notes, bag: (i) => noteBag(corpus, i) }
+      : { size: corpus.sections.size, bag: (i) => mergeBags(corpus.sections, i, i + 1) };
+  const sample = sampleOf(rows.size, params.maxTrainRows);
+  const inSample = new Uint8Array(rows.size);
+  for (const i of sample) inSample[i] = 1;
   const dictDf = new Int32Array(corpus.dict.size);
+  // Document frequency among all notes, by dictionary term (mapped to columns below).
+  const dictNoteDf = new Int32Array(corpus.dict.size);
   let totalLen = 0;
-  for (const b of sample) {
-    totalLen += pool.lengths[b]!;
-    for (const t of pool.terms(b)) dictDf[t]!++;
+  const countSampled = (bag: ReadonlyMap<number, number>) => {
+    for (const [t, c] of bag) {
+      dictDf[t]!++;
+      totalLen += c;
+    }
+  };
+  // Each note's bag summed once here for both frequencies.
+  for (let i = 0; i < notes; i++) {
+    const bag = noteBag(corpus, i);
+    for (const t of bag.keys()) dictNoteDf[t]!++;
+    if (params.trainOn === 'notes' && inSample[i]) countSampled(bag);
   }
+  if (params.trainOn === 'sections') for (const i of sample) countSampled(rows.bag(i));
   const names = corpus.dict.names;
   const kept: number[] = [];
   for (let t = 0; t < dictDf.length; t++) if (dictDf[t]! >= params.minDf) kept.push(t);
@@ -150,35 +170,52 @@ function trainingSet(corpus: LsaCorpus, params: LsaParams): { matrix: Csr; vocab
   const idf = new Float64Array(vocab.length);
   vocab.forEach(([, d], i) => (idf[i] = Math.log(1 + (n - d + 0.5) / (d + 0.5))));
   const avgLen = n ? totalLen / n : 1;
-  const noteDf = new Float64Array(vocab.length);
-  for (let b = 0; b < notes.size; b++) {
-    for (const t of notes.terms(b)) {
-      const col = cols[t]!;
-      if (col >= 0) noteDf[col]!++;
-    }
-  }
+  const noteDf = Float64Array.from(kept, (t) => dictNoteDf[t]!);
   // Plain log(N/df): a term every note has says nothing about which notes are alike.
-  const noteIdf = noteDf.map((d) => (d > 0 ? Math.log(notes.size / d) : 0));
-  return { matrix: trainingMatrix({ params, idf, avgLen }, cols, pool, sample, vocab.length), vocab, idf, noteIdf, avgLen, n };
+  const noteIdf = noteDf.map((d) => (d > 0 ? Math.log(notes / d) : 0));
+  return { matrix: trainingMatrix({ params, idf, avgLen }, cols, rows, sample, vocab.length), vocab, idf, noteIdf, avgLen, n };
 }
 
-/** The sampled bags' weighted rows as a CSR matrix, built straight from the pool (no Map per row). */
-function trainingMatrix(m: Pick<LsaModel, 'params' | 'idf' | 'avgLen'>, cols: Int32Array, pool: BagPool, sample: readonly number[], width: number): Csr {
+/** The rows an SVD may be trained on (notes or sections), each a bag of term ids in first-met order. */
+interface TrainingRows {
+  size: number;
+  bag(i: number): Map<number, number>;
+}
+
+/** The sampled rows, weighted, as a CSR matrix (built straight from the bags, no Map per weighted row). */
+function trainingMatrix(m: Pick<LsaModel, 'params' | 'idf' | 'avgLen'>, cols: Int32Array, rows: TrainingRows, sample: readonly number[], width: number): Csr {
   const rowPtr = new Int32Array(sample.length + 1);
-  const colIdx = new Int32Array(sample.reduce((s, b) => s + pool.terms(b).length, 0));
-  const values = new Float64Array(colIdx.length);
+  let colIdx = new Int32Array(1 << 16);
+  let values = new Float64Array(1 << 16);
   const row = new RowScratch();
   let at = 0;
-  sample.forEach((b, i) => {
-    weighRow(m, cols, pool, b, row);
+  sample.forEach((i, r) => {
+    const bag = rows.bag(i);
+    weighRow(m, cols, [...bag.keys()], [...bag.values()], lengthOf(bag), row);
+    if (at + row.n > colIdx.length) {
+      const cap = Math.max(2 * colIdx.length, at + row.n);
+      colIdx = grow(colIdx, new Int32Array(cap));
+      values = grow(values, new Float64Array(cap));
+    }
     const order = Array.from({ length: row.n }, (_, k) => k).sort((x, y) => row.col[x]! - row.col[y]!);
     for (const k of order) {
       colIdx[at] = row.col[k]!;
       values[at++] = row.w[k]!;
     }
-    rowPtr[i + 1] = at;
+    rowPtr[r + 1] = at;
   });
-  return { rows: sample.length, cols: width, rowPtr, colIdx: colIdx.subarray(0, at), values: values.subarray(0, at) };
+  return { rows: sample.length, cols: width, rowPtr, colIdx: colIdx.slice(0, at), values: values.slice(0, at) };
+}
+
+function grow<T extends Int32Array | Float64Array>(from: T, to: T): T {
+  to.set(from);
+  return to;
+}
+
+function lengthOf(bag: ReadonlyMap<number, number>): number {
+  let n = 0;
+  for (const c of bag.values()) n += c;
+  return n;
 }
 
 /** A row's known terms: column and weight, in the bag's term order. */
@@ -196,14 +233,13 @@ class RowScratch {
 }
 
 /**
- * BM25 weights of bag b's known terms, L2-normalised so long sections do not
- * dominate the SVD — into `row`, in the bag's term order.
+ * BM25 weights of a bag's known terms, L2-normalised so long sections do not
+ * dominate the SVD — into `row`, in the bag's term order. `length` is the
+ * bag's length (unknown terms included).
  */
-function weighRow(m: Pick<LsaModel, 'params' | 'idf' | 'avgLen'>, cols: Int32Array, pool: BagPool, b: number, row: RowScratch): void {
-  const terms = pool.terms(b);
-  const counts = pool.counts(b);
+function weighRow(m: Pick<LsaModel, 'params' | 'idf' | 'avgLen'>, cols: Int32Array, terms: ArrayLike<number>, counts: ArrayLike<number>, length: number, row: RowScratch): void {
   row.reset(terms.length);
-  const norm = 1 - m.params.b + (m.params.b * pool.lengths[b]!) / (m.avgLen || 1);
+  const norm = 1 - m.params.b + (m.params.b * length) / (m.avgLen || 1);
   let sq = 0;
   for (let k = 0; k < terms.length; k++) {
     const col = cols[terms[k]!]!;
@@ -243,7 +279,7 @@ export class LsaProjector {
   dense(pool: BagPool, b: number): Float32Array {
     const m = this.model;
     const out = new Float32Array(m.dims);
-    weighRow(m, this.cols, pool, b, this.row);
+    weighRow(m, this.cols, pool.terms(b), pool.counts(b), pool.lengths[b]!, this.row);
     for (let k = 0; k < this.row.n; k++) {
       const w = this.row.w[k]!;
       const o = this.row.col[k]! * m.dims;

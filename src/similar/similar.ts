@@ -9,7 +9,7 @@ import { refreshLsaVectors, type RefreshOutcome } from './lsa-refresh.js';
 import { DEFAULT_WEIGHTS, pairScore, type NoteVectors, type PairScore } from './score.js';
 import { templateNotes } from './templates.js';
 import { dot } from './sparse.js';
-import { openVectorStore, type VectorDb } from './vector-store.js';
+import { mapForScan, openVectorStore, type VectorDb } from './vector-store.js';
 import { nearestRows } from '../linalg/index.js';
 
 type Env = Record<string, string | undefined>;
@@ -82,6 +82,7 @@ async function withVectors<T>(ctx: SimilarContext, choice: ProviderChoice, use: 
       outcome = await refreshProviderVectors(ctx.reader, store, ctx.env, ctx.root, spec, modelFor(spec, 'embed', choice.model), { gate: choice.gate ?? { face: 'cli' }, onProgress: ctx.onProgress });
     }
     const model = outcome.storedModel ?? outcome.model;
+    if (!outcome.retrained) mapForScan(store);
     const info: VectorsInfo = {
       provider: { name: outcome.provider, model: outcome.model, dims: outcome.dims },
       vectors: { notes: countNoteVectors(store, outcome.provider, model), embedded: outcome.embedded, retrained: outcome.retrained, took_ms: outcome.took_ms },
