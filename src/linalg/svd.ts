@@ -40,9 +40,9 @@ export function csrFromRows(rows: ReadonlyArray<ReadonlyMap<number, number>>, co
   return { rows: rows.length, cols, rowPtr, colIdx, values };
 }
 
-/** Y = A · M, M dense (A.cols × l, row-major) → Y (A.rows × l). */
-export function csrTimesDense(a: Csr, m: Float64Array, l: number): Float64Array {
-  const y = new Float64Array(a.rows * l);
+/** Y = A · M, M dense (A.cols × l, row-major) → Y (A.rows × l), into `out` when given (overwritten). */
+export function csrTimesDense(a: Csr, m: Float64Array, l: number, out?: Float64Array): Float64Array {
+  const y = out ? out.fill(0) : new Float64Array(a.rows * l);
   for (let r = 0; r < a.rows; r++) {
     const yo = r * l;
     for (let p = a.rowPtr[r]!; p < a.rowPtr[r + 1]!; p++) {
@@ -54,9 +54,9 @@ export function csrTimesDense(a: Csr, m: Float64Array, l: number): Float64Array 
   return y;
 }
 
-/** Z = Aᵀ · Y, Y dense (A.rows × l) → Z (A.cols × l). */
-export function csrTransposeTimesDense(a: Csr, y: Float64Array, l: number): Float64Array {
-  const z = new Float64Array(a.cols * l);
+/** Z = Aᵀ · Y, Y dense (A.rows × l) → Z (A.cols × l), into `out` when given (overwritten). */
+export function csrTransposeTimesDense(a: Csr, y: Float64Array, l: number, out?: Float64Array): Float64Array {
+  const z = out ? out.fill(0) : new Float64Array(a.cols * l);
   for (let r = 0; r < a.rows; r++) {
     const yo = r * l;
     for (let p = a.rowPtr[r]!; p < a.rowPtr[r + 1]!; p++) {
@@ -234,20 +234,25 @@ export function truncatedSvd(a: Csr, k: number, opts: { oversample?: number; pow
   const kk = Math.max(1, Math.min(k, a.rows, a.cols));
   const l = Math.min(kk + (opts.oversample ?? 10), a.rows, a.cols);
   const rnd = gaussian(opts.seed ?? 1);
-  const omega = new Float64Array(a.cols * l);
-  for (let i = 0; i < omega.length; i++) omega[i] = rnd();
-  let y = csrTimesDense(a, omega, l);
+  // Three work arrays for the whole computation, none left behind for the collector (the
+  // first LSA run's peak memory is here): `wide` (cols × l) holds Ω, then each Aᵀ·Y, then V;
+  // `y` and `spare` (rows × l) take turns as the range basis and the next product.
+  const wide = new Float64Array(a.cols * l);
+  for (let i = 0; i < wide.length; i++) wide[i] = rnd();
+  let y: Float64Array = csrTimesDense(a, wide, l);
+  let spare: Float64Array = new Float64Array(a.rows * l);
   orthonormalizeColumns(y, a.rows, l);
   for (let it = 0; it < (opts.powerIterations ?? 1); it++) {
     // The term-space iterate is not re-orthonormalised: with a power iteration or two in
     // double precision, only directions far below the kept ones lose accuracy (Halko et al. §4.5).
-    y = csrTimesDense(a, csrTransposeTimesDense(a, y, l), l);
+    csrTimesDense(a, csrTransposeTimesDense(a, y, l, wide), l, spare);
+    [y, spare] = [spare, y];
     orthonormalizeColumns(y, a.rows, l);
   }
   // B = Qᵀ A (l × cols). Its small Gram matrix B Bᵀ = Qᵀ (A (Aᵀ Q)) is formed through the
   // rows (A's rows are fewer than its columns here: notes versus terms), never as a dense
   // cols × l matrix: two sparse products and one rows × l² product.
-  const ay = csrTimesDense(a, csrTransposeTimesDense(a, y, l), l);
+  const ay = csrTimesDense(a, csrTransposeTimesDense(a, y, l, wide), l, spare);
   const g = new Float64Array(l * l);
   for (let r = 0; r < a.rows; r++) {
     const o = r * l;
@@ -263,7 +268,7 @@ export function truncatedSvd(a: Csr, k: number, opts: { oversample?: number; pow
   const sigma = new Float64Array(kk);
   for (let i = 0; i < kk; i++) sigma[i] = Math.sqrt(Math.max(values[i]!, 0));
   // U = Q · Ub (rows × k), then V = Aᵀ · U · Σ⁻¹ (cols × k): again only sparse work over the columns.
-  const u = new Float64Array(a.rows * kk);
+  const u = spare.subarray(0, a.rows * kk).fill(0); // A·AᵀY is spent
   for (let r = 0; r < a.rows; r++) {
     const o = r * l;
     for (let i = 0; i < l; i++) {
@@ -272,7 +277,7 @@ export function truncatedSvd(a: Csr, k: number, opts: { oversample?: number; pow
       for (let j = 0; j < kk; j++) u[r * kk + j]! += qi * vectors[i * l + j]!;
     }
   }
-  const v = csrTransposeTimesDense(a, u, kk);
+  const v = csrTransposeTimesDense(a, u, kk, wide.subarray(0, a.cols * kk));
   for (let c = 0; c < a.cols; c++) for (let j = 0; j < kk; j++) v[c * kk + j] = sigma[j]! < 1e-12 ? 0 : v[c * kk + j]! / sigma[j]!;
   return { k: kk, sigma, v };
 }

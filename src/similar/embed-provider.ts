@@ -3,9 +3,9 @@ import type { IndexReader } from '../index/index.js';
 import { checkConsent, embedConventions, embedRequestBody, endpointOf, headersOf, postToProvider, storedModelKey, type ConsentGate, type ConsentGrant, type PlanSummary, type ProviderSpec } from '../providers/index.js';
 import { embedInput, indexedNotes, inputHash, readNoteInputs, type NoteInputs } from './inputs.js';
 import { aggregateDense } from './note-aggregate.js';
-import { decodeDense, encodeDense, encodeSectionVectors } from './sparse.js';
+import { decodeDense, encodeDense } from './sparse.js';
 import type { RefreshOutcome } from './lsa-refresh.js';
-import type { VectorDb } from './vector-store.js';
+import { noteWriter, type VectorDb } from './vector-store.js';
 
 type Env = Record<string, string | undefined>;
 
@@ -147,10 +147,9 @@ function parseEmbeddings(spec: ProviderSpec, json: unknown, count: number, url: 
 function writeProviderNotes(store: VectorDb, provider: string, model: string, dims: number, inputs: NoteInputs[], dropped: string[], maxChars: number): number {
   let written = 0;
   const get = store.prepare('SELECT dense FROM vectors WHERE provider = ? AND model = ? AND hash = ?').pluck();
-  const put = store.prepare('INSERT OR REPLACE INTO notes(provider, model, path, sha256, sections, dense, sparse, section_dense) VALUES (?, ?, ?, ?, ?, ?, NULL, ?)');
-  const del = store.prepare('DELETE FROM notes WHERE provider = ? AND model = ? AND path = ?');
+  const writer = noteWriter(store, provider, model, dims);
   store.transaction(() => {
-    for (const p of dropped) del.run(provider, model, p);
+    for (const p of dropped) writer.drop(p);
     for (const n of inputs) {
       const secs: { heading_path: string[]; lines: [number, number]; hash: string; len: number; dense: Float32Array }[] = [];
       let complete = true;
@@ -169,15 +168,16 @@ function writeProviderNotes(store: VectorDb, provider: string, model: string, di
         secs.push({ heading_path: s.heading_path, lines: s.lines, hash, len: Math.max(1, Math.round(text.length / 50)), dense: decodeDense(v) });
       }
       if (!complete || dims === 0) continue;
-      put.run(
-        provider,
-        model,
-        n.path,
-        n.sha256,
-        JSON.stringify(secs.map(({ dense: _d, ...s }) => s)),
-        encodeDense(aggregateDense(secs.filter((s) => s.len > 0), dims)),
-        encodeSectionVectors(secs.map((s) => (s.len > 0 ? s.dense : null)), dims),
-      );
+      writer.put({
+        path: n.path,
+        sha256: n.sha256,
+        dense: aggregateDense(secs.filter((s) => s.len > 0), dims),
+        sparse: null,
+        // A section without a vector (no text, or the provider's all-zero answer) has no weight.
+        lengths: secs.map((s) => (s.len > 0 && s.dense.some((x) => x !== 0) ? s.len : 0)),
+        sections: secs.map((s) => (s.len > 0 ? s.dense : null)),
+        sectionsJson: JSON.stringify(secs.map(({ dense: _d, ...s }) => s)),
+      });
       written++;
     }
   })();

@@ -19,6 +19,7 @@
  */
 export * from '../linalg/index.js';
 export * from './terms.js';
+export * from './bag-pool.js';
 export * from './lsa.js';
 export * from './sparse.js';
 export * from './inputs.js';

@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import type { Db } from '../index/index.js';
+import { sectionRange, type Db } from '../index/index.js';
 import { textTermCounts } from './terms.js';
 import { bagOf, type TermBag } from './lsa.js';
 
@@ -74,11 +74,12 @@ export function indexedNotes(db: Db): { id: number; path: string; sha256: string
 /** The inputs of the given notes (by file id), in one pass over their sections, links and tags. */
 export function readNoteInputs(db: Db, notes: readonly { id: number; path: string; sha256: string }[]): NoteInputs[] {
   const out: NoteInputs[] = [];
-  const secStmt = db.prepare('SELECT heading_path, start_line, end_line, start_offset, end_offset, text FROM sections WHERE file_id = ? ORDER BY idx');
+  // By id range (a note's sections are one range, schema.ts): `file_id` has no index of its own.
+  const secStmt = db.prepare('SELECT heading_path, start_line, end_line, start_offset, end_offset, text FROM sections WHERE id BETWEEN ? AND ? ORDER BY id');
   const linkStmt = db.prepare('SELECT start_offset, target, name_key FROM links WHERE file_id = ? AND external = 0 ORDER BY ord');
   const tagStmt = db.prepare('SELECT DISTINCT tag FROM tags WHERE file_id = ?').pluck();
   for (const n of notes) {
-    const rows = secStmt.all(n.id) as { heading_path: string; start_line: number; end_line: number; start_offset: number; end_offset: number; text: string }[];
+    const rows = secStmt.all(...sectionRange(n.id)) as { heading_path: string; start_line: number; end_line: number; start_offset: number; end_offset: number; text: string }[];
     const links = linkStmt.all(n.id) as { start_offset: number; target: string | null; name_key: string }[];
     const tags = tagStmt.all(n.id) as string[];
     const sections: (SectionInput & { start: number; end: number })[] = rows.map((r) => ({

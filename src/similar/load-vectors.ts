@@ -1,33 +1,70 @@
-import type { NoteVectors } from './score.js';
-import { decodeDense, decodeSparse } from './sparse.js';
+import type { NoteVectors, SectionVector } from './score.js';
+import { decodeSparse, type SparseVec } from './sparse.js';
 import type { VectorDb } from './vector-store.js';
 
 /**
- * Every note's vectors for one (provider, model), as scoring needs them:
- * note-level dense (and sparse) vectors, and each section's normalised dense
- * vector with its length — one row per note. A section without a vector (no
- * known term, or empty) gets length 0.
+ * Notes' vectors for one (provider, model), as scoring needs them: note-level
+ * dense (and sparse) vectors, and each section's normalised dense vector with
+ * its length — one row per note, no JSON (a section's heading path and lines
+ * are read apart, {@link loadSectionRefs}, for the notes a command shows).
+ * A section without a vector (no known term, or empty) has length 0.
  */
-export function loadNoteVectors(store: VectorDb, provider: string, model: string, only?: ReadonlySet<string>): Map<string, NoteVectors> {
-  const out = new Map<string, NoteVectors>();
-  const rows = store.prepare('SELECT path, sections, dense, sparse, section_dense FROM notes WHERE provider = ? AND model = ?').iterate(provider, model) as Iterable<{
+export function forEachNoteVectors(store: VectorDb, provider: string, model: string, fn: (v: NoteVectors) => void, only?: readonly string[]): void {
+  const sql = 'SELECT path, dense, sparse, section_len, section_dense FROM notes WHERE provider = ? AND model = ?';
+  const rows = (only ? store.prepare(`${sql} AND path IN (SELECT value FROM json_each(?))`).iterate(provider, model, JSON.stringify(only)) : store.prepare(sql).iterate(provider, model)) as Iterable<{
     path: string;
-    sections: string;
     dense: Buffer;
     sparse: Buffer | null;
+    section_len: Buffer;
     section_dense: Buffer;
   }>;
   for (const r of rows) {
-    if (only && !only.has(r.path)) continue;
-    const meta = JSON.parse(r.sections) as { heading_path: string[]; lines: [number, number]; len: number }[];
-    const all = decodeDense(r.section_dense);
-    const dims = meta.length ? all.length / meta.length : 0;
-    const sections = meta.map((s, i) => {
-      const v = all.subarray(i * dims, (i + 1) * dims);
-      const zero = v.every((x) => x === 0);
-      return { heading_path: s.heading_path, lines: s.lines, dense: zero ? new Float32Array(0) : v, len: zero ? 0 : s.len };
-    });
-    out.set(r.path, { path: r.path, dense: decodeDense(r.dense), sparse: r.sparse ? decodeSparse(r.sparse) : null, sections });
+    const lens = i32(r.section_len);
+    const all = f32(r.section_dense);
+    const dims = lens.length ? all.length / lens.length : 0;
+    const sections: SectionVector[] = new Array(lens.length);
+    for (let i = 0; i < lens.length; i++) sections[i] = { dense: lens[i] ? all.subarray(i * dims, (i + 1) * dims) : EMPTY, len: lens[i]! };
+    fn({ path: r.path, dense: f32(r.dense), sparse: r.sparse ? sparseView(r.sparse) : null, sections });
   }
+}
+
+const EMPTY = new Float32Array(0);
+
+// Views on the blobs SQLite handed over (each its own allocation), copied only when not 4-byte aligned.
+const f32 = (b: Buffer) => (b.byteOffset % 4 === 0 ? new Float32Array(b.buffer, b.byteOffset, b.byteLength >> 2) : new Float32Array(Uint8Array.from(b).buffer));
+const i32 = (b: Buffer) => (b.byteOffset % 4 === 0 ? new Int32Array(b.buffer, b.byteOffset, b.byteLength >> 2) : new Int32Array(Uint8Array.from(b).buffer));
+
+/** sparse.ts encodeSparse's layout (n, ids, values), as views. */
+function sparseView(b: Buffer): SparseVec {
+  if (b.byteOffset % 4 !== 0) return decodeSparse(b);
+  const n = b.readUInt32LE(0);
+  return { idx: new Int32Array(b.buffer, b.byteOffset + 4, n), val: new Float32Array(b.buffer, b.byteOffset + 4 + n * 4, n) };
+}
+
+/** Every note's vectors (or only those of `only`), by path. */
+export function loadNoteVectors(store: VectorDb, provider: string, model: string, only?: readonly string[]): Map<string, NoteVectors> {
+  const out = new Map<string, NoteVectors>();
+  forEachNoteVectors(store, provider, model, (v) => out.set(v.path, v), only);
+  return out;
+}
+
+/** Notes stored for (provider, model). */
+export function countNoteVectors(store: VectorDb, provider: string, model: string): number {
+  return store.prepare('SELECT count(*) FROM notes WHERE provider = ? AND model = ?').pluck().get(provider, model) as number;
+}
+
+/** A section as shown: its heading path and lines. */
+export interface SectionRef {
+  heading_path: string[];
+  lines: [number, number];
+}
+
+/** The given notes' sections (heading paths and lines), in section order. */
+export function loadSectionRefs(store: VectorDb, provider: string, model: string, paths: readonly string[]): Map<string, SectionRef[]> {
+  const out = new Map<string, SectionRef[]>();
+  const rows = store
+    .prepare('SELECT path, sections FROM note_sections WHERE provider = ? AND model = ? AND path IN (SELECT value FROM json_each(?))')
+    .all(provider, model, JSON.stringify([...new Set(paths)])) as { path: string; sections: string }[];
+  for (const r of rows) out.set(r.path, (JSON.parse(r.sections) as SectionRef[]).map((s) => ({ heading_path: s.heading_path, lines: s.lines })));
   return out;
 }

@@ -15,12 +15,11 @@ import { dot, sparseDot, type SparseVec } from './sparse.js';
  * The weights were tuned on the dev split of eval/similar-pairs.json and
  * checked on its holdout (`npm run eval`).
  */
+/** A section's vector (its heading path and lines are read apart, load-vectors.ts, for the notes shown). */
 export interface SectionVector {
-  heading_path: string[];
-  lines: [number, number];
-  /** Normalised. */
+  /** Normalised (empty when the section has none). */
   dense: Float32Array;
-  /** Length in terms (LSA) or characters / 50 (providers): the section's weight is its square root. */
+  /** Length in terms (LSA) or characters / 50 (providers): the section's weight is its square root; 0 when it has no vector. */
   len: number;
 }
 
@@ -57,41 +56,56 @@ export interface PairScore {
   best_pairs: SectionPair[];
 }
 
+/** Scratch for {@link pairScore}'s section similarities. */
+let sims = new Float32Array(256);
+
 export function pairScore(a: NoteVectors, b: NoteVectors, w: ScoreWeights = DEFAULT_WEIGHTS, bestPairs = 3): PairScore {
   const dense = dot(a.dense, b.dense);
   const sparse = a.sparse && b.sparse ? sparseDot(a.sparse, b.sparse) : null;
   const sa = usable(a, w.minLen);
   const sb = usable(b, w.minLen);
-  // Section × section similarities, once: both coverage directions and the best pairs come from them.
-  const sims = new Float32Array(sa.length * sb.length);
-  for (let i = 0; i < sa.length; i++) for (let j = 0; j < sb.length; j++) sims[i * sb.length + j] = dot(sa[i]!.dense, sb[j]!.dense);
+  // Section × section similarities, once: both coverage directions and the best pairs come
+  // from them. In float32 (as they are compared), in a buffer reused across calls: a warm
+  // `similar NOTE` scores every note of the vault.
+  const n = sa.length;
+  const m = sb.length;
+  if (sims.length < n * m) sims = new Float32Array(2 * n * m);
+  for (let i = 0; i < n; i++) {
+    const ai = sa[i]!.dense;
+    for (let j = 0; j < m; j++) sims[i * m + j] = dot(ai, sb[j]!.dense);
+  }
   let coverage = dense;
-  if (sa.length && sb.length) {
-    const dir = (n: number, m: number, at: (i: number, j: number) => number, secs: SectionVector[]) => {
-      let num = 0;
-      let den = 0;
-      for (let i = 0; i < n; i++) {
-        let best = -1;
-        for (let j = 0; j < m; j++) best = Math.max(best, at(i, j));
-        const wt = Math.sqrt(secs[i]!.len);
-        num += wt * best;
-        den += wt;
-      }
-      return den > 0 ? num / den : dense;
-    };
-    coverage = Math.max(
-      dir(sa.length, sb.length, (i, j) => sims[i * sb.length + j]!, sa),
-      dir(sb.length, sa.length, (i, j) => sims[j * sb.length + i]!, sb),
-    );
+  if (n && m) {
+    // Each section's best match on the other side, averaged with weight √len; the better direction.
+    let num = 0;
+    let den = 0;
+    for (let i = 0; i < n; i++) {
+      let best = -1;
+      for (let j = 0; j < m; j++) best = Math.max(best, sims[i * m + j]!);
+      const wt = Math.sqrt(sa[i]!.len);
+      num += wt * best;
+      den += wt;
+    }
+    const ab = den > 0 ? num / den : dense;
+    num = 0;
+    den = 0;
+    for (let j = 0; j < m; j++) {
+      let best = -1;
+      for (let i = 0; i < n; i++) best = Math.max(best, sims[i * m + j]!);
+      const wt = Math.sqrt(sb[j]!.len);
+      num += wt * best;
+      den += wt;
+    }
+    coverage = Math.max(ab, den > 0 ? num / den : dense);
   }
   const ws = sparse === null ? 0 : w.sparse;
   const total = ws + w.dense + w.coverage;
   const score = ((sparse ?? 0) * ws + dense * w.dense + coverage * w.coverage) / (total || 1);
   // The best pairs by selection (k is small), not by sorting every pair.
   const best: { i: number; j: number; s: number }[] = [];
-  for (let i = 0; i < sa.length; i++) {
-    for (let j = 0; j < sb.length; j++) {
-      const x = sims[i * sb.length + j]!;
+  for (let i = 0; i < n; i++) {
+    for (let j = 0; j < m; j++) {
+      const x = sims[i * m + j]!;
       if (best.length === bestPairs && x <= best[best.length - 1]!.s) continue;
       let at = best.length;
       while (at > 0 && best[at - 1]!.s < x) at--;

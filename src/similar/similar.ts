@@ -3,13 +3,13 @@ import type { Db, IndexReader } from '../index/index.js';
 import { linkFoldKey, readNoteArg } from '../links/index.js';
 import { modelFor, resolveProvider, type ConsentGate, type ConsentGrant, type PlanSummary } from '../providers/index.js';
 import { refreshProviderVectors } from './embed-provider.js';
-import { loadNoteVectors } from './load-vectors.js';
+import { countNoteVectors, forEachNoteVectors, loadNoteVectors, loadSectionRefs, type SectionRef } from './load-vectors.js';
 import { DEFAULT_LSA_PARAMS } from './lsa.js';
 import { refreshLsaVectors, type RefreshOutcome } from './lsa-refresh.js';
 import { DEFAULT_WEIGHTS, pairScore, type NoteVectors, type PairScore } from './score.js';
 import { templateNotes } from './templates.js';
 import { dot } from './sparse.js';
-import { openVectorStore } from './vector-store.js';
+import { mapForScan, openVectorStore, type VectorDb } from './vector-store.js';
 import { nearestRows } from '../linalg/index.js';
 
 type Env = Record<string, string | undefined>;
@@ -37,10 +37,7 @@ export interface ProviderChoice {
 
 export type Linked = 'none' | 'to' | 'from' | 'both';
 
-export interface SectionRef {
-  heading_path: string[];
-  lines: [number, number];
-}
+export type { SectionRef };
 
 export interface Candidate {
   path: string;
@@ -63,8 +60,16 @@ export interface VectorsInfo {
 
 const round = (x: number) => Math.round(x * 10_000) / 10_000;
 
-/** Bring the vectors up to date (incrementally) and load them. */
-async function vectorsFor(ctx: SimilarContext, choice: ProviderChoice): Promise<{ info: VectorsInfo; notes: Map<string, NoteVectors> }> {
+/** The vectors brought up to date, and where to read them. */
+interface Vectors {
+  store: VectorDb;
+  provider: string;
+  model: string;
+  info: VectorsInfo;
+}
+
+/** Bring the vectors up to date (incrementally), then `use` them (the store is open meanwhile). */
+async function withVectors<T>(ctx: SimilarContext, choice: ProviderChoice, use: (v: Vectors) => T): Promise<T> {
   const store = openVectorStore(ctx.root, ctx.env);
   try {
     const name = choice.provider ?? 'lsa';
@@ -76,13 +81,14 @@ async function vectorsFor(ctx: SimilarContext, choice: ProviderChoice): Promise<
       const spec = resolveProvider(ctx.env, name);
       outcome = await refreshProviderVectors(ctx.reader, store, ctx.env, ctx.root, spec, modelFor(spec, 'embed', choice.model), { gate: choice.gate ?? { face: 'cli' }, onProgress: ctx.onProgress });
     }
-    const notes = loadNoteVectors(store, outcome.provider, outcome.storedModel ?? outcome.model);
+    const model = outcome.storedModel ?? outcome.model;
+    if (!outcome.retrained) mapForScan(store);
     const info: VectorsInfo = {
       provider: { name: outcome.provider, model: outcome.model, dims: outcome.dims },
-      vectors: { notes: notes.size, embedded: outcome.embedded, retrained: outcome.retrained, took_ms: outcome.took_ms },
+      vectors: { notes: countNoteVectors(store, outcome.provider, model), embedded: outcome.embedded, retrained: outcome.retrained, took_ms: outcome.took_ms },
       ...(outcome.sent !== undefined ? { sent: outcome.sent, consent: outcome.consent ?? null } : {}),
     };
-    return { info, notes };
+    return use({ store, provider: outcome.provider, model, info });
   } finally {
     store.close();
   }
@@ -121,14 +127,15 @@ export function linkDirection(linked: Linked): { links_to: boolean; linked_from:
   return { links_to: linked === 'to' || linked === 'both', linked_from: linked === 'from' || linked === 'both' };
 }
 
-function candidate(a: NoteVectors, b: NoteVectors, s: PairScore, linked: Linked): Candidate {
+/** A scored pair as shown: `a`'s and `b`'s sections by heading path and lines. */
+function candidate(a: readonly SectionRef[], b: { path: string; sections: readonly SectionRef[] }, s: PairScore, linked: Linked): Candidate {
   return {
     path: b.path,
     score: round(s.score),
     linked,
     ...linkDirection(linked),
     best_pairs: s.best_pairs.map((p) => ({
-      a: { heading_path: a.sections[p.a]!.heading_path, lines: a.sections[p.a]!.lines },
+      a: { heading_path: a[p.a]!.heading_path, lines: a[p.a]!.lines },
       b: { heading_path: b.sections[p.b]!.heading_path, lines: b.sections[p.b]!.lines },
       score: round(p.score),
     })),
@@ -143,20 +150,25 @@ export interface SimilarResult extends VectorsInfo {
 /** `similar NOTE`: the notes most like NOTE, best first; already-linked notes left out unless asked for, templates never offered (templates.ts). */
 export async function similarNotes(ctx: SimilarContext, note: string, opts: ProviderChoice & { limit?: number; includeLinked?: boolean; minScore?: number }): Promise<SimilarResult> {
   const path = noteArg(ctx, note);
-  const { info, notes } = await vectorsFor(ctx, opts);
-  const me = vectorsOf(notes, path);
-  const { links, templates } = ctx.reader.read((h) => ({ links: linkPairs(h.db, [path]), templates: templateNotes(h.db, ctx.root) })).result;
-  const scored: Candidate[] = [];
-  for (const other of notes.values()) {
-    if (other.path === path || templates.has(other.path)) continue;
-    const linked = linkedOf(links, path, other.path);
-    if (linked !== 'none' && !opts.includeLinked) continue;
-    const s = pairScore(me, other, DEFAULT_WEIGHTS);
-    if (s.score < (opts.minScore ?? -Infinity)) continue;
-    scored.push(candidate(me, other, s, linked));
-  }
-  scored.sort((x, y) => y.score - x.score || (x.path < y.path ? -1 : 1));
-  return { note: path, ...info, candidates: scored.slice(0, opts.limit ?? 10) };
+  return withVectors(ctx, opts, ({ store, provider, model, info }) => {
+    const me = vectorsOf(loadNoteVectors(store, provider, model, [path]), path);
+    const { links, templates } = ctx.reader.read((h) => ({ links: linkPairs(h.db, [path]), templates: templateNotes(h.db, ctx.root) })).result;
+    // Every note is scored, one row at a time; only the ones shown get their sections' headings read.
+    const scored: { path: string; score: number; s: PairScore; linked: Linked }[] = [];
+    forEachNoteVectors(store, provider, model, (other) => {
+      if (other.path === path || templates.has(other.path)) return;
+      const linked = linkedOf(links, path, other.path);
+      if (linked !== 'none' && !opts.includeLinked) return;
+      const s = pairScore(me, other, DEFAULT_WEIGHTS);
+      if (s.score < (opts.minScore ?? -Infinity)) return;
+      scored.push({ path: other.path, score: round(s.score), s, linked });
+    });
+    scored.sort((x, y) => y.score - x.score || (x.path < y.path ? -1 : 1));
+    const shown = scored.slice(0, opts.limit ?? 10);
+    const refs = loadSectionRefs(store, provider, model, [path, ...shown.map((c) => c.path)]);
+    const candidates = shown.map((c) => candidate(refs.get(path)!, { path: c.path, sections: refs.get(c.path)! }, c.s, c.linked));
+    return { note: path, ...info, candidates };
+  });
 }
 
 export interface PairResult extends VectorsInfo {
@@ -175,14 +187,17 @@ export async function pairSimilarity(ctx: SimilarContext, note: string, other: s
   const a = noteArg(ctx, note);
   const b = noteArg(ctx, other);
   if (a === b) throw new VaultgateError('USAGE', `NOTE and --to are the same note (${a})`, { hint: 'Compare two different notes.' });
-  const { info, notes } = await vectorsFor(ctx, opts);
-  const va = vectorsOf(notes, a);
-  const vb = vectorsOf(notes, b);
-  const s = pairScore(va, vb, DEFAULT_WEIGHTS, 5);
-  const links = ctx.reader.read((h) => linkPairs(h.db, [a])).result;
-  const c = candidate(va, vb, s, linkedOf(links, a, b));
-  const parts = { sparse: s.parts.sparse === null ? null : round(s.parts.sparse), dense: round(s.parts.dense), coverage: round(s.parts.coverage) };
-  return { note: a, other: b, ...info, score: c.score, linked: c.linked, links_to: c.links_to, linked_from: c.linked_from, parts, best_pairs: c.best_pairs };
+  return withVectors(ctx, opts, ({ store, provider, model, info }) => {
+    const notes = loadNoteVectors(store, provider, model, [a, b]);
+    const va = vectorsOf(notes, a);
+    const vb = vectorsOf(notes, b);
+    const s = pairScore(va, vb, DEFAULT_WEIGHTS, 5);
+    const links = ctx.reader.read((h) => linkPairs(h.db, [a])).result;
+    const refs = loadSectionRefs(store, provider, model, [a, b]);
+    const c = candidate(refs.get(a)!, { path: b, sections: refs.get(b)! }, s, linkedOf(links, a, b));
+    const parts = { sparse: s.parts.sparse === null ? null : round(s.parts.sparse), dense: round(s.parts.dense), coverage: round(s.parts.coverage) };
+    return { note: a, other: b, ...info, score: c.score, linked: c.linked, links_to: c.links_to, linked_from: c.linked_from, parts, best_pairs: c.best_pairs };
+  });
 }
 
 export interface DuplicatePair {
@@ -222,11 +237,15 @@ const HEAD_DIMS = 32;
  * far; a pair that is not is not reported.
  */
 export async function duplicateGroups(ctx: SimilarContext, opts: ProviderChoice & { threshold: number }): Promise<DuplicatesResult> {
-  const { info, notes } = await vectorsFor(ctx, opts);
+  return withVectors(ctx, opts, (v) => duplicatesOf(ctx, v, opts.threshold));
+}
+
+function duplicatesOf(ctx: SimilarContext, { store, provider, model, info }: Vectors, threshold: number): DuplicatesResult {
+  const notes = loadNoteVectors(store, provider, model);
   const { links, templates } = ctx.reader.read((h) => ({ links: linkPairs(h.db), templates: templateNotes(h.db, ctx.root) })).result;
   const list = [...notes.values()].filter((n) => !templates.has(n.path)).sort((x, y) => (x.path < y.path ? -1 : 1));
   const name = (p: string) => linkFoldKey(p.slice(p.lastIndexOf('/') + 1));
-  const floor = opts.threshold - SAME_NAME_MARGIN;
+  const floor = threshold - SAME_NAME_MARGIN;
   // Candidates: each note's NEIGHBOURS nearest notes by the leading dimensions of the note
   // vectors (one pass over the N²/2 pairs, a few dozen multiplications each), and every
   // pair of same-name notes; only those are scored in full.
@@ -242,21 +261,25 @@ export async function duplicateGroups(ctx: SimilarContext, opts: ProviderChoice 
   const key = (i: number, j: number) => (i < j ? i * n + j : j * n + i);
   for (let i = 0; i < n; i++) for (let k = 0; k < NEIGHBOURS; k++) if (topIdx[i * NEIGHBOURS + k]! >= 0) candidates.add(key(i, topIdx[i * NEIGHBOURS + k]!));
   for (const group of byName.values()) for (let x = 0; x < group.length; x++) for (let y = x + 1; y < group.length; y++) candidates.add(key(group[x]!, group[y]!));
-  const pairs: DuplicatePair[] = [];
+  const found: { a: NoteVectors; b: NoteVectors; s: PairScore; sameName: boolean }[] = [];
   for (const c of [...candidates].sort((x, y) => x - y)) {
     const i = Math.floor(c / n);
     const j = c % n;
     const a = list[i]!;
     const b = list[j]!;
     const sameName = names[i] === names[j];
-    const bar = sameName ? floor : opts.threshold;
+    const bar = sameName ? floor : threshold;
     // On the labelled pairs no score came within DENSE_MARGIN above its note-level dense cosine.
     if (dot(a.dense, b.dense) < bar - DENSE_MARGIN) continue;
     const s = pairScore(a, b, DEFAULT_WEIGHTS);
     if (s.score < bar) continue;
-    const cand = candidate(a, b, s, linkedOf(links, a.path, b.path));
-    pairs.push({ a: a.path, b: b.path, score: cand.score, same_name: sameName, linked: cand.linked, links_to: cand.links_to, linked_from: cand.linked_from, best_pairs: cand.best_pairs });
+    found.push({ a, b, s, sameName });
   }
+  const refs = loadSectionRefs(store, provider, model, found.flatMap((f) => [f.a.path, f.b.path]));
+  const pairs: DuplicatePair[] = found.map(({ a, b, s, sameName }) => {
+    const cand = candidate(refs.get(a.path)!, { path: b.path, sections: refs.get(b.path)! }, s, linkedOf(links, a.path, b.path));
+    return { a: a.path, b: b.path, score: cand.score, same_name: sameName, linked: cand.linked, links_to: cand.links_to, linked_from: cand.linked_from, best_pairs: cand.best_pairs };
+  });
   // Union–find over the pairs: a group is a connected set of likely duplicates.
   const parent = new Map<string, string>();
   const find = (x: string): string => {
@@ -278,5 +301,5 @@ export async function duplicateGroups(ctx: SimilarContext, opts: ProviderChoice 
   const out = [...groups.values()]
     .map((g) => ({ paths: [...g.paths].sort(), pairs: g.pairs.sort((x, y) => y.score - x.score) }))
     .sort((x, y) => y.pairs[0]!.score - x.pairs[0]!.score || (x.paths[0]! < y.paths[0]! ? -1 : 1));
-  return { ...info, threshold: opts.threshold, groups: out };
+  return { ...info, threshold, groups: out };
 }
