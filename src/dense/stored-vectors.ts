@@ -26,7 +26,10 @@ export function openStoredVectors(root: string, env: Env): StoredVectors | null 
     db = new Database(file, { readonly: true, fileMustExist: true, timeout: 5000 });
     const app = db.pragma('application_id', { simple: true }) as number;
     const ver = db.pragma('user_version', { simple: true }) as number;
-    if (app === APPLICATION_ID && ver === VECTOR_SCHEMA_VERSION) return db;
+    // v3 (before the similar store split its LSA tables out) holds provider vectors
+    // in the same columns this reader uses: fusion works before the first
+    // `similar` upgrades the file in place.
+    if (app === APPLICATION_ID && (ver === VECTOR_SCHEMA_VERSION || ver === 3)) return db;
   } catch {
     // damaged or locked: the lexical answer stands; `similar` recreates a damaged store
   }
