@@ -25,7 +25,7 @@ import { fileURLToPath } from 'node:url';
 import { SCAN_NOTE_POOL, noteVectors, openStoredVectors, scanSections } from '../src/dense/index.js';
 import { holdLiveVectors, liveVectorsFor } from '../src/dense/live-vectors.js';
 import { benchThroughFaces } from './lib/dense-faces.js';
-import { openVectorStore } from '../src/similar/vector-store.js';
+import { encodeLengths, openVectorStore } from '../src/similar/vector-store.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const SECTIONS = 5;
@@ -90,12 +90,12 @@ for (const [notes, dims] of SHAPES) {
   const r = rng(notes * 31 + dims);
   const w = openVectorStore(root, env);
   w.prepare('INSERT INTO models(provider, model, dims, created_at, trained_notes) VALUES (?, ?, ?, ?, 0)').run('p', 'm', dims, new Date().toISOString());
-  const put = w.prepare('INSERT INTO notes(provider, model, path, sha256, sections, dense, sparse, section_dense) VALUES (?, ?, ?, ?, ?, ?, NULL, ?)');
+  const put = w.prepare('INSERT INTO notes(provider, model, path, sha256, section_len, dense, sparse, section_dense) VALUES (?, ?, ?, ?, ?, ?, NULL, ?)');
   w.transaction(() => {
     for (let n = 0; n < notes; n++) {
       const all = new Float32Array(SECTIONS * dims);
       for (let s = 0; s < SECTIONS; s++) all.set(unit(r, dims), s * dims);
-      put.run('p', 'm', `notes/n${n}.md`, 'x'.repeat(64), '[]', Buffer.from(unit(r, dims).buffer), Buffer.from(all.buffer));
+      put.run('p', 'm', `notes/n${n}.md`, 'x'.repeat(64), encodeLengths(new Array<number>(SECTIONS).fill(1)), Buffer.from(unit(r, dims).buffer), Buffer.from(all.buffer));
     }
   })();
   w.close();

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { holdLiveVectors, liveVectorsFor } from '../../../src/dense/live-vectors.js';
 import { noteVectors, openStoredVectors, scanSections } from '../../../src/dense/stored-vectors.js';
-import { openVectorStore } from '../../../src/similar/vector-store.js';
+import { encodeLengths, openVectorStore } from '../../../src/similar/vector-store.js';
 
 const DIMS = 16;
 const SECTIONS = 3;
@@ -42,8 +42,8 @@ function makeStore() {
   const w = openVectorStore(root, env);
   w.prepare('INSERT INTO models(provider, model, dims, created_at, trained_notes) VALUES (?, ?, ?, ?, 0)').run('p', 'm', DIMS, 'x');
   w.prepare('INSERT INTO models(provider, model, dims, created_at, trained_notes) VALUES (?, ?, ?, ?, 0)').run('p', 'other', DIMS, 'x');
-  const put = w.prepare('INSERT OR REPLACE INTO notes(provider, model, path, sha256, sections, dense, sparse, section_dense) VALUES (?, ?, ?, ?, ?, ?, NULL, ?)');
-  const write = (model: string, p: string, sha: string, note: Float32Array, secs: Float32Array) => put.run('p', model, p, sha, '[]', Buffer.from(note.buffer), Buffer.from(secs.buffer));
+  const put = w.prepare('INSERT OR REPLACE INTO notes(provider, model, path, sha256, section_len, dense, sparse, section_dense) VALUES (?, ?, ?, ?, ?, ?, NULL, ?)');
+  const write = (model: string, p: string, sha: string, note: Float32Array, secs: Float32Array) => put.run('p', model, p, sha, encodeLengths(new Array<number>(Math.floor(secs.length / DIMS)).fill(1)), Buffer.from(note.buffer), Buffer.from(secs.buffer));
   const twin = unit(r);
   const names = ['a', 'Z', 'é', '\u{1F600}', '\uFF21', 'b/c'];
   w.transaction(() => {
@@ -106,7 +106,7 @@ for (const budget of ['160', '0']) test(`live vectors (sections ${budget === '0'
     assert.equal(liveVectorsFor(root, env, 'p', 'm')!.dims, null);
     const again = openVectorStore(root, env);
     again.prepare('INSERT INTO models(provider, model, dims, created_at, trained_notes) VALUES (?, ?, ?, ?, 0)').run('p', 'm', DIMS, 'x');
-    again.prepare('INSERT INTO notes(provider, model, path, sha256, sections, dense, sparse, section_dense) VALUES (?, ?, ?, ?, ?, ?, NULL, ?)').run('p', 'm', 'only.md', 'h', '[]', Buffer.from(twin.buffer), Buffer.from(twin.buffer));
+    again.prepare('INSERT INTO notes(provider, model, path, sha256, section_len, dense, sparse, section_dense) VALUES (?, ?, ?, ?, ?, ?, NULL, ?)').run('p', 'm', 'only.md', 'h', encodeLengths([1]), Buffer.from(twin.buffer), Buffer.from(twin.buffer));
     again.close();
     const first = liveVectorsFor(root, env, 'p', 'm')!;
     assert.equal(first.ready, false, 'a new store is loaded in slices: searches read the store meanwhile');
