@@ -33,7 +33,7 @@ export const relatePrepareOp = defineOperation({
     { name: 'ttl_days', type: 'number', min: 0.001, max: 365, default: 7, placeholder: 'days', description: 'how long the catalog is kept' },
   ] as const,
   annotations: { readOnly: false, destructive: false, idempotent: false, openWorld: false },
-  async run(input, ctx) {
+  run: async function runRelatePrepare(input, ctx) {
     const { relatePrepare } = await import('../evidence/index.js');
     const session = ctx.session();
     return { ...relatePrepare(session.root, session.env, input.a, input.b, { question: input.question, maxFragments: input.max_fragments, ttlDays: input.ttl_days }) };
@@ -71,7 +71,7 @@ export const relateValidateOp = defineOperation({
   examples: ['vaultgate relate validate cat-0123456789abcdef answer.json', 'model-cli < prompt.json | vaultgate relate validate cat-0123456789abcdef -'],
   params: [catalogArg, { name: 'answer', type: 'string', positional: true, description: 'answer JSON file, or - for stdin', nonEmpty: true }] as const,
   annotations: { readOnly: false, destructive: false, idempotent: false, openWorld: false },
-  async run(input, ctx) {
+  run: async function runRelateValidate(input, ctx) {
     const { relateValidate, ANSWER_LIMITS } = await import('../evidence/index.js');
     const { readFileArg } = await import('./read-bounded.js');
     const session = ctx.session();
@@ -98,7 +98,7 @@ export const relateSendOp = defineOperation({
     { name: 'consent', type: 'boolean', cliOnly: true, description: 'for a provider off this machine: show what would be sent where and ask you on this terminal (never offered to MCP clients)' },
   ] as const,
   annotations: { readOnly: false, destructive: false, idempotent: false, openWorld: true },
-  async run(input, ctx) {
+  run: async function runRelateSend(input, ctx) {
     const { relateSend } = await import('../evidence/index.js');
     const session = ctx.session();
     return { ...(await relateSend(session.root, session.env, input.catalog_id, { provider: input.provider, model: input.model, gate: consentGate(ctx, input.consent) })) };
@@ -115,7 +115,7 @@ export const consentListOp = defineOperation({
   examples: ['vaultgate consent list', 'vaultgate consent list --json'],
   params: [{ name: 'limit', type: 'int', min: 1, max: 100_000, default: 100, placeholder: 'n', description: 'most records, newest first' }] as const,
   annotations: { readOnly: true, destructive: false, idempotent: true, openWorld: false },
-  async run(input, ctx) {
+  run: async function runConsentList(input, ctx) {
     const { listConsents } = await import('../providers/index.js');
     const session = ctx.session();
     const consents = listConsents(session.root, session.env, input.limit);
@@ -146,7 +146,7 @@ export const consentPendingOp = defineOperation({
     { name: 'limit', type: 'int', min: 1, max: 1000, default: 100, placeholder: 'n', description: 'most requests, newest first' },
   ] as const,
   annotations: { readOnly: true, destructive: false, idempotent: true, openWorld: false },
-  async run(input, ctx) {
+  run: async function runConsentPending(input, ctx) {
     const { listConsentRequests } = await import('../providers/index.js');
     const session = ctx.session();
     const requests = listConsentRequests(session.root, session.env, { all: input.all, limit: input.limit });
@@ -169,7 +169,7 @@ export const consentApproveOp = defineOperation({
   examples: ['vaultgate consent approve cr-0123456789ab', 'vaultgate consent pending && vaultgate consent approve cr-0123456789ab'],
   params: [REQUEST_ID] as const,
   annotations: { readOnly: false, destructive: false, idempotent: false, openWorld: false },
-  async run(input, ctx) {
+  run: async function runConsentApprove(input, ctx) {
     const { decideConsentRequest, getConsentRequest, requestQuestion } = await import('../providers/index.js');
     const session = ctx.session();
     if (ctx.face !== 'web') {
@@ -196,7 +196,7 @@ export const consentDenyOp = defineOperation({
   examples: ['vaultgate consent deny cr-0123456789ab', 'vaultgate consent deny cr-0123456789ab --json'],
   params: [REQUEST_ID] as const,
   annotations: { readOnly: false, destructive: false, idempotent: false, openWorld: false },
-  async run(input, ctx) {
+  run: async function runConsentDeny(input, ctx) {
     const { decideConsentRequest } = await import('../providers/index.js');
     const session = ctx.session();
     return { request: decideConsentRequest(session.root, session.env, input.id, 'declined', ctx.face === 'web' ? 'web inbox' : undefined) };
@@ -219,7 +219,7 @@ export const verifyOp = defineOperation({
     { name: 'strict', type: 'boolean', description: 'exit 2 unless every claim is verified' },
   ] as const,
   annotations: { readOnly: true, destructive: false, idempotent: true, openWorld: false },
-  async run(input, ctx) {
+  run: async function runVerify(input, ctx) {
     const { verifyAnswer, VERIFY_LIMITS } = await import('../evidence/index.js');
     const { readFileArg, decodeUtf8Arg } = await import('./read-bounded.js');
     const read = (arg: string, what: string) => {

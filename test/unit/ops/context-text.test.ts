@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { contextHeadline, preview } from '../../../src/ops/read-ops.js';
+import { contextHeadline, preview } from '../../../src/ops/search-ops.js';
 
 test('context header: "N sections from M notes", linked ones said apart, left-out ones counted', () => {
   const e = (path: string, linked = false) => ({ path, linked });
