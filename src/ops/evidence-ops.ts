@@ -1,5 +1,6 @@
 import { VaultgateError } from '../errors.js';
 import { consentGate } from './consent-gate.js';
+import { readNoteByArg } from './note-arg.js';
 import { defineOperation } from './operation.js';
 
 /**
@@ -36,7 +37,10 @@ export const relatePrepareOp = defineOperation({
   run: async function runRelatePrepare(input, ctx) {
     const { relatePrepare } = await import('../evidence/index.js');
     const session = ctx.session();
-    return { ...relatePrepare(session.root, session.env, input.a, input.b, { question: input.question, maxFragments: input.max_fragments, ttlDays: input.ttl_days }) };
+    const opts = { question: input.question, maxFragments: input.max_fragments, ttlDays: input.ttl_days };
+    // A and B are NOTE arguments: each a path or a name (src/ops/note-arg.ts)
+    const prepared = await readNoteByArg(session, input.a, (a) => readNoteByArg(session, input.b, (b) => relatePrepare(session.root, session.env, a, b, opts)));
+    return { ...prepared.value.value };
   },
   text: (r) =>
     [

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { VaultgateError } from '../errors.js';
 import { defineOperation, READ_ONLY, type OpContext } from './operation.js';
+import { readNoteByArg } from './note-arg.js';
 import { vaultPath } from './params.js';
 
 /**
@@ -44,7 +45,7 @@ export const linksOp = defineOperation({
     }
     if (input.note === undefined) throw new VaultgateError('USAGE', 'missing NOTE: vault-relative path of the note', { hint: 'Give NOTE, or --snapshot FILE for the whole vault; see `vaultgate links --help`.', details: { param: 'note' } });
     const { noteLinksFromIndex } = await import('../index/index.js');
-    const r = session.read((h, fresh) => noteLinksFromIndex(h.db, session.root, input.note!, fresh.warnings)).result;
+    const { value: r } = await readNoteByArg(session, input.note, (note) => session.read((h, fresh) => noteLinksFromIndex(h.db, session.root, note, fresh.warnings)).result);
     return { note: r.note, total: r.links.length, links: r.links, warnings: r.warnings } as Record<string, unknown>;
   },
   text: (r) => {
@@ -136,7 +137,7 @@ export const backlinksOp = defineOperation({
   run: async function runBacklinks(input, ctx) {
     const { backlinksFromIndex } = await import('../index/index.js');
     const session = ctx.session();
-    const r = session.read((h, fresh) => backlinksFromIndex(h.db, session.root, input.note, fresh.warnings)).result;
+    const { value: r } = await readNoteByArg(session, input.note, (note) => session.read((h, fresh) => backlinksFromIndex(h.db, session.root, note, fresh.warnings)).result, { anyFile: true });
     return { note: r.note, total: r.backlinks.length, backlinks: r.backlinks, ambiguous: r.ambiguous, warnings: r.warnings };
   },
   text: (r) =>

@@ -1,5 +1,6 @@
 import { VaultgateError } from '../errors.js';
 import { defineOperation, READ_ONLY } from './operation.js';
+import { readNoteByArg } from './note-arg.js';
 import { vaultPath } from './params.js';
 
 /**
@@ -46,26 +47,11 @@ export const noteOp = defineOperation({
   },
   annotations: READ_ONLY,
   run: async function runNote(input, ctx) {
-    const { readNoteSection, fileIndexFromDb, windowNote } = await import('../index/index.js');
+    const { readNoteSection, windowNote } = await import('../index/index.js');
     const session = ctx.session();
-    const windowed = (read: ReturnType<typeof readNoteSection>) => windowNote(read, { maxChars: input.max_chars, cursor: input.cursor, heading: input.heading });
-    try {
-      return { ...windowed(readNoteSection(session.root, input.path, input.heading)) };
-    } catch (e) {
-      if (!(e instanceof VaultgateError && e.code === 'NOT_FOUND')) throw e;
-      // Not a path: the name people type, resolved as Obsidian resolves [[name]] from the vault root.
-      const { resolveLinkPath } = await import('../links/index.js');
-      const name = input.path.replace(/\.md$/i, '');
-      const r = session.read((h) => resolveLinkPath(fileIndexFromDb(h.db), name, '')).result;
-      if (r.status === 'ambiguous' && r.candidates) {
-        throw new VaultgateError('NOTE_AMBIGUOUS', `${JSON.stringify(input.path)} names ${r.candidates.length} notes: ${r.candidates.join(', ')}`, {
-          details: { candidates: r.candidates },
-          hint: 'Give the path of the one you mean.',
-        });
-      }
-      if (r.status !== 'resolved' || !r.target || !/\.md$/i.test(r.target)) throw e;
-      return { ...windowed(readNoteSection(session.root, r.target, input.heading)), resolved_from: input.path };
-    }
+    const read = (path: string) => windowNote(readNoteSection(session.root, path, input.heading), { maxChars: input.max_chars, cursor: input.cursor, heading: input.heading });
+    const { value, resolvedFrom } = await readNoteByArg(session, input.path, read);
+    return resolvedFrom === undefined ? { ...value } : { ...value, resolved_from: resolvedFrom };
   },
   text: (r, input) => {
     // The README's first edit copies the hash from here: the text alone gives nothing to propose against.
