@@ -2,8 +2,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { format } from 'node:util';
 import { Command, Option } from 'commander';
-import { VaultgateError } from '../errors.js';
-import { errorReport } from '../ops/index.js';
+import { errorReport, parseInput } from '../ops/index.js';
 import { visibleLines } from '../visible-text.js';
 import type { Reporter } from './command-kit.js';
 
@@ -20,12 +19,17 @@ const HELP_GROUP = 'Agents and inboxes:';
 /** The compiled CLI as installed (package.json `bin`), for `--print-config` (absolute: desktop apps start servers without the shell's PATH). */
 const CLI_MAIN = path.join(path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..'), 'dist/cli/main.cjs');
 
-function intOption(value: string, name: string, min: number, max: number): number {
-  const n = /^\d+$/.test(value.trim()) ? Number(value) : NaN;
-  if (!Number.isSafeInteger(n) || n < min || n > max) {
-    throw new VaultgateError('USAGE', `--${name} must be a whole number from ${min} to ${max}, not ${JSON.stringify(value)}`, { hint: `e.g. --${name} ${min === 0 ? 0 : min * 2}` });
-  }
-  return n;
+/**
+ * The whole-number flags of the face verbs, read as every operation's flags are
+ * (`parseInput`: the same USAGE message and bounds hint): these verbs are not
+ * operations of the table, so their flags are not params, but they need not be
+ * checked a second way.
+ */
+const MAX_OUTPUT_CHARS = { name: 'max_output_chars', type: 'int', min: 1000, max: 10_000_000, description: 'most characters of a tool result' } as const;
+const PORT = { name: 'port', type: 'int', min: 0, max: 65535, description: 'port to listen on' } as const;
+
+function intOption(p: typeof MAX_OUTPUT_CHARS | typeof PORT, value: string): number {
+  return parseInput([p], { [p.name]: value }, 'cli')[p.name] as number;
 }
 
 /** A failure before the protocol starts: stderr only (stdout belongs to the MCP client). */
@@ -55,7 +59,7 @@ export function registerFaceVerbs(program: Command, reporter: Reporter): void {
     .action(async (_opts: unknown, cmd: Command) => {
       const o = cmd.optsWithGlobals() as { vault?: string; allowApply?: boolean; maxOutputChars: string; printConfig?: string };
       try {
-        const maxOutputChars = intOption(o.maxOutputChars, 'max-output-chars', 1000, 10_000_000);
+        const maxOutputChars = intOption(MAX_OUTPUT_CHARS, o.maxOutputChars);
         if (o.printConfig) {
           const { mcpClientConfig } = await import('../mcp/print-config.js');
           const { selectVault } = await import('../vault/index.js');
@@ -99,7 +103,7 @@ export function registerFaceVerbs(program: Command, reporter: Reporter): void {
     .action(async (_opts: unknown, cmd: Command) => {
       const o = cmd.optsWithGlobals() as { vault?: string; port: string; host?: string; json?: boolean };
       try {
-        const port = intOption(o.port, 'port', 0, 65535);
+        const port = intOption(PORT, o.port);
         const { startWebInbox } = await import('../inbox/web/index.js');
         const inbox = await startWebInbox({ vault: o.vault, env: reporter.io.env, cwd: reporter.io.cwd, port, ...(o.host ? { host: o.host } : {}), log: (line) => reporter.io.stderr(line + '\n') });
         if (!reporter.io.isTTY || o.json) reporter.io.stdout(JSON.stringify({ url: inbox.url, token: inbox.token, port: inbox.port }) + '\n');

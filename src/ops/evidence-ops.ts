@@ -1,6 +1,7 @@
 import { VaultgateError } from '../errors.js';
 import { consentGate } from './consent-gate.js';
 import { readNoteByArg } from './note-arg.js';
+import { oneLine } from './one-line.js';
 import { defineOperation } from './operation.js';
 
 /**
@@ -54,15 +55,6 @@ export const relatePrepareOp = defineOperation({
 
 /** Characters of a fragment's text `relate prepare` shows on a terminal line. */
 const FRAGMENT_SHOWN = 100;
-
-/** `text` on one line of at most `max` characters: whitespace runs as one space, cut after a whole word with `…`. */
-export function oneLine(text: string, max: number): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
-  if (flat.length <= max) return flat;
-  const head = flat.slice(0, max - 1);
-  const cut = head.lastIndexOf(' ');
-  return (cut > max / 2 ? head.slice(0, cut) : head) + '…';
-}
 
 export const relateValidateOp = defineOperation({
   name: 'relate_validate',

@@ -1,7 +1,7 @@
 import { isRollbackProposed } from '../proposals/types.js';
 import { defineOperation } from './operation.js';
 import { actorOf } from './settings.js';
-import { CHECK, CLAIM, proposalsCore, reviewText } from './proposal-output.js';
+import { CLAIM, REVIEW, proposalsCore, reviewText } from './proposal-output.js';
 
 /**
  * The proposal verbs after `propose` (src/ops/propose-op.ts; docs/proposals.md):
@@ -30,7 +30,7 @@ export const reviewOp = defineOperation({
   toolDescription: 'Check a proposal again against the vault as it is now: checks, the exact diff, review_hash (writes nothing).',
   examples: ['vaultgate review p-7', 'vaultgate review p-7 --json'],
   params: [idArg] as const,
-  output: { proposal: { object: { id: 'string', state: 'string' } }, checks: { array: CHECK }, files: { array: { path: 'string', action: 'string', old_sha256: 'string|null', new_sha256: 'string|null', diff: 'string' } }, diff: 'string', review_hash: 'string|null', ...CLAIM },
+  output: { proposal: { object: { id: 'string', state: 'string' } }, ...REVIEW, ...CLAIM },
   annotations: { readOnly: false, destructive: false, idempotent: true, openWorld: false },
   run: async function runReview(input, ctx) {
     const { review } = await proposalsCore();
@@ -47,7 +47,7 @@ export const showOp = defineOperation({
   summary: 'A proposal and its last review, without checking again',
   examples: ['vaultgate show p-7', 'vaultgate show p-7 --json'],
   params: [idArg] as const,
-  output: { proposal: { object: { id: 'string', state: 'string', title: 'string', agent: 'string|null' } }, checks: { array: CHECK }, files: { array: { path: 'string', action: 'string', old_sha256: 'string|null', new_sha256: 'string|null', diff: 'string' } }, diff: 'string', review_hash: 'string|null', ...CLAIM },
+  output: { proposal: { object: { id: 'string', state: 'string', title: 'string', agent: 'string|null' } }, ...REVIEW, ...CLAIM },
   annotations: { readOnly: true, destructive: false, idempotent: true, openWorld: false },
   run: async function runShow(input, ctx) {
     const { show } = await proposalsCore();

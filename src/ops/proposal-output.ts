@@ -7,7 +7,14 @@ import type { ReviewView } from '../proposals/index.js';
  */
 
 /** A review check as documented (docs/json.md): the MCP output schemas name these fields. */
-export const CHECK = { name: 'string', ok: 'boolean', severity: 'string', message: 'string' } as const;
+const CHECK = { name: 'string', ok: 'boolean', severity: 'string', message: 'string' } as const;
+/** A review's documented fields (docs/json.md): `review` and `show` answer with them, `propose` under `review`. */
+export const REVIEW = {
+  checks: { array: CHECK },
+  files: { array: { path: 'string', action: 'string', old_sha256: 'string|null', new_sha256: 'string|null', diff: 'string' } },
+  diff: 'string',
+  review_hash: 'string|null',
+} as const;
 /** A plan's claim and its cited fragments (issue 22 §2), present only for a proposal made by `plan --propose`. */
 export const CLAIM = {
   claim: { object: { text: 'string', kind: 'string', catalog_id: 'string', answer_id: 'integer', recommendation: 'integer' }, optional: true },

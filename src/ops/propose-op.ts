@@ -7,7 +7,7 @@ import { ACTIONS, actionFields, changeListZod, parseChangeList, resolveSources, 
 import { defineOperation, type OpContext } from './operation.js';
 import { decodeUtf8Arg, readFileArg } from './read-bounded.js';
 import { actorOf, agentName } from './settings.js';
-import { CHECK, proposalsCore, reviewText } from './proposal-output.js';
+import { REVIEW, proposalsCore, reviewText } from './proposal-output.js';
 
 /**
  * `propose` (docs/proposals.md): calls the proposals core and shapes nothing but
@@ -168,7 +168,7 @@ export const proposeOp = defineOperation({
     { name: 'allow_relink', type: 'boolean', description: 'existing links may change target (warn, not block)' },
     { name: 'allow_broken_links', type: 'boolean', description: 'links to a deleted note may dangle (warn, not block)' },
   ] as const,
-  output: { proposal: { object: { id: 'string', state: 'string', title: 'string', files: 'array' } }, review: { object: { checks: { array: CHECK }, files: { array: { path: 'string', action: 'string', old_sha256: 'string|null', new_sha256: 'string|null', diff: 'string' } }, diff: 'string', review_hash: 'string|null' } } },
+  output: { proposal: { object: { id: 'string', state: 'string', title: 'string', files: 'array' } }, review: { object: REVIEW } },
   annotations: { readOnly: false, destructive: false, idempotent: false, openWorld: false },
   run: async function runPropose(input, ctx) {
     const { propose, parseChangesDocument, parseChangeListText } = await proposalsCore();

@@ -1,6 +1,7 @@
 import { VaultgateError } from '../errors.js';
 import { CONTEXT_BOUNDS, DEFAULT_BUDGET_CHARS, DEFAULT_CONTEXT_LIMIT, DEFAULT_MAX_LINKED, type ScenarioSlot } from '../context/types.js';
 import { consentGate } from './consent-gate.js';
+import { oneLine } from './one-line.js';
 import { defineOperation, READ_ONLY, type OpContext } from './operation.js';
 
 /**
@@ -213,7 +214,7 @@ export const contextOp = defineOperation({
     return [
       ...(p.scenario ? [`scenario ${p.scenario.name}: evidence from its areas only; its AGENT.md comes first in --json and --format markdown`] : []),
       contextHeadline(p),
-      ...p.evidence.map((e) => `[${e.id}] ${e.path}${e.heading_path.length ? ' › ' + e.heading_path.join(' › ') : ''}  lines ${e.lines.join('-')}  (${e.reason})\n    ${preview(e.text, CONTEXT_PREVIEW_CHARS)}`),
+      ...p.evidence.map((e) => `[${e.id}] ${e.path}${e.heading_path.length ? ' › ' + e.heading_path.join(' › ') : ''}  lines ${e.lines.join('-')}  (${e.reason})\n    ${oneLine(e.text, CONTEXT_PREVIEW_CHARS)}`),
       ...(p.dense ? p.warnings.filter((w) => w.startsWith('dense: ')).map((w) => `warning: ${w}`) : []),
       '(--json for the whole packet with hashes; --format markdown for push mode)',
     ].join('\n');
@@ -236,15 +237,6 @@ export function contextHeadline(p: { total: number; evidence: { path: string; li
     (linked ? ` (${n - linked} answering, ${linked} linked)` : '') +
     (left ? `; ${left} more left out by the budget` : '')
   );
-}
-
-/** Text on one line, at most `max` characters, cut at a word boundary and marked `…` when cut. */
-export function preview(text: string, max: number): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
-  if (flat.length <= max) return flat;
-  const cut = flat.slice(0, max - 1);
-  const space = cut.lastIndexOf(' ');
-  return (space > max / 2 ? cut.slice(0, space) : cut) + '…';
 }
 
 function parseWhere(items: string[]): { key: string; value: string }[] {
