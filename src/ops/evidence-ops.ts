@@ -220,7 +220,7 @@ export const verifyOp = defineOperation({
     const { readFileArg, decodeUtf8Arg } = await import('./read-bounded.js');
     const read = (arg: string, what: string) => {
       const tooLarge = (limit: number) => new VaultgateError('INVALID_INPUT', `the ${what} is over ${limit} bytes`, { hint: `Give a smaller ${what}.` });
-      return decodeUtf8Arg(readFileArg(ctx, arg, { limit: VERIFY_LIMITS.bytes, what, tooLarge }), `the ${what}`, `Save the ${what} as UTF-8.`);
+      return decodeUtf8Arg(readFileArg(ctx, arg, { limit: VERIFY_LIMITS.bytes, what, tooLarge }), { what: `the ${what}`, hint: `Save the ${what} as UTF-8.` });
     };
     const answer = read(input.answer, 'answer');
     const packet = input.packet === undefined ? undefined : read(input.packet, 'packet');

@@ -40,7 +40,7 @@ export const linksOp = defineOperation({
       const { linkSnapshot } = await import('../index/index.js');
       const snap = session.read((h) => linkSnapshot(h.db)).result;
       if (input.snapshot === '-') return { ...snap } as Record<string, unknown>;
-      const file = writeOutsideVault(session.root, ctx.cwd, input.snapshot, JSON.stringify(snap) + '\n');
+      const file = writeOutsideVault(JSON.stringify(snap) + '\n', { root: session.root, cwd: ctx.cwd, file: input.snapshot });
       return { snapshot: { file, taken_at: snap.taken_at, notes: snap.notes, links: snap.links } } as Record<string, unknown>;
     }
     if (input.note === undefined) throw new VaultgateError('USAGE', 'missing NOTE: vault-relative path of the note', { hint: 'Give NOTE, or --snapshot FILE for the whole vault; see `vaultgate links --help`.', details: { param: 'note' } });
@@ -68,7 +68,7 @@ const MAX_SNAPSHOT_BYTES = 512 * 1024 * 1024;
  * file renamed into place). Reads never write inside the vault: a path inside
  * it is refused.
  */
-function writeOutsideVault(root: string, cwd: string, file: string, text: string): string {
+function writeOutsideVault(text: string, { root, cwd, file }: { root: string; cwd: string; file: string }): string {
   const abs = path.resolve(cwd, file);
   const real = (p: string) => {
     try {

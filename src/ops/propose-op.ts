@@ -22,7 +22,7 @@ async function maxInputBytes(): Promise<number> {
 }
 
 function decodeText(bytes: Buffer, what: string): string {
-  return decodeUtf8Arg(bytes, what, 'Proposals carry text; save it as UTF-8.', { keepBom: true });
+  return decodeUtf8Arg(bytes, { what, hint: 'Proposals carry text; save it as UTF-8.', keepBom: true });
 }
 
 async function readInputFile(ctx: OpContext, file: string, what: string): Promise<string> {

@@ -114,5 +114,5 @@ function readSample(ctx: OpContext, file: string): string {
     what: 'sample note',
     tooLarge: (limit) => new VaultgateError('FILE_TOO_LARGE', `${file} is larger than ${limit} bytes`),
   });
-  return decodeUtf8Arg(bytes, file, 'Give the sample note as UTF-8 text.');
+  return decodeUtf8Arg(bytes, { what: file, hint: 'Give the sample note as UTF-8 text.' });
 }

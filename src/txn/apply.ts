@@ -153,7 +153,7 @@ export function executePlan(
   };
   try {
     for (const w of plan.writes) {
-      if (hasOriginal(w)) inodes.set(w.index, backupOriginal(root, opDir, w, ops));
+      if (hasOriginal(w)) inodes.set(w.index, backupOriginal({ root, opDir, ops }, w));
     }
     // One durable point before the first change to the vault: the intent's and the
     // backups' names in the operation folder, then the folder's name in pending/.
@@ -166,10 +166,10 @@ export function executePlan(
     }
     const release = (disk: string) => markReleased(opDir, disk, ops);
     for (const w of plan.writes) {
-      performWrite(root, w, ops, originalIno, release);
+      performWrite({ root, ops, release, originalIno }, w);
       lock.beat();
     }
-    verifyOriginals(root, plan.writes, ops, opDir);
+    verifyOriginals({ root, opDir, ops }, plan.writes);
     finalize(root, opDir, intent, 'applied', ops, opts);
     return result;
   } catch (e) {

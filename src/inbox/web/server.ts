@@ -90,7 +90,14 @@ interface InboxState {
   lastMark: string | undefined;
 }
 
-type Handler = (s: InboxState, req: http.IncomingMessage, res: http.ServerResponse, url: URL) => Promise<void> | void;
+/** One request and its response, with the request's URL parsed once. */
+interface Exchange {
+  req: http.IncomingMessage;
+  res: http.ServerResponse;
+  url: URL;
+}
+
+type Handler = (s: InboxState, x: Exchange) => Promise<void> | void;
 
 /**
  * The routes the server answers itself; every other `/api/` path is a route of
@@ -104,19 +111,28 @@ const SERVER_ROUTES: readonly { method: string; path: string; auth: 'token' | 's
   { method: 'GET', path: '/api/events', auth: 'session', handler: streamQueueEvents },
 ];
 
-function send(res: http.ServerResponse, status: number, body: string, type: string, extra: Record<string, string> = {}): void {
-  res.writeHead(status, { ...SECURITY_HEADERS, 'Content-Type': type, 'Content-Length': Buffer.byteLength(body), ...extra });
-  res.end(body);
+interface Reply {
+  status: number;
+  body: string;
+  type: string;
+  headers?: Record<string, string>;
 }
 
-function sendJson(res: http.ServerResponse, status: number, body: unknown, extra?: Record<string, string>): void {
-  send(res, status, JSON.stringify(body), 'application/json; charset=utf-8', extra);
+function send(res: http.ServerResponse, r: Reply): void {
+  res.writeHead(r.status, { ...SECURITY_HEADERS, 'Content-Type': r.type, 'Content-Length': Buffer.byteLength(r.body), ...r.headers });
+  res.end(r.body);
 }
 
-function sendError(s: InboxState, res: http.ServerResponse, status: number, e: unknown): void {
-  const report = errorReport(e);
-  if (report.internal) s.log(`vaultgate serve: ${(e as Error)?.stack ?? String(e)}`);
-  sendJson(res, status || httpStatus(report.error.code), { ok: false, error: report.error });
+function sendJson(res: http.ServerResponse, body: unknown, opts: { status?: number; headers?: Record<string, string> } = {}): void {
+  send(res, { status: opts.status ?? 200, body: JSON.stringify(body), type: 'application/json; charset=utf-8', ...(opts.headers ? { headers: opts.headers } : {}) });
+}
+
+/** A failure as `{ok: false, error}`: a refusal with its own status, anything else by its code (a bug logged with its stack). */
+function sendError(s: InboxState, res: http.ServerResponse, e: unknown): void {
+  const raised = e instanceof HttpError ? e.error : e;
+  const report = errorReport(raised);
+  if (report.internal) s.log(`vaultgate serve: ${(raised as Error)?.stack ?? String(raised)}`);
+  sendJson(res, { ok: false, error: report.error }, { status: e instanceof HttpError ? e.status : httpStatus(report.error.code) });
 }
 
 /** Who is calling: the token, or a session the token opened. Null when neither. */
@@ -180,18 +196,18 @@ function startPolling(s: InboxState): void {
 }
 
 /** POST /api/session: the page trades the token from its URL for a session cookie (HttpOnly: scripts never see it). */
-function openPageSession(s: InboxState, _req: http.IncomingMessage, res: http.ServerResponse): void {
+function openPageSession(s: InboxState, { res }: Exchange): void {
   const sid = randomToken();
   if (s.sessions.size >= MAX_SESSIONS) s.sessions.delete(s.sessions.values().next().value!);
   s.sessions.add(sid);
-  sendJson(res, 200, { ok: true, csrf_token: s.csrf }, { 'Set-Cookie': `${cookieName(s.port)}=${sid}; HttpOnly; SameSite=Strict; Path=/` });
+  sendJson(res, { ok: true, csrf_token: s.csrf }, { headers: { 'Set-Cookie': `${cookieName(s.port)}=${sid}; HttpOnly; SameSite=Strict; Path=/` } });
 }
 
 /** GET /api/session: the CSRF token, the vault, and the operations this build has. */
-function describeSession(s: InboxState, _req: http.IncomingMessage, res: http.ServerResponse): void {
+function describeSession(s: InboxState, { res }: Exchange): void {
   const id = s.session.identity();
   const has = (name: string) => findOperation({ name }) !== undefined;
-  sendJson(res, 200, {
+  sendJson(res, {
     ok: true,
     csrf_token: s.csrf,
     vault: { root: s.session.root, vault_id: id.vault_id },
@@ -200,7 +216,7 @@ function describeSession(s: InboxState, _req: http.IncomingMessage, res: http.Se
 }
 
 /** GET /api/events: a Server-Sent Events stream that says `queue` when the queue changed. */
-async function streamQueueEvents(s: InboxState, req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+async function streamQueueEvents(s: InboxState, { req, res }: Exchange): Promise<void> {
   // The mark is taken before the stream opens: a change made after the page saw `open` is always announced.
   if (!s.poll) s.lastMark = await queueMark(s);
   res.writeHead(200, { ...SECURITY_HEADERS, 'Content-Type': 'text/event-stream; charset=utf-8', Connection: 'keep-alive' });
@@ -218,7 +234,7 @@ async function streamQueueEvents(s: InboxState, req: http.IncomingMessage, res: 
 }
 
 /** Every other `/api/` path: the operation table's route (api.ts), its JSON the response. */
-async function runApiRoute(s: InboxState, req: http.IncomingMessage, res: http.ServerResponse, url: URL): Promise<void> {
+async function runApiRoute(s: InboxState, { req, res, url }: Exchange): Promise<void> {
   const method = req.method ?? 'GET';
   const changes = method !== 'GET' && method !== 'HEAD';
   const data = changes ? await readJsonBody(req) : Object.fromEntries(url.searchParams);
@@ -227,7 +243,7 @@ async function runApiRoute(s: InboxState, req: http.IncomingMessage, res: http.S
   if ('error' in found) throw new HttpError(found.status, found.error);
   const raw = found.route.input(found.match, data);
   const r = await runOperation(found.op, raw, found.route.from, s.ctx);
-  sendJson(res, 200, { ok: true, ...r.output });
+  sendJson(res, { ok: true, ...r.output });
 }
 
 /** One request: Host, then a static asset, then Origin, token or cookie, CSRF, and the route. */
@@ -239,7 +255,7 @@ async function handleRequest(s: InboxState, req: http.IncomingMessage, res: http
   const asset = ASSETS[url.pathname];
   if (asset) {
     if (method !== 'GET' && method !== 'HEAD') throw refuse(405, `${method} is not allowed on ${url.pathname}`);
-    return send(res, 200, asset.body, asset.type);
+    return send(res, { status: 200, body: asset.body, type: asset.type });
   }
   if (!url.pathname.startsWith('/api/')) throw new HttpError(404, new VaultgateError('NOT_FOUND', `no page ${url.pathname}`));
 
@@ -251,13 +267,13 @@ async function handleRequest(s: InboxState, req: http.IncomingMessage, res: http
   const own = SERVER_ROUTES.find((r) => r.method === method && r.path === url.pathname);
   if (own?.auth === 'token') {
     if (auth !== 'bearer') throw refuse(401, 'the token is missing or wrong', 'Open the URL vaultgate serve printed (it carries the token).');
-    return own.handler(s, req, res, url);
+    return own.handler(s, { req, res, url });
   }
   if (!auth) throw refuse(401, 'the token is missing or wrong', 'Send Authorization: Bearer TOKEN, or open the URL vaultgate serve printed.');
   if (changes && !sameSecret(typeof req.headers['x-csrf-token'] === 'string' ? req.headers['x-csrf-token'] : undefined, s.csrf)) {
     throw refuse(403, 'the CSRF token is missing or wrong', 'Send X-CSRF-Token: the csrf_token of GET /api/session.');
   }
-  return (own?.handler ?? runApiRoute)(s, req, res, url);
+  return (own?.handler ?? runApiRoute)(s, { req, res, url });
 }
 
 export async function startWebInbox(opts: WebInboxOptions): Promise<WebInbox> {
@@ -302,8 +318,7 @@ export async function startWebInbox(opts: WebInboxOptions): Promise<WebInbox> {
   const server = http.createServer((req, res) => {
     handleRequest(s, req, res).catch((e: unknown) => {
       if (res.headersSent) return res.destroy();
-      if (e instanceof HttpError) sendError(s, res, e.status, e.error);
-      else sendError(s, res, 0, e);
+      sendError(s, res, e);
     });
   });
   server.headersTimeout = 10_000;
