@@ -2,7 +2,7 @@ import path from 'node:path';
 import { unreachable, VaultgateError } from '../errors.js';
 import { sha256Hex } from '../vault/index.js';
 import { fsyncDir } from './durable.js';
-import { rethrowIfCrash, type FsOps } from './fs-ops.js';
+import { rethrowIfCrash, type FsOps, type OperationSite } from './fs-ops.js';
 import { backupName } from './journal.js';
 import { abs } from './layout.js';
 import { hasOriginal, type PlannedCreate, type PlannedDelete, type PlannedMove, type PlannedReplace, type PlannedWithOriginal, type PlannedWrite } from './plan.js';
@@ -42,13 +42,6 @@ export class ConcurrentEdit extends VaultgateError {
  * this operation never wrote: rollback and recovery leave it exactly as it is.
  */
 export type Release = (disk: string) => void;
-
-/** Where an operation's files are: the vault root, its operation folder, and the filesystem calls (the crash tests inject faults there). */
-export interface OperationSite {
-  root: string;
-  opDir: string;
-  ops: FsOps;
-}
 
 /** What the per-file steps need besides the write: the vault, the filesystem calls, and how to release a location. */
 interface Performing {

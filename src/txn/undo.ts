@@ -124,7 +124,7 @@ export async function undoOperation(root: string, op: string, opts: EngineOption
     const bundle: Bundle = { schema: BUNDLE_SCHEMA, operation_id: undoId, operation_type: 'generic', writes, expected_hashes: expected, read_preconditions: pathMap() };
     assertNotBlocked(undoId, writes.flatMap(pathsOf), blocked);
     const plan = buildPlan(root, bundle, { ops, scopeContext: { captures_folder: '' }, skipScope: true, modes });
-    const r = executePlan(root, plan, ops, lock, { keepBackups, undo_of: op });
+    const r = executePlan({ root, ops, lock }, plan, { keepBackups, undo_of: op });
     removeEmptyDirs(root, rec.created_dirs, ops);
     return { operation_id: undoId, undone: op, changed_paths: r.changed_paths, replayed: false };
   });
