@@ -41,6 +41,13 @@ function failOnStderr(reporter: Reporter, e: unknown): void {
 }
 
 export function registerFaceVerbs(program: Command, reporter: Reporter): void {
+  registerMcpVerb(program, reporter);
+  registerServeVerb(program, reporter);
+  registerInboxVerb(program, reporter);
+}
+
+/** `vaultgate mcp`: the MCP stdio server (or, with --print-config, the JSON that registers it). */
+function registerMcpVerb(program: Command, reporter: Reporter): void {
   program
     .command('mcp')
     .summary('Serve this vault to MCP clients over stdio (Claude Code, Claude Desktop, Cursor, VS Code)')
@@ -87,7 +94,10 @@ export function registerFaceVerbs(program: Command, reporter: Reporter): void {
         else failOnStderr(reporter, e);
       }
     });
+}
 
+/** `vaultgate serve`: the web inbox, until interrupted. */
+function registerServeVerb(program: Command, reporter: Reporter): void {
   program
     .command('serve')
     .summary('Open the web inbox: review, approve, decline and roll back proposals in a browser (loopback only)')
@@ -118,7 +128,10 @@ export function registerFaceVerbs(program: Command, reporter: Reporter): void {
         reporter.fail(e);
       }
     });
+}
 
+/** `vaultgate inbox`: the full-screen terminal inbox. */
+function registerInboxVerb(program: Command, reporter: Reporter): void {
   program
     .command('inbox')
     .summary('Work through the proposals in a full-screen terminal: diffs, checks, apply, decline, rollback, history')
