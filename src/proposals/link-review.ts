@@ -165,8 +165,16 @@ function tokens(text: string, base: number, links: readonly Link[]): { keys: str
   return { keys, links: at };
 }
 
+/** One side of an alignment: a note's text (or a stretch of it, starting at `base` in the note) and its links. */
+interface Side {
+  text: string;
+  links: readonly Link[];
+  /** Where `text` starts in its note (0: the whole note). */
+  base?: number;
+}
+
 /** Whether two texts are the same around their links (the links may differ). */
-function sameAroundLinks(a: string, al: readonly Link[], b: string, bl: readonly Link[]): boolean {
+function sameAroundLinks({ text: a, links: al }: Side, { text: b, links: bl }: Side): boolean {
   let pa = 0;
   let pb = 0;
   for (let i = 0; i < al.length; i++) {
@@ -200,9 +208,11 @@ export const ALIGN_WORDS_MAX_CHARS = 64 * 1024;
  * each there). Too different to align (over the work budget), or a changed
  * stretch too long to align word by word: one hunk for it.
  */
-function alignLinks(oldText: string, oldLinks: readonly Link[], newText: string, newLinks: readonly Link[]): Alignment {
+function alignLinks(before: Side, after: Side): Alignment {
+  const { text: oldText, links: oldLinks } = before;
+  const { text: newText, links: newLinks } = after;
   const out: Alignment = { pairs: [], hunks: [] };
-  if (oldLinks.length === newLinks.length && sameAroundLinks(oldText, oldLinks, newText, newLinks)) {
+  if (oldLinks.length === newLinks.length && sameAroundLinks(before, after)) {
     // only links changed (a move's rewrite): each link pairs with the one in its place
     oldLinks.forEach((l, i) => {
       const n = newLinks[i]!;
@@ -216,8 +226,8 @@ function alignLinks(oldText: string, oldLinks: readonly Link[], newText: string,
     if (oldLinks.length > 0 || newLinks.length > 0) out.hunks.push({ lost: [...oldLinks], gained: [...newLinks] });
     return out;
   }
-  if (oldText.length <= ALIGN_WORDS_MAX_CHARS && newText.length <= ALIGN_WORDS_MAX_CHARS) alignWords(oldText, 0, oldLinks, newText, 0, newLinks, out);
-  else alignLines(oldText, oldLinks, newText, newLinks, out);
+  if (oldText.length <= ALIGN_WORDS_MAX_CHARS && newText.length <= ALIGN_WORDS_MAX_CHARS) alignWords(before, after, out);
+  else alignLines(before, after, out);
   // links an overlapping range kept out of the token sequence
   const seenOld = new Set([...out.pairs.map((p) => p[0]), ...out.hunks.flatMap((h) => h.lost)]);
   const seenNew = new Set([...out.pairs.map((p) => p[1]), ...out.hunks.flatMap((h) => h.gained)]);
@@ -228,9 +238,11 @@ function alignLinks(oldText: string, oldLinks: readonly Link[], newText: string,
 }
 
 /** Word-by-word alignment of two stretches (each starting at its base in its note), within the work budget; past it, one hunk. */
-function alignWords(oldText: string, oldBase: number, oldLinks: readonly Link[], newText: string, newBase: number, newLinks: readonly Link[], out: Alignment): void {
-  const a = tokens(oldText, oldBase, oldLinks);
-  const b = tokens(newText, newBase, newLinks);
+function alignWords(before: Side, after: Side, out: Alignment): void {
+  const oldLinks = before.links;
+  const newLinks = after.links;
+  const a = tokens(before.text, before.base ?? 0, oldLinks);
+  const b = tokens(after.text, after.base ?? 0, newLinks);
   const parts = boundedDiffArrays(a.keys, b.keys);
   if (parts === undefined) {
     out.hunks.push({ lost: [...oldLinks], gained: [...newLinks] });
@@ -269,7 +281,9 @@ function alignWords(oldText: string, oldBase: number, oldLinks: readonly Link[],
  * line, linear in the note. Links in unchanged lines pair in order (when the
  * parse found the same links there: an opened code fence above can hide them).
  */
-function alignLines(oldText: string, oldLinks: readonly Link[], newText: string, newLinks: readonly Link[], out: Alignment): void {
+function alignLines(before: Side, after: Side, out: Alignment): void {
+  const { text: oldText, links: oldLinks } = before;
+  const { text: newText, links: newLinks } = after;
   const oldLines = oldText.split('\n');
   const newLines = newText.split('\n');
   let oi = 0; // next old link not yet placed
@@ -297,7 +311,7 @@ function alignLines(oldText: string, oldLinks: readonly Link[], newText: string,
       out.hunks.push({ lost: ol, gained: nl });
       return;
     }
-    alignWords(oldText.slice(os, oe), os, ol, newText.slice(ns, ne), ns, nl, out);
+    alignWords({ text: oldText.slice(os, oe), base: os, links: ol }, { text: newText.slice(ns, ne), base: ns, links: nl }, out);
   };
   const parts = boundedDiffArrays(oldLines, newLines);
   if (parts === undefined) {
@@ -497,7 +511,7 @@ function reviewNote(run: ReviewRun, i: number, note: { oldText: string | null; n
   const oldLinks = oldModel?.links ?? [];
   const newLinks = newModel?.links ?? [];
   const anchorsBefore: AnchorLookup = (p) => (p === from && oldModel ? oldModel : dbAnchors(p));
-  const aligned = alignLinks(stripBom(oldText ?? ''), oldLinks, stripBom(newText ?? ''), newLinks);
+  const aligned = alignLinks({ text: stripBom(oldText ?? ''), links: oldLinks }, { text: stripBom(newText ?? ''), links: newLinks });
   // memoised: the pairing below may look at an added link once per removed link of its place
   const wasMemo = new Map<Link, LinkResolution>();
   const nowMemo = new Map<Link, LinkResolution>();
