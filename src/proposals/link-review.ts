@@ -411,37 +411,19 @@ function fileListChange(changes: readonly StoredChange[], parse: (text: string |
 
 /** The check a link the change adds fails (ambiguous, a missing heading or block, no such note yet), or null when it resolves. */
 function newLinkCheck(to: string, link: Link, r: LinkResolution): ReviewCheck | null {
-  const at = `${to}:${link.startLine}`;
-  if (r.status === 'ambiguous') {
-    return {
-      name: 'links',
-      ok: false,
-      severity: 'block',
-      path: to,
-      message: `${at}: new link ${link.raw} is ambiguous (${r.candidates!.join(', ')}); Obsidian's pick is undetermined — give the path`,
-      details: { raw: link.raw, line: link.startLine, candidates: r.candidates },
-    };
-  }
+  const fails = (severity: 'block' | 'warn', what: string, details: Record<string, unknown> = {}): ReviewCheck => ({
+    name: 'links',
+    ok: false,
+    severity,
+    path: to,
+    message: `${to}:${link.startLine}: new link ${link.raw} ${what}`,
+    details: { raw: link.raw, line: link.startLine, ...details },
+  });
+  if (r.status === 'ambiguous') return fails('block', `is ambiguous (${r.candidates!.join(', ')}); Obsidian's pick is undetermined — give the path`, { candidates: r.candidates });
   if (r.status === 'resolved' && r.subpath?.exists === false) {
-    return {
-      name: 'links',
-      ok: false,
-      severity: 'block',
-      path: to,
-      message: `${at}: new link ${link.raw} names a ${r.subpath.kind} ${JSON.stringify(r.subpath.value)} that ${r.target} does not have`,
-      details: { raw: link.raw, line: link.startLine, target: r.target, subpath: r.subpath },
-    };
+    return fails('block', `names a ${r.subpath.kind} ${JSON.stringify(r.subpath.value)} that ${r.target} does not have`, { target: r.target, subpath: r.subpath });
   }
-  if (r.status === 'unresolved') {
-    return {
-      name: 'links',
-      ok: false,
-      severity: 'warn',
-      path: to,
-      message: `${at}: new link ${link.raw} points to a note that does not exist (yet)`,
-      details: { raw: link.raw, line: link.startLine },
-    };
-  }
+  if (r.status === 'unresolved') return fails('warn', 'points to a note that does not exist (yet)');
   return null;
 }
 

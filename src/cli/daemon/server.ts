@@ -215,6 +215,31 @@ async function listenOnSocket(server: net.Server, paths: ReturnType<typeof daemo
   }
 }
 
+/** The daemon's info file (what `daemon status` reads without asking) and its first log line. */
+function announce({ paths, root, startedAt, log }: { paths: ReturnType<typeof daemonPaths>; root: string; startedAt: Date; log: (line: string) => void }): void {
+  writePrivateFile(paths.info, `${JSON.stringify({ pid: process.pid, vault: root, socket: paths.socket, started_at: startedAt.toISOString(), version: VERSION, build: BUILD })}\n`);
+  log(`vaultgate daemon ${VERSION} (${BUILD}) pid ${process.pid} serving ${root} on ${paths.socket}`);
+}
+
+/**
+ * Once a second: stop when the vault folder, the socket or the build on disk is
+ * no longer the one the daemon started with; keep the token file; remember the
+ * machine config; queue the periodic walk while idle.
+ */
+function housekeep(d: DaemonState, started: { rootIno: number; socketIno: number; mainScript: string | undefined; buildStamp: string | null }): void {
+  const { root, paths, token, session } = d;
+  const vault = fs.statSync(root, { throwIfNoEntry: false });
+  if (!vault?.isDirectory() || vault.ino !== started.rootIno) return void d.shutdown('the vault folder is gone');
+  if (fs.lstatSync(paths.socket, { throwIfNoEntry: false })?.ino !== started.socketIno) return void d.shutdown('the socket was removed or replaced');
+  // Two daemons started at once: the one that lost the socket exits and removes its token, which may have been the
+  // one on disk. The socket is ours, so the token file is ours to write again.
+  if (!fs.existsSync(paths.token)) writePrivateFile(paths.token, `${token}\n`);
+  if (started.mainScript && started.buildStamp !== fileStamp(started.mainScript)) return void d.shutdown('vaultgate was rebuilt or upgraded');
+  rememberConfig(d);
+  // The periodic walk runs while idle, so no command waits for it.
+  if (session.walkDue()) d.queue = d.queue.then(() => refreshIndex(d, 'walk interval'));
+}
+
 /**
  * `vaultgate daemon run`: one long-lived process per vault answering the CLI's
  * read commands over a Unix socket, with the index open and a file watcher
@@ -252,8 +277,7 @@ export async function serveDaemon(opts: DaemonOptions): Promise<{ reason: string
   const mainScript = process.argv[1];
   const buildStamp = mainScript ? fileStamp(mainScript) : null;
   const startedAt = new Date();
-  writePrivateFile(paths.info, `${JSON.stringify({ pid: process.pid, vault: root, socket: paths.socket, started_at: startedAt.toISOString(), version: VERSION, build: BUILD })}\n`);
-  opts.log(`vaultgate daemon ${VERSION} (${BUILD}) pid ${process.pid} serving ${root} on ${paths.socket}`);
+  announce({ paths, root, startedAt, log: opts.log });
 
   // New and changed sections get their vectors while the daemon is idle, so fusion needs no separate step.
   const embedder = new BackgroundEmbedder(session, opts.env, { log: opts.log });
@@ -291,18 +315,7 @@ export async function serveDaemon(opts: DaemonOptions): Promise<{ reason: string
 
   server.on('connection', (socket) => acceptConnection(d, socket));
 
-  const housekeeping = setInterval(() => {
-    const vault = fs.statSync(root, { throwIfNoEntry: false });
-    if (!vault?.isDirectory() || vault.ino !== rootIno) return void d.shutdown('the vault folder is gone');
-    if (fs.lstatSync(paths.socket, { throwIfNoEntry: false })?.ino !== socketIno) return void d.shutdown('the socket was removed or replaced');
-    // Two daemons started at once: the one that lost the socket exits and removes its token, which may have been the
-    // one on disk. The socket is ours, so the token file is ours to write again.
-    if (!fs.existsSync(paths.token)) writePrivateFile(paths.token, `${token}\n`);
-    if (mainScript && buildStamp !== fileStamp(mainScript)) return void d.shutdown('vaultgate was rebuilt or upgraded');
-    rememberConfig(d);
-    // The periodic walk runs while idle, so no command waits for it.
-    if (session.walkDue()) d.queue = d.queue.then(() => refreshIndex(d, 'walk interval'));
-  }, HOUSEKEEPING_MS);
+  const housekeeping = setInterval(() => housekeep(d, { rootIno, socketIno, mainScript, buildStamp }), HOUSEKEEPING_MS);
   housekeeping.unref();
 
   for (const signal of ['SIGTERM', 'SIGINT'] as const) process.once(signal, () => void d.shutdown(signal));

@@ -276,13 +276,32 @@ async function handleRequest(s: InboxState, req: http.IncomingMessage, res: http
   return (own?.handler ?? runApiRoute)(s, { req, res, url });
 }
 
-export async function startWebInbox(opts: WebInboxOptions): Promise<WebInbox> {
-  const host = opts.host ?? DEFAULT_HOST;
+/** One address to listen on: every address at once (0.0.0.0, ::) is refused, the page checks Host against it. */
+function checkedHost(host: string): string {
   if (host === '0.0.0.0' || host === '::' || host === '') {
     throw new VaultgateError('USAGE', `--host ${JSON.stringify(host)} listens on every address`, {
       hint: 'Name one address (the page checks the Host header against it); the default is 127.0.0.1.',
     });
   }
+  return host;
+}
+
+/** Listens, a port in use or an address that cannot be had being USAGE. */
+function listenOn(server: http.Server, { host, port }: { host: string; port: number }): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    server.once('error', (e: NodeJS.ErrnoException) =>
+      reject(
+        e.code === 'EADDRINUSE'
+          ? new VaultgateError('USAGE', `port ${port} on ${host} is in use`, { hint: 'Pick another --port, or --port 0 for any free one.' })
+          : new VaultgateError('USAGE', `cannot listen on ${host}:${port}: ${e.message}`, { hint: 'Check --host and --port.' }),
+      ),
+    );
+    server.listen(port, host, () => resolve());
+  });
+}
+
+export async function startWebInbox(opts: WebInboxOptions): Promise<WebInbox> {
+  const host = checkedHost(opts.host ?? DEFAULT_HOST);
   const session = VaultSession.open({ vault: opts.vault, env: opts.env, cwd: opts.cwd, keepIndexOpen: true, freshness: opts.env.VAULTGATE_FRESHNESS === 'walk' ? 'walk' : 'watch' });
   // New and changed sections get their vectors while the server is idle (search.embeddings, loopback providers only).
   const embedder = new BackgroundEmbedder(session, opts.env, { log: (l) => opts.log(`vaultgate serve: ${l}`) });
@@ -324,16 +343,7 @@ export async function startWebInbox(opts: WebInboxOptions): Promise<WebInbox> {
   server.headersTimeout = 10_000;
   server.requestTimeout = 60_000;
 
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', (e: NodeJS.ErrnoException) =>
-      reject(
-        e.code === 'EADDRINUSE'
-          ? new VaultgateError('USAGE', `port ${opts.port} on ${host} is in use`, { hint: 'Pick another --port, or --port 0 for any free one.' })
-          : new VaultgateError('USAGE', `cannot listen on ${host}:${opts.port}: ${e.message}`, { hint: 'Check --host and --port.' }),
-      ),
-    );
-    server.listen(opts.port, host, () => resolve());
-  });
+  await listenOn(server, { host, port: opts.port });
   const port = (s.port = (server.address() as { port: number }).port);
   s.allowed = allowedHosts(host, port);
   const shownHost = host.includes(':') ? `[${host}]` : host;
