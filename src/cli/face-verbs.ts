@@ -2,9 +2,10 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { format } from 'node:util';
 import { Command, Option } from 'commander';
-import { errorReport, parseInput } from '../ops/index.js';
+import { errorReport } from '../ops/index.js';
 import { visibleLines } from '../visible-text.js';
 import type { Reporter } from './command-kit.js';
+import { intFlag } from './int-flag.js';
 
 /**
  * The verbs that start another face: `vaultgate mcp` (MCP stdio server),
@@ -19,18 +20,9 @@ const HELP_GROUP = 'Agents and inboxes:';
 /** The compiled CLI as installed (package.json `bin`), for `--print-config` (absolute: desktop apps start servers without the shell's PATH). */
 const CLI_MAIN = path.join(path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..'), 'dist/cli/main.cjs');
 
-/**
- * The whole-number flags of the face verbs, read as every operation's flags are
- * (`parseInput`: the same USAGE message and bounds hint): these verbs are not
- * operations of the table, so their flags are not params, but they need not be
- * checked a second way.
- */
+/** The face verbs' whole-number flags, as params: read by {@link intFlag} as every operation's flags are. */
 const MAX_OUTPUT_CHARS = { name: 'max_output_chars', type: 'int', min: 1000, max: 10_000_000, description: 'most characters of a tool result' } as const;
 const PORT = { name: 'port', type: 'int', min: 0, max: 65535, description: 'port to listen on' } as const;
-
-function intOption(p: typeof MAX_OUTPUT_CHARS | typeof PORT, value: string): number {
-  return parseInput([p], { [p.name]: value }, 'cli')[p.name] as number;
-}
 
 /** A failure before the protocol starts: stderr only (stdout belongs to the MCP client). */
 function failOnStderr(reporter: Reporter, e: unknown): void {
@@ -66,7 +58,7 @@ function registerMcpVerb(program: Command, reporter: Reporter): void {
     .action(async (_opts: unknown, cmd: Command) => {
       const o = cmd.optsWithGlobals() as { vault?: string; allowApply?: boolean; maxOutputChars: string; printConfig?: string };
       try {
-        const maxOutputChars = intOption(MAX_OUTPUT_CHARS, o.maxOutputChars);
+        const maxOutputChars = intFlag(MAX_OUTPUT_CHARS, o.maxOutputChars);
         if (o.printConfig) {
           const { mcpClientConfig } = await import('../mcp/print-config.js');
           const { selectVault } = await import('../vault/index.js');
@@ -113,7 +105,7 @@ function registerServeVerb(program: Command, reporter: Reporter): void {
     .action(async (_opts: unknown, cmd: Command) => {
       const o = cmd.optsWithGlobals() as { vault?: string; port: string; host?: string; json?: boolean };
       try {
-        const port = intOption(PORT, o.port);
+        const port = intFlag(PORT, o.port);
         const { startWebInbox } = await import('../inbox/web/index.js');
         const inbox = await startWebInbox({ vault: o.vault, env: reporter.io.env, cwd: reporter.io.cwd, port, ...(o.host ? { host: o.host } : {}), log: (line) => reporter.io.stderr(line + '\n') });
         if (!reporter.io.isTTY || o.json) reporter.io.stdout(JSON.stringify({ url: inbox.url, token: inbox.token, port: inbox.port }) + '\n');
