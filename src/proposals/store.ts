@@ -229,7 +229,6 @@ export const PROPOSAL_STORE: StoreSpec = {
   migrations: [SCHEMA_V1, SCHEMA_V2, SCHEMA_V3, SCHEMA_V4, SCHEMA_V5, SCHEMA_V6, SCHEMA_V7, SCHEMA_V8, SCHEMA_V9],
 };
 
-/** A `proposals` row as SQLite holds it: ProposalRecord's fields in storage form (flags 0/1, JSON text), kept apart on purpose so the public type never follows a column's encoding. */
 interface ProposalRow {
   seq: number;
   id: string;
