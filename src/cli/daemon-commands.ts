@@ -1,6 +1,6 @@
 import { Command, Option } from 'commander';
-import { VaultgateError } from '../errors.js';
 import type { Reporter } from './command-kit.js';
+import { intFlag } from './int-flag.js';
 import type { runCli as RunCli } from './run-cli.js';
 import { GROUP_HEADINGS } from './register-ops.js';
 
@@ -25,13 +25,21 @@ export function registerDaemonCommands(program: Command, reporter: Reporter, run
     )
     .helpGroup(GROUP_HEADINGS.admin);
   daemon.addHelpText('after', '\nExamples:\n  $ vaultgate daemon start\n  $ vaultgate daemon status --json\n  $ vaultgate daemon stop\n');
+  registerStart(daemon, reporter);
+  registerStop(daemon, reporter);
+  registerStatus(daemon, reporter);
+  registerRun(daemon, reporter, runCli);
+}
 
-  const freshness = () => new Option('--freshness <mode>', 'watch (a file watcher says what changed) or walk (stat every note before each read)').choices(['watch', 'walk']).default('watch');
-  const walkInterval = () =>
-    new Option('--walk-interval <seconds>', 'walk the whole vault at least this often anyway (0: before every read; lower it on network filesystems)').default(String(DEFAULT_WALK_INTERVAL_S));
+const freshnessOption = () => new Option('--freshness <mode>', 'watch (a file watcher says what changed) or walk (stat every note before each read)').choices(['watch', 'walk']).default('watch');
+const walkIntervalOption = () =>
+  new Option('--walk-interval <seconds>', 'walk the whole vault at least this often anyway (0: before every read; lower it on network filesystems)').default(String(DEFAULT_WALK_INTERVAL_S));
+const vaultOf = (cmd: Command) => (cmd.optsWithGlobals() as { vault?: string }).vault;
+const control = () => import('./daemon/control.js');
 
-  const vaultOf = (cmd: Command) => (cmd.optsWithGlobals() as { vault?: string }).vault;
-  const act = (run: (cmd: Command) => Promise<{ json: Record<string, unknown>; text: string }>) => async (...params: unknown[]) => {
+/** A subcommand's action: its JSON and text reported, a failure reported as every verb's is. */
+function act(reporter: Reporter, run: (cmd: Command) => Promise<{ json: Record<string, unknown>; text: string }>) {
+  return async (...params: unknown[]) => {
     const cmd = params[params.length - 1] as Command;
     try {
       const r = await run(cmd);
@@ -40,16 +48,17 @@ export function registerDaemonCommands(program: Command, reporter: Reporter, run
       reporter.fail(e);
     }
   };
-  const control = () => import('./daemon/control.js');
+}
 
+function registerStart(daemon: Command, reporter: Reporter): void {
   daemon
     .command('start')
     .summary('Start the vault\'s daemon in the background (a no-op when it runs)')
     .description('Start the vault\'s daemon in the background and wait until it answers. A daemon of another vaultgate build is replaced, a stale socket (a killed daemon) too.')
-    .addOption(freshness())
-    .addOption(walkInterval())
+    .addOption(freshnessOption())
+    .addOption(walkIntervalOption())
     .action(
-      act(async (cmd) => {
+      act(reporter, async (cmd) => {
         const o = cmd.opts() as { freshness: 'watch' | 'walk'; walkInterval: string };
         const { target, startDaemon } = await control();
         const t = target(vaultOf(cmd), reporter.io.env, reporter.io.cwd);
@@ -57,36 +66,42 @@ export function registerDaemonCommands(program: Command, reporter: Reporter, run
         return { json, text: json.started ? `started: pid ${json.pid} serves ${json.vault}` : `already running: pid ${json.pid} serves ${json.vault}` };
       }),
     );
+}
 
+function registerStop(daemon: Command, reporter: Reporter): void {
   daemon
     .command('stop')
     .summary('Stop the vault\'s daemon')
     .action(
-      act(async (cmd) => {
+      act(reporter, async (cmd) => {
         const { target, stopDaemon } = await control();
         const json = await stopDaemon(target(vaultOf(cmd), reporter.io.env, reporter.io.cwd));
         return { json, text: json.stopped ? `stopped: pid ${json.pid}` : `no daemon was running for ${json.vault}${json.stale_socket_removed ? ' (a stale socket was removed)' : ''}` };
       }),
     );
+}
 
+function registerStatus(daemon: Command, reporter: Reporter): void {
   daemon
     .command('status')
     .summary('Whether the vault\'s daemon runs: pid, socket, uptime, freshness')
     .action(
-      act(async (cmd) => {
+      act(reporter, async (cmd) => {
         const { target, daemonStatus } = await control();
         const json = await daemonStatus(target(vaultOf(cmd), reporter.io.env, reporter.io.cwd));
         return { json, text: statusText(json) };
       }),
     );
+}
 
+function registerRun(daemon: Command, reporter: Reporter, runCli: typeof RunCli): void {
   daemon
     .command('run')
     .summary('Run the daemon in the foreground (what `start` detaches)')
-    .addOption(freshness())
-    .addOption(walkInterval())
+    .addOption(freshnessOption())
+    .addOption(walkIntervalOption())
     .action(
-      act(async (cmd) => {
+      act(reporter, async (cmd) => {
         const o = cmd.opts() as { freshness: 'watch' | 'walk'; walkInterval: string };
         const { serveDaemon } = await import('./daemon/server.js');
         const { reason } = await serveDaemon({
@@ -103,12 +118,11 @@ export function registerDaemonCommands(program: Command, reporter: Reporter, run
     );
 }
 
+/** `--walk-interval`, in seconds: a whole number from 0 to a day. */
+const WALK_INTERVAL = { name: 'walk_interval', type: 'int', min: 0, max: 86_400, description: 'walk the whole vault at least this often' } as const;
+
 function seconds(value: string): number {
-  const n = Number(value);
-  if (!/^\d+$/.test(value) || n > 86_400) {
-    throw new VaultgateError('USAGE', `--walk-interval must be a whole number of seconds from 0 to 86400, not ${JSON.stringify(value)}`, { hint: 'For example --walk-interval 60.' });
-  }
-  return n;
+  return intFlag(WALK_INTERVAL, value);
 }
 
 function statusText(s: Record<string, unknown>): string {

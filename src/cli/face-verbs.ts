@@ -2,10 +2,10 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { format } from 'node:util';
 import { Command, Option } from 'commander';
-import { VaultgateError } from '../errors.js';
 import { errorReport } from '../ops/index.js';
 import { visibleLines } from '../visible-text.js';
 import type { Reporter } from './command-kit.js';
+import { intFlag } from './int-flag.js';
 
 /**
  * The verbs that start another face: `vaultgate mcp` (MCP stdio server),
@@ -20,13 +20,9 @@ const HELP_GROUP = 'Agents and inboxes:';
 /** The compiled CLI as installed (package.json `bin`), for `--print-config` (absolute: desktop apps start servers without the shell's PATH). */
 const CLI_MAIN = path.join(path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..'), 'dist/cli/main.cjs');
 
-function intOption(value: string, name: string, min: number, max: number): number {
-  const n = /^\d+$/.test(value.trim()) ? Number(value) : NaN;
-  if (!Number.isSafeInteger(n) || n < min || n > max) {
-    throw new VaultgateError('USAGE', `--${name} must be a whole number from ${min} to ${max}, not ${JSON.stringify(value)}`, { hint: `e.g. --${name} ${min === 0 ? 0 : min * 2}` });
-  }
-  return n;
-}
+/** The face verbs' whole-number flags, as params: read by {@link intFlag} as every operation's flags are. */
+const MAX_OUTPUT_CHARS = { name: 'max_output_chars', type: 'int', min: 1000, max: 10_000_000, description: 'most characters of a tool result' } as const;
+const PORT = { name: 'port', type: 'int', min: 0, max: 65535, description: 'port to listen on' } as const;
 
 /** A failure before the protocol starts: stderr only (stdout belongs to the MCP client). */
 function failOnStderr(reporter: Reporter, e: unknown): void {
@@ -37,6 +33,13 @@ function failOnStderr(reporter: Reporter, e: unknown): void {
 }
 
 export function registerFaceVerbs(program: Command, reporter: Reporter): void {
+  registerMcpVerb(program, reporter);
+  registerServeVerb(program, reporter);
+  registerInboxVerb(program, reporter);
+}
+
+/** `vaultgate mcp`: the MCP stdio server (or, with --print-config, the JSON that registers it). */
+function registerMcpVerb(program: Command, reporter: Reporter): void {
   program
     .command('mcp')
     .summary('Serve this vault to MCP clients over stdio (Claude Code, Claude Desktop, Cursor, VS Code)')
@@ -55,7 +58,7 @@ export function registerFaceVerbs(program: Command, reporter: Reporter): void {
     .action(async (_opts: unknown, cmd: Command) => {
       const o = cmd.optsWithGlobals() as { vault?: string; allowApply?: boolean; maxOutputChars: string; printConfig?: string };
       try {
-        const maxOutputChars = intOption(o.maxOutputChars, 'max-output-chars', 1000, 10_000_000);
+        const maxOutputChars = intFlag(MAX_OUTPUT_CHARS, o.maxOutputChars);
         if (o.printConfig) {
           const { mcpClientConfig } = await import('../mcp/print-config.js');
           const { selectVault } = await import('../vault/index.js');
@@ -83,7 +86,10 @@ export function registerFaceVerbs(program: Command, reporter: Reporter): void {
         else failOnStderr(reporter, e);
       }
     });
+}
 
+/** `vaultgate serve`: the web inbox, until interrupted. */
+function registerServeVerb(program: Command, reporter: Reporter): void {
   program
     .command('serve')
     .summary('Open the web inbox: review, approve, decline and roll back proposals in a browser (loopback only)')
@@ -99,7 +105,7 @@ export function registerFaceVerbs(program: Command, reporter: Reporter): void {
     .action(async (_opts: unknown, cmd: Command) => {
       const o = cmd.optsWithGlobals() as { vault?: string; port: string; host?: string; json?: boolean };
       try {
-        const port = intOption(o.port, 'port', 0, 65535);
+        const port = intFlag(PORT, o.port);
         const { startWebInbox } = await import('../inbox/web/index.js');
         const inbox = await startWebInbox({ vault: o.vault, env: reporter.io.env, cwd: reporter.io.cwd, port, ...(o.host ? { host: o.host } : {}), log: (line) => reporter.io.stderr(line + '\n') });
         if (!reporter.io.isTTY || o.json) reporter.io.stdout(JSON.stringify({ url: inbox.url, token: inbox.token, port: inbox.port }) + '\n');
@@ -114,7 +120,10 @@ export function registerFaceVerbs(program: Command, reporter: Reporter): void {
         reporter.fail(e);
       }
     });
+}
 
+/** `vaultgate inbox`: the full-screen terminal inbox. */
+function registerInboxVerb(program: Command, reporter: Reporter): void {
   program
     .command('inbox')
     .summary('Work through the proposals in a full-screen terminal: diffs, checks, apply, decline, rollback, history')

@@ -42,7 +42,7 @@ export const atomizeInitOp = defineOperation({
     { name: 'into', type: 'string', placeholder: 'folder', description: 'the vault folder the notes will be proposed into' },
   ] as const,
   annotations: WRITES_WORK,
-  async run(input, ctx) {
+  run: async function runAtomizeInit(input, ctx) {
     const { atomizeInit } = await import('../atomize/index.js');
     let vaultRoot: string | null = null;
     try {
@@ -64,7 +64,7 @@ export const atomizeChunkOp = defineOperation({
   examples: ['vaultgate atomize chunk --work ~/atomize/rules', 'vaultgate atomize chunk --work ~/atomize/rules --max-chars 2500'],
   params: [WORK, { name: 'max_chars', type: 'int', min: 200, max: 1_000_000, default: 4000, placeholder: 'n', description: 'most characters per chunk (a longer table or list is a chunk of its own)' }] as const,
   annotations: WRITES_WORK,
-  async run(input, ctx) {
+  run: async function runAtomizeChunk(input, ctx) {
     const { atomizeChunk } = await import('../atomize/index.js');
     return { ...atomizeChunk(await open(ctx, input.work), input.max_chars) };
   },
@@ -88,7 +88,7 @@ export const atomizeExtractOp = defineOperation({
     { name: 'consent', type: 'boolean', cliOnly: true, description: 'for a provider off this machine: show what would be sent where and ask you on this terminal' },
   ] as const,
   annotations: { readOnly: false, destructive: false, idempotent: false, openWorld: true },
-  async run(input, ctx) {
+  run: async function runAtomizeExtract(input, ctx) {
     const { atomizeExtract } = await import('../atomize/index.js');
     const work = await open(ctx, input.work);
     const session = ctx.session();
@@ -106,7 +106,7 @@ export const atomizeTidyOp = defineOperation({
   examples: ['vaultgate atomize tidy --work ~/atomize/rules', 'vaultgate atomize tidy --work ~/atomize/rules --json'],
   params: [WORK] as const,
   annotations: WRITES_WORK,
-  async run(input, ctx) {
+  run: async function runAtomizeTidy(input, ctx) {
     const { atomizeTidy } = await import('../atomize/index.js');
     const work = await open(ctx, input.work);
     return { ...atomizeTidy(work, (await vaultView(ctx)).vaultIndex) };
@@ -122,7 +122,7 @@ export const atomizeWriteOp = defineOperation({
   examples: ['vaultgate atomize write --work ~/atomize/rules', 'vaultgate atomize tidy --work ~/atomize/rules && vaultgate atomize write --work ~/atomize/rules'],
   params: [WORK] as const,
   annotations: WRITES_WORK,
-  async run(input, ctx) {
+  run: async function runAtomizeWrite(input, ctx) {
     const { atomizeWrite } = await import('../atomize/index.js');
     const work = await open(ctx, input.work);
     return { ...atomizeWrite(work, await vaultView(ctx)) };
@@ -138,7 +138,7 @@ export const atomizeStripOp = defineOperation({
   examples: ['vaultgate atomize strip --work ~/atomize/rules', 'vaultgate atomize strip --work ~/atomize/rules && vaultgate atomize check --work ~/atomize/rules'],
   params: [WORK] as const,
   annotations: WRITES_WORK,
-  async run(input, ctx) {
+  run: async function runAtomizeStrip(input, ctx) {
     const { atomizeStrip } = await import('../atomize/index.js');
     const work = await open(ctx, input.work);
     return { ...atomizeStrip(work, await vaultView(ctx)) };
@@ -156,7 +156,7 @@ export const atomizeCheckOp = defineOperation({
   params: [WORK] as const,
   output: { notes: 'integer', sentences: 'integer', verbatim: 'integer', novel: { array: { note: 'string', line: 'integer', text: 'string' } } },
   annotations: READ_ONLY,
-  async run(input, ctx) {
+  run: async function runAtomizeCheck(input, ctx) {
     const { atomizeCheck } = await import('../atomize/index.js');
     return { ...atomizeCheck(await open(ctx, input.work)) };
   },
@@ -176,7 +176,7 @@ export const atomizePromoteOp = defineOperation({
     { name: 'allow_novel', type: 'boolean', description: 'a sentence not word for word in the source only warns in review' },
   ] as const,
   annotations: { readOnly: false, destructive: false, idempotent: false, openWorld: false },
-  async run(input, ctx) {
+  run: async function runAtomizePromote(input, ctx) {
     const { atomizePromote } = await import('../atomize/index.js');
     const { propose, show } = await import('../proposals/index.js');
     const work = await open(ctx, input.work);
@@ -209,7 +209,7 @@ export const atomizeStatusOp = defineOperation({
     steps: { array: { step: 'string', status: 'string', done: 'integer', pending: 'integer', failed: 'integer', detail: 'string' } },
   },
   annotations: READ_ONLY,
-  async run(input, ctx) {
+  run: async function runAtomizeStatus(input, ctx) {
     const { atomizeStatus } = await import('../atomize/index.js');
     return { ...atomizeStatus(await open(ctx, input.work)) };
   },

@@ -1,5 +1,7 @@
 import { VaultgateError } from '../errors.js';
 import { consentGate } from './consent-gate.js';
+import { readNoteByArg } from './note-arg.js';
+import { oneLine } from './one-line.js';
 import { defineOperation } from './operation.js';
 
 /**
@@ -33,10 +35,13 @@ export const relatePrepareOp = defineOperation({
     { name: 'ttl_days', type: 'number', min: 0.001, max: 365, default: 7, placeholder: 'days', description: 'how long the catalog is kept' },
   ] as const,
   annotations: { readOnly: false, destructive: false, idempotent: false, openWorld: false },
-  async run(input, ctx) {
+  run: async function runRelatePrepare(input, ctx) {
     const { relatePrepare } = await import('../evidence/index.js');
     const session = ctx.session();
-    return { ...relatePrepare(session.root, session.env, input.a, input.b, { question: input.question, maxFragments: input.max_fragments, ttlDays: input.ttl_days }) };
+    const opts = { question: input.question, maxFragments: input.max_fragments, ttlDays: input.ttl_days };
+    // A and B are NOTE arguments: each a path or a name (src/ops/note-arg.ts)
+    const prepared = await readNoteByArg(session, input.a, (a) => readNoteByArg(session, input.b, (b) => relatePrepare(session.root, session.env, a, b, opts)));
+    return { ...prepared.value.value };
   },
   text: (r) =>
     [
@@ -51,15 +56,6 @@ export const relatePrepareOp = defineOperation({
 /** Characters of a fragment's text `relate prepare` shows on a terminal line. */
 const FRAGMENT_SHOWN = 100;
 
-/** `text` on one line of at most `max` characters: whitespace runs as one space, cut after a whole word with `…`. */
-export function oneLine(text: string, max: number): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
-  if (flat.length <= max) return flat;
-  const head = flat.slice(0, max - 1);
-  const cut = head.lastIndexOf(' ');
-  return (cut > max / 2 ? head.slice(0, cut) : head) + '…';
-}
-
 export const relateValidateOp = defineOperation({
   name: 'relate_validate',
   command: 'relate validate',
@@ -71,7 +67,7 @@ export const relateValidateOp = defineOperation({
   examples: ['vaultgate relate validate cat-0123456789abcdef answer.json', 'model-cli < prompt.json | vaultgate relate validate cat-0123456789abcdef -'],
   params: [catalogArg, { name: 'answer', type: 'string', positional: true, description: 'answer JSON file, or - for stdin', nonEmpty: true }] as const,
   annotations: { readOnly: false, destructive: false, idempotent: false, openWorld: false },
-  async run(input, ctx) {
+  run: async function runRelateValidate(input, ctx) {
     const { relateValidate, ANSWER_LIMITS } = await import('../evidence/index.js');
     const { readFileArg } = await import('./read-bounded.js');
     const session = ctx.session();
@@ -98,7 +94,7 @@ export const relateSendOp = defineOperation({
     { name: 'consent', type: 'boolean', cliOnly: true, description: 'for a provider off this machine: show what would be sent where and ask you on this terminal (never offered to MCP clients)' },
   ] as const,
   annotations: { readOnly: false, destructive: false, idempotent: false, openWorld: true },
-  async run(input, ctx) {
+  run: async function runRelateSend(input, ctx) {
     const { relateSend } = await import('../evidence/index.js');
     const session = ctx.session();
     return { ...(await relateSend(session.root, session.env, input.catalog_id, { provider: input.provider, model: input.model, gate: consentGate(ctx, input.consent) })) };
@@ -115,7 +111,7 @@ export const consentListOp = defineOperation({
   examples: ['vaultgate consent list', 'vaultgate consent list --json'],
   params: [{ name: 'limit', type: 'int', min: 1, max: 100_000, default: 100, placeholder: 'n', description: 'most records, newest first' }] as const,
   annotations: { readOnly: true, destructive: false, idempotent: true, openWorld: false },
-  async run(input, ctx) {
+  run: async function runConsentList(input, ctx) {
     const { listConsents } = await import('../providers/index.js');
     const session = ctx.session();
     const consents = listConsents(session.root, session.env, input.limit);
@@ -146,7 +142,7 @@ export const consentPendingOp = defineOperation({
     { name: 'limit', type: 'int', min: 1, max: 1000, default: 100, placeholder: 'n', description: 'most requests, newest first' },
   ] as const,
   annotations: { readOnly: true, destructive: false, idempotent: true, openWorld: false },
-  async run(input, ctx) {
+  run: async function runConsentPending(input, ctx) {
     const { listConsentRequests } = await import('../providers/index.js');
     const session = ctx.session();
     const requests = listConsentRequests(session.root, session.env, { all: input.all, limit: input.limit });
@@ -169,7 +165,7 @@ export const consentApproveOp = defineOperation({
   examples: ['vaultgate consent approve cr-0123456789ab', 'vaultgate consent pending && vaultgate consent approve cr-0123456789ab'],
   params: [REQUEST_ID] as const,
   annotations: { readOnly: false, destructive: false, idempotent: false, openWorld: false },
-  async run(input, ctx) {
+  run: async function runConsentApprove(input, ctx) {
     const { decideConsentRequest, getConsentRequest, requestQuestion } = await import('../providers/index.js');
     const session = ctx.session();
     if (ctx.face !== 'web') {
@@ -196,7 +192,7 @@ export const consentDenyOp = defineOperation({
   examples: ['vaultgate consent deny cr-0123456789ab', 'vaultgate consent deny cr-0123456789ab --json'],
   params: [REQUEST_ID] as const,
   annotations: { readOnly: false, destructive: false, idempotent: false, openWorld: false },
-  async run(input, ctx) {
+  run: async function runConsentDeny(input, ctx) {
     const { decideConsentRequest } = await import('../providers/index.js');
     const session = ctx.session();
     return { request: decideConsentRequest(session.root, session.env, input.id, 'declined', ctx.face === 'web' ? 'web inbox' : undefined) };
@@ -219,12 +215,12 @@ export const verifyOp = defineOperation({
     { name: 'strict', type: 'boolean', description: 'exit 2 unless every claim is verified' },
   ] as const,
   annotations: { readOnly: true, destructive: false, idempotent: true, openWorld: false },
-  async run(input, ctx) {
+  run: async function runVerify(input, ctx) {
     const { verifyAnswer, VERIFY_LIMITS } = await import('../evidence/index.js');
     const { readFileArg, decodeUtf8Arg } = await import('./read-bounded.js');
     const read = (arg: string, what: string) => {
       const tooLarge = (limit: number) => new VaultgateError('INVALID_INPUT', `the ${what} is over ${limit} bytes`, { hint: `Give a smaller ${what}.` });
-      return decodeUtf8Arg(readFileArg(ctx, arg, { limit: VERIFY_LIMITS.bytes, what, tooLarge }), `the ${what}`, `Save the ${what} as UTF-8.`);
+      return decodeUtf8Arg(readFileArg(ctx, arg, { limit: VERIFY_LIMITS.bytes, what, tooLarge }), { what: `the ${what}`, hint: `Save the ${what} as UTF-8.` });
     };
     const answer = read(input.answer, 'answer');
     const packet = input.packet === undefined ? undefined : read(input.packet, 'packet');

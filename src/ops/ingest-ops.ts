@@ -1,6 +1,6 @@
 import { VaultgateError } from '../errors.js';
 import { defineOperation, READ_ONLY } from './operation.js';
-import { sourceResolver } from './proposal-ops.js';
+import { sourceResolver } from './propose-op.js';
 
 /**
  * `ingest SOURCE [--into FOLDER]` and `ingest --list` (issue 22 §3; src/ingest):
@@ -29,7 +29,7 @@ export const ingestOp = defineOperation({
     sources: { array: { path: 'string', state: 'string' }, optional: true },
   },
   annotations: READ_ONLY,
-  async run(input, ctx) {
+  run: async function runIngest(input, ctx) {
     const { ingestSource, listDropFolder } = await import('../ingest/index.js');
     const session = ctx.session();
     if (input.list) {

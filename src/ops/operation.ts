@@ -103,7 +103,12 @@ export interface Operation<Ps extends readonly Param[] = readonly Param[], Out e
   exitCode?(out: Out, input: InputOf<Ps>): number;
 }
 
-/** Type helper: infers the input type from the params list (write `params: [...] as const`). */
+/**
+ * Type helper: infers the input type from the params list (write `params: [...] as const`).
+ * Every operation is one literal of this shape, so neighbouring definitions look
+ * alike to `duplicates` (name, command, group, summary, examples, params…): the
+ * repeat is the table being data, deliberate.
+ */
 export function defineOperation<const Ps extends readonly Param[], Out extends OpOutput>(op: Operation<Ps, Out>): Operation<Ps, Out> {
   return op;
 }

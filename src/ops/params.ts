@@ -269,3 +269,6 @@ export function inputZodShape(params: readonly Param[]): Record<string, import('
   }
   return shape;
 }
+
+/** A positional vault path argument (a note's or a file's), never empty. */
+export const vaultPath = <N extends string>(name: N, description: string) => ({ name, type: 'string', positional: true, description, nonEmpty: true }) as const;

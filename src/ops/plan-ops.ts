@@ -25,7 +25,7 @@ export const planOp = defineOperation({
     { name: 'agent', type: 'string', placeholder: 'name', description: 'with --propose: who proposes (default: VAULTGATE_AGENT)' },
   ] as const,
   annotations: { readOnly: false, destructive: false, idempotent: false, openWorld: false },
-  async run(input, ctx) {
+  run: async function runPlan(input, ctx) {
     const { makePlan, proposePlan } = await import('../plan/index.js');
     const { actorOf, agentName } = await import('./settings.js');
     const session = ctx.session();

@@ -51,10 +51,10 @@ export function readFileArg(ctx: OpContext, file: string, opts: FileArgOptions):
 }
 
 /** Strict UTF-8 (never U+FFFD): text inputs are refused when they are not text. */
-export function decodeUtf8Arg(bytes: Buffer, what: string, hint: string, opts: { keepBom?: boolean } = {}): string {
+export function decodeUtf8Arg(bytes: Buffer, arg: { what: string; hint: string; keepBom?: boolean }): string {
   try {
-    return new TextDecoder('utf-8', { fatal: true, ignoreBOM: opts.keepBom === true }).decode(bytes);
+    return new TextDecoder('utf-8', { fatal: true, ignoreBOM: arg.keepBom === true }).decode(bytes);
   } catch {
-    throw new VaultgateError('NOT_UTF8', `${what} is not valid UTF-8`, { hint });
+    throw new VaultgateError('NOT_UTF8', `${arg.what} is not valid UTF-8`, { hint: arg.hint });
   }
 }

@@ -20,7 +20,7 @@ export const scenarioListOp = defineOperation({
   examples: ['vaultgate scenario list', 'vaultgate scenario list --json'],
   params: [] as const,
   annotations: READ_ONLY,
-  async run(_input, ctx) {
+  run: async function runScenarioList(_input, ctx) {
     const { listScenarios } = await import('../policy/index.js');
     const listings = listScenarios({ root: ctx.session().root, env: ctx.env });
     return {
@@ -54,7 +54,7 @@ export const scenarioShowOp = defineOperation({
   examples: ['vaultgate scenario show books', 'vaultgate scenario show journal --json'],
   params: [nameArg] as const,
   annotations: READ_ONLY,
-  async run(input, ctx) {
+  run: async function runScenarioShow(input, ctx) {
     const { loadScenario, summarizeScenario } = await import('../policy/index.js');
     return { ...summarizeScenario(loadScenario(input.name, { root: ctx.session().root, env: ctx.env })) };
   },
@@ -89,7 +89,7 @@ export const scenarioCheckOp = defineOperation({
     { name: 'content_file', type: 'string', placeholder: 'file', description: 'text of the sample note (default: one that follows the property rules)', cliOnly: true, nonEmpty: true },
   ] as const,
   annotations: READ_ONLY,
-  async run(input, ctx) {
+  run: async function runScenarioCheck(input, ctx) {
     const { checkScenario } = await import('../policy/index.js');
     const { normalizeVaultPath } = await import('../vault/index.js');
     const sample: { path?: string; text?: string } = {};
@@ -114,5 +114,5 @@ function readSample(ctx: OpContext, file: string): string {
     what: 'sample note',
     tooLarge: (limit) => new VaultgateError('FILE_TOO_LARGE', `${file} is larger than ${limit} bytes`),
   });
-  return decodeUtf8Arg(bytes, file, 'Give the sample note as UTF-8 text.');
+  return decodeUtf8Arg(bytes, { what: file, hint: 'Give the sample note as UTF-8 text.' });
 }

@@ -55,7 +55,7 @@ export const skillInstallOp = defineOperation({
     { name: 'guard', type: 'boolean', description: "add deny rules for `vaultgate apply`, `tx apply`, `undo` to Claude Code's settings; print the Codex and pi recipes" },
   ] as const,
   annotations: { readOnly: false, destructive: false, idempotent: true, openWorld: false },
-  async run(input, ctx) {
+  run: async function runSkillInstall(input, ctx) {
     const { skill, home, runtimes, dataRoot } = await setup(ctx, input);
     const { VERSION } = await import('../version.js');
     // What an agent's fresh shell can run: `vaultgate` from PATH, else a shim of this build (skill/command.ts).
@@ -97,7 +97,7 @@ export const skillUninstallOp = defineOperation({
   examples: ['vaultgate skill uninstall', 'vaultgate skill uninstall --runtime codex --json'],
   params: [runtimeParam, homeParam, dryRunParam] as const,
   annotations: { readOnly: false, destructive: true, idempotent: true, openWorld: false },
-  async run(input, ctx) {
+  run: async function runSkillUninstall(input, ctx) {
     const { skill, home, runtimes, dataRoot } = await setup(ctx, input);
     return { home, ...skill.uninstallSkill({ home, dataRoot, runtimes, dryRun: input.dry_run }) };
   },

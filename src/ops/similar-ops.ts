@@ -1,5 +1,6 @@
 import { VaultgateError } from '../errors.js';
 import { consentGate } from './consent-gate.js';
+import { readNoteByArg } from './note-arg.js';
 import { defineOperation, READ_ONLY } from './operation.js';
 
 /** `similar`: candidate notes that look alike (DESIGN §5.3) — never a verdict, never a write. */
@@ -44,7 +45,7 @@ export const similarOp = defineOperation({
   },
   // Offline by default; an embedding provider is opt-in and behind the consent rule.
   annotations: READ_ONLY,
-  async run(input, ctx) {
+  run: async function runSimilar(input, ctx) {
     const { similarNotes, pairSimilarity, duplicateGroups } = await import('../similar/index.js');
     const session = ctx.session();
     const sctx = { root: session.root, env: session.env, reader: session, onProgress: ctx.progress };
@@ -54,8 +55,13 @@ export const similarOp = defineOperation({
       return { ...(await duplicateGroups(sctx, { ...choice, threshold: input.threshold })) };
     }
     if (input.note === undefined) throw new VaultgateError('USAGE', 'missing NOTE', { hint: 'Give a note (`vaultgate similar Notes/a.md`), or --duplicates.', details: { param: 'note' } });
-    if (input.to !== undefined) return { ...(await pairSimilarity(sctx, input.note, input.to, choice)) };
-    return { ...(await similarNotes(sctx, input.note, { ...choice, limit: input.limit, includeLinked: input.include_linked, minScore: input.min_score })) };
+    const { to, note } = input;
+    if (to !== undefined) {
+      // both are NOTE arguments: each a path or a name
+      const pair = await readNoteByArg(session, note, (a) => readNoteByArg(session, to, (b) => pairSimilarity(sctx, a, b, choice)));
+      return { ...pair.value.value };
+    }
+    return { ...(await readNoteByArg(session, note, (n) => similarNotes(sctx, n, { ...choice, limit: input.limit, includeLinked: input.include_linked, minScore: input.min_score }))).value };
   },
   text: (out) => {
     const r = out as Record<string, unknown>;

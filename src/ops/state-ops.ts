@@ -32,7 +32,7 @@ export const stateGetOp = defineOperation({
   params: [sessionArg] as const,
   output: { session: 'string', revision: 'integer', state: 'object' },
   annotations: READ_ONLY,
-  async run(input, ctx) {
+  run: async function runStateGet(input, ctx) {
     const { getState } = await import('../state/index.js');
     return { ...getState(ctx.session().root, ctx.env, input.session) };
   },
@@ -62,7 +62,7 @@ export const statePatchOp = defineOperation({
   ] as const,
   output: { session: 'string', revision: 'integer', state: 'object' },
   annotations: { readOnly: false, destructive: false, idempotent: false, openWorld: false },
-  async run(input, ctx) {
+  run: async function runStatePatch(input, ctx) {
     const { patchState } = await import('../state/index.js');
     const text = await patchText(ctx, input);
     return { ...patchState(ctx.session().root, ctx.env, input.session, input.revision, text) };
@@ -78,7 +78,7 @@ export const stateListOp = defineOperation({
   examples: ['vaultgate state list', 'vaultgate state list --json'],
   params: [] as const,
   annotations: READ_ONLY,
-  async run(_input, ctx) {
+  run: async function runStateList(_input, ctx) {
     const { listStates } = await import('../state/index.js');
     const sessions = listStates(ctx.session().root, ctx.env);
     return { total: sessions.length, sessions };
@@ -94,7 +94,7 @@ export const stateDeleteOp = defineOperation({
   examples: ['vaultgate state get review-2026-12', 'vaultgate state delete review-2026-12 --revision 9'],
   params: [sessionArg, revisionParam('the current revision (`state get`)')] as const,
   annotations: { readOnly: false, destructive: true, idempotent: false, openWorld: false },
-  async run(input, ctx) {
+  run: async function runStateDelete(input, ctx) {
     const { deleteState } = await import('../state/index.js');
     return { ...deleteState(ctx.session().root, ctx.env, input.session, input.revision) };
   },

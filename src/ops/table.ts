@@ -1,11 +1,14 @@
 import type { Operation } from './operation.js';
-import { backlinksOp, checkOp, contextOp, filesOp, indexOp, linksOp, noteOp, resolveOp, searchOp } from './read-ops.js';
+import { contextOp, indexOp, searchOp } from './search-ops.js';
+import { filesOp, noteOp, resolveOp } from './note-ops.js';
+import { backlinksOp, checkOp, linksOp } from './link-ops.js';
 import { consentApproveOp, consentDenyOp, consentListOp, consentPendingOp, relatePrepareOp, relateSendOp, relateValidateOp, verifyOp } from './evidence-ops.js';
 import { planOp } from './plan-ops.js';
 import { similarOp } from './similar-ops.js';
 import { atomizeCheckOp, atomizeChunkOp, atomizeExtractOp, atomizeInitOp, atomizePromoteOp, atomizeStatusOp, atomizeStripOp, atomizeTidyOp, atomizeWriteOp } from './atomize-ops.js';
 import { ingestOp } from './ingest-ops.js';
-import { applyOp, declineOp, logOp, proposalsOp, proposeOp, reopenOp, reviewOp, rollbackOp, showOp } from './proposal-ops.js';
+import { proposeOp } from './propose-op.js';
+import { applyOp, declineOp, logOp, proposalsOp, reopenOp, reviewOp, rollbackOp, showOp } from './proposal-ops.js';
 import { scenarioCheckOp, scenarioListOp, scenarioShowOp } from './scenario-ops.js';
 import { stateDeleteOp, stateGetOp, stateListOp, statePatchOp } from './state-ops.js';
 import { skillInstallOp, skillUninstallOp } from './setup-ops.js';

@@ -58,7 +58,7 @@ export const initOp = defineOperation({
   examples: ['vaultgate init --vault ~/Notes', 'vaultgate init --vault ~/Notes --json'],
   params: [] as const,
   annotations: { readOnly: false, destructive: false, idempotent: true, openWorld: false },
-  async run(_input, ctx) {
+  run: async function runInit(_input, ctx) {
     const { initVault } = await import('../txn/index.js');
     return { ...initVault(ctx.session().root) };
   },
@@ -74,7 +74,7 @@ export const txInspectOp = defineOperation({
   examples: ['vaultgate tx inspect examples/bundles/add-note.json', 'cat bundle.json | vaultgate tx inspect -'],
   params: [bundleArg] as const,
   annotations: { readOnly: true, destructive: false, idempotent: true, openWorld: false },
-  async run(input, ctx) {
+  run: async function runTxInspect(input, ctx) {
     const { inspectBundle } = await import('../txn/index.js');
     return { ...inspectBundle(ctx.session().root, await loadBundle(ctx, input.bundle)) };
   },
@@ -100,7 +100,7 @@ export const txApplyOp = defineOperation({
     },
   ] as const,
   annotations: WRITES,
-  async run(input, ctx) {
+  run: async function runTxApply(input, ctx) {
     const { applyBundle } = await import('../txn/index.js');
     const root = ctx.session().root;
     const r = await applyBundle(root, await loadBundle(ctx, input.bundle), input.approval, await lockTimeout(ctx));
@@ -117,7 +117,7 @@ export const txRecoverOp = defineOperation({
   examples: ['vaultgate tx status', 'vaultgate tx recover', 'vaultgate tx recover --json'],
   params: [] as const,
   annotations: { readOnly: false, destructive: false, idempotent: true, openWorld: false },
-  async run(_input, ctx) {
+  run: async function runTxRecover(_input, ctx) {
     const { recoverVault } = await import('../txn/index.js');
     return { ...(await recoverVault(ctx.session().root, await lockTimeout(ctx))) };
   },
@@ -133,7 +133,7 @@ export const txStatusOp = defineOperation({
   examples: ['vaultgate tx status', 'vaultgate tx status --json'],
   params: [] as const,
   annotations: { readOnly: true, destructive: false, idempotent: true, openWorld: false },
-  async run(_input, ctx) {
+  run: async function runTxStatus(_input, ctx) {
     const { txStatus } = await import('../txn/index.js');
     return { ...txStatus(ctx.session().root) };
   },
@@ -156,7 +156,7 @@ export const txResolveOp = defineOperation({
     { name: 'restore_original', type: 'boolean', description: 'put back the bytes found before the operation (current ones are kept aside)' },
   ] as const,
   annotations: WRITES,
-  async run(input, ctx) {
+  run: async function runTxResolve(input, ctx) {
     if (input.keep_current === input.restore_original) {
       throw new VaultgateError('USAGE', 'give exactly one of --keep-current or --restore-original', { hint: '`vaultgate tx status` shows what changed.' });
     }
@@ -174,7 +174,7 @@ export const undoOp = defineOperation({
   examples: ['vaultgate undo <operation_id>', 'vaultgate undo proposal-p-7-1a2b3c4d --json'],
   params: [opArg('applied operation id')] as const,
   annotations: WRITES,
-  async run(input, ctx) {
+  run: async function runUndo(input, ctx) {
     const { undoOperation } = await import('../txn/index.js');
     const result = await undoOperation(ctx.session().root, input.op, await lockTimeout(ctx));
     // A proposal whose transaction this was is `undone` from now on (its log says when and by whom);
@@ -198,7 +198,7 @@ export const checkpointOp = defineOperation({
   examples: ['vaultgate checkpoint <operation_id>', "vaultgate checkpoint <operation_id> --message 'agent: weekly review'"],
   params: [opArg('applied operation id'), { name: 'message', type: 'string', placeholder: 'text', description: 'commit message' }] as const,
   annotations: { readOnly: false, destructive: false, idempotent: true, openWorld: false },
-  async run(input, ctx) {
+  run: async function runCheckpoint(input, ctx) {
     const { checkpointOperation } = await import('../txn/index.js');
     return { ...(await checkpointOperation(ctx.session().root, input.op, { ...(await lockTimeout(ctx)), ...(input.message !== undefined ? { message: input.message } : {}) })) };
   },

@@ -48,7 +48,15 @@ function refuse(reason: string, message: string, details: Record<string, unknown
   });
 }
 
-export function planInsertion(text: string, model: NoteModel, position: Position, linkText: string, managedMarkers: readonly ManagedMarker[] = []): { insertion: Insertion; newText: string } {
+/** The note an insertion goes into: its text, its model, and the vault's managed-block markers. */
+export interface InsertionNote {
+  text: string;
+  model: NoteModel;
+  managedMarkers?: readonly ManagedMarker[];
+}
+
+export function planInsertion(note: InsertionNote, position: Position, linkText: string): { insertion: Insertion; newText: string } {
+  const { text, model, managedMarkers = [] } = note;
   const blocks = lineBlocks(text, model);
   const unsafe = unsafeRanges(text, model, blocks, managedMarkers);
   const eol = text.includes('\r\n') ? '\r\n' : '\n';
@@ -81,7 +89,7 @@ export function planInsertion(text: string, model: NoteModel, position: Position
     if (position.listItem && !listItem) throw refuse('not_in_list', `a list item can be appended only to a list; the anchor at line ${line} is not in one`);
   }
 
-  const offset = model.lineStarts[afterLine - 1]! + lineText(text, model, blocks, afterLine).length;
+  const offset = model.lineStarts[afterLine - 1]! + lineText({ text, model, blocks }, afterLine).length;
   const inside = unsafeAt(unsafe, offset);
   if (inside.length > 0) throw insideRefusal(inside, afterLine);
   const blank = (l: number) => l >= 1 && l <= lineCount && blocks.kinds[l - 1] === 'blank';
@@ -93,7 +101,7 @@ export function planInsertion(text: string, model: NoteModel, position: Position
   else inserted = (blank(afterLine) ? '' : eol) + eol + linkText + (nextExists ? (blank(afterLine + 1) ? '' : eol) : blank(afterLine) && offset > 0 ? eol : '');
 
   const newText = text.slice(0, offset) + inserted + text.slice(offset);
-  checkResult(text, model, newText, offset, inserted, linkText, listItem !== null, managedMarkers);
+  checkResult({ text, model, managedMarkers }, { newText, offset, inserted, linkText, asListItem: listItem !== null });
   const regionStart = model.lineStarts[afterLine - 1]!;
   const lastLine = Math.min(afterLine + 1, lineCount);
   const regionEnd = lastLine < lineCount ? model.lineStarts[lastLine]! : text.length;
@@ -110,7 +118,7 @@ export function planInsertion(text: string, model: NoteModel, position: Position
   };
 }
 
-function lineText(text: string, model: NoteModel, blocks: ReturnType<typeof lineBlocks>, line: number): string {
+function lineText({ text, model, blocks }: { text: string; model: NoteModel; blocks: ReturnType<typeof lineBlocks> }, line: number): string {
   return text.slice(model.lineStarts[line - 1]!, blocks.lineEnds[line - 1]!);
 }
 
@@ -170,7 +178,12 @@ function listMarker(text: string, model: NoteModel, range: Range): { indent: str
  * must be exactly what it was, text for text. This is the guarantee; the rules
  * above only pick the place.
  */
-function checkResult(oldText: string, oldModel: NoteModel, newText: string, offset: number, inserted: string, linkText: string, asListItem: boolean, managedMarkers: readonly ManagedMarker[]): void {
+function checkResult(
+  before: { text: string; model: NoteModel; managedMarkers: readonly ManagedMarker[] },
+  after: { newText: string; offset: number; inserted: string; linkText: string; asListItem: boolean },
+): void {
+  const { text: oldText, model: oldModel, managedMarkers } = before;
+  const { newText, offset, inserted, linkText, asListItem } = after;
   const model = parseNote(newText);
   const linkStart = offset + inserted.indexOf(linkText);
   const link = model.links.find((l) => l.range.start === linkStart && l.range.end === linkStart + linkText.length);

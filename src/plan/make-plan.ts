@@ -110,7 +110,7 @@ export function makePlan(root: string, env: Env, reader: IndexReader, req: PlanR
     };
   }
   const link = linkTextFor(files, target.path, source.path, format);
-  const { insertion, newText } = planInsertion(source.text, model, position, link.text, readVaultConfig(root).managed_blocks);
+  const { insertion, newText } = planInsertion({ text: source.text, model, managedMarkers: readVaultConfig(root).managed_blocks }, position, link.text);
   const bom = readNoteFile(root, source.path).bom;
   const diff = createTwoFilesPatch(`a/${source.path}`, `b/${source.path}`, source.text, newText, '', '', { context: 3, headerOptions: FILE_HEADERS_ONLY });
 

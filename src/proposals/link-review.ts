@@ -172,8 +172,16 @@ function tokens(text: string, base: number, links: readonly Link[]): { keys: str
   return { keys, links: at };
 }
 
+/** One side of an alignment: a note's text (or a stretch of it, starting at `base` in the note) and its links. */
+interface Side {
+  text: string;
+  links: readonly Link[];
+  /** Where `text` starts in its note (0: the whole note). */
+  base?: number;
+}
+
 /** Whether two texts are the same around their links (the links may differ). */
-function sameAroundLinks(a: string, al: readonly Link[], b: string, bl: readonly Link[]): boolean {
+function sameAroundLinks({ text: a, links: al }: Side, { text: b, links: bl }: Side): boolean {
   let pa = 0;
   let pb = 0;
   for (let i = 0; i < al.length; i++) {
@@ -207,9 +215,11 @@ export const ALIGN_WORDS_MAX_CHARS = 64 * 1024;
  * each there). Too different to align (over the work budget), or a changed
  * stretch too long to align word by word: one hunk for it.
  */
-function alignLinks(oldText: string, oldLinks: readonly Link[], newText: string, newLinks: readonly Link[]): Alignment {
+function alignLinks(before: Side, after: Side): Alignment {
+  const { text: oldText, links: oldLinks } = before;
+  const { text: newText, links: newLinks } = after;
   const out: Alignment = { pairs: [], hunks: [] };
-  if (oldLinks.length === newLinks.length && sameAroundLinks(oldText, oldLinks, newText, newLinks)) {
+  if (oldLinks.length === newLinks.length && sameAroundLinks(before, after)) {
     // only links changed (a move's rewrite): each link pairs with the one in its place
     oldLinks.forEach((l, i) => {
       const n = newLinks[i]!;
@@ -223,8 +233,8 @@ function alignLinks(oldText: string, oldLinks: readonly Link[], newText: string,
     if (oldLinks.length > 0 || newLinks.length > 0) out.hunks.push({ lost: [...oldLinks], gained: [...newLinks] });
     return out;
   }
-  if (oldText.length <= ALIGN_WORDS_MAX_CHARS && newText.length <= ALIGN_WORDS_MAX_CHARS) alignWords(oldText, 0, oldLinks, newText, 0, newLinks, out);
-  else alignLines(oldText, oldLinks, newText, newLinks, out);
+  if (oldText.length <= ALIGN_WORDS_MAX_CHARS && newText.length <= ALIGN_WORDS_MAX_CHARS) alignWords(before, after, out);
+  else alignLines(before, after, out);
   // links an overlapping range kept out of the token sequence
   const seenOld = new Set([...out.pairs.map((p) => p[0]), ...out.hunks.flatMap((h) => h.lost)]);
   const seenNew = new Set([...out.pairs.map((p) => p[1]), ...out.hunks.flatMap((h) => h.gained)]);
@@ -235,9 +245,11 @@ function alignLinks(oldText: string, oldLinks: readonly Link[], newText: string,
 }
 
 /** Word-by-word alignment of two stretches (each starting at its base in its note), within the work budget; past it, one hunk. */
-function alignWords(oldText: string, oldBase: number, oldLinks: readonly Link[], newText: string, newBase: number, newLinks: readonly Link[], out: Alignment): void {
-  const a = tokens(oldText, oldBase, oldLinks);
-  const b = tokens(newText, newBase, newLinks);
+function alignWords(before: Side, after: Side, out: Alignment): void {
+  const oldLinks = before.links;
+  const newLinks = after.links;
+  const a = tokens(before.text, before.base ?? 0, oldLinks);
+  const b = tokens(after.text, after.base ?? 0, newLinks);
   const parts = boundedDiffArrays(a.keys, b.keys);
   if (parts === undefined) {
     out.hunks.push({ lost: [...oldLinks], gained: [...newLinks] });
@@ -276,7 +288,9 @@ function alignWords(oldText: string, oldBase: number, oldLinks: readonly Link[],
  * line, linear in the note. Links in unchanged lines pair in order (when the
  * parse found the same links there: an opened code fence above can hide them).
  */
-function alignLines(oldText: string, oldLinks: readonly Link[], newText: string, newLinks: readonly Link[], out: Alignment): void {
+function alignLines(before: Side, after: Side, out: Alignment): void {
+  const { text: oldText, links: oldLinks } = before;
+  const { text: newText, links: newLinks } = after;
   const oldLines = oldText.split('\n');
   const newLines = newText.split('\n');
   let oi = 0; // next old link not yet placed
@@ -304,7 +318,7 @@ function alignLines(oldText: string, oldLinks: readonly Link[], newText: string,
       out.hunks.push({ lost: ol, gained: nl });
       return;
     }
-    alignWords(oldText.slice(os, oe), os, ol, newText.slice(ns, ne), ns, nl, out);
+    alignWords({ text: oldText.slice(os, oe), base: os, links: ol }, { text: newText.slice(ns, ne), base: ns, links: nl }, out);
   };
   const parts = boundedDiffArrays(oldLines, newLines);
   if (parts === undefined) {
@@ -378,13 +392,8 @@ function linkKeys(model: NoteModel | null, into: Set<string>): void {
   for (const l of model?.links ?? []) if (!isExternalLink(l)) into.add(nameKey(l.path));
 }
 
-export function reviewLinks(db: Db, config: VaultConfig, changes: readonly StoredChange[], parseText: NoteParser = (t) => parseNote(stripBom(t)), opts: LinkReviewOptions = {}): LinkReview {
-  const parse = (text: string | null): NoteModel | null => (text === null ? null : parseText(text));
-  const files: FileLinks[] = changes.map(() => ({ links_added: [], links_removed: [], links_rewritten: [], links_broken: [] }));
-  const checks: ReviewCheck[] = [];
-  const linkChanges: LinkChange[] = [];
-
-  // What the change does to the file list.
+/** What a change does to the file list: paths removed (deleted, or moved away), added, moved, and the new notes' models. */
+function fileListChange(changes: readonly StoredChange[], parse: (text: string | null) => NoteModel | null) {
   const removed = new Set<string>(); // deleted, or moved away
   const deleted = new Set<string>();
   const added: string[] = [];
@@ -404,6 +413,165 @@ export function reviewLinks(db: Db, config: VaultConfig, changes: readonly Store
     // a capture is a source's bytes, not a note of the vault: its links are not the change's
     if (c.action === 'write' && isMarkdownPath(c.path) && !c.capture) newModels.set(c.path, parse(c.new_text));
   }
+  return { removed, deleted, added, newModels, movedFrom, movedTo };
+}
+
+/** The check a link the change adds fails (ambiguous, a missing heading or block, no such note yet), or null when it resolves. */
+function newLinkCheck(to: string, link: Link, r: LinkResolution): ReviewCheck | null {
+  const fails = (severity: 'block' | 'warn', what: string, details: Record<string, unknown> = {}): ReviewCheck => ({
+    name: 'links',
+    ok: false,
+    severity,
+    path: to,
+    message: `${to}:${link.startLine}: new link ${link.raw} ${what}`,
+    details: { raw: link.raw, line: link.startLine, ...details },
+  });
+  if (r.status === 'ambiguous') return fails('block', `is ambiguous (${r.candidates!.join(', ')}); Obsidian's pick is undetermined — give the path`, { candidates: r.candidates });
+  if (r.status === 'resolved' && r.subpath?.exists === false) {
+    return fails('block', `names a ${r.subpath.kind} ${JSON.stringify(r.subpath.value)} that ${r.target} does not have`, { target: r.target, subpath: r.subpath });
+  }
+  if (r.status === 'unresolved') return fails('warn', 'points to a note that does not exist (yet)');
+  return null;
+}
+
+/** Links in other notes that may answer differently after the change: into a changed note, or by a name a file gains or loses (folded, as relink finds them). */
+function incomingLinks(db: Db, targets: string[], names: Set<string>): IncomingRow[] {
+  return db
+    .prepare(
+      `SELECT f.path AS source, l.kind, l.raw, l.path, l.subpath, l.start_line, l.in_comment, l.resolution
+       FROM links l JOIN files f ON f.id = l.file_id
+       WHERE l.id IN (SELECT id FROM links WHERE target IN (SELECT value FROM json_each(?))
+                      UNION SELECT id FROM links WHERE name_key IN (SELECT value FROM json_each(?)))
+         AND f.kind = 'note' AND l.external = 0 AND l.resolution IS NOT NULL
+       ORDER BY f.path, l.ord`,
+    )
+    .all(JSON.stringify(targets), JSON.stringify([...names])) as IncomingRow[];
+}
+
+/** A warning per file whose change removes a heading or block that kept links name. */
+function anchorRemovalChecks(changes: readonly StoredChange[], files: FileLinks[]): ReviewCheck[] {
+  const out: ReviewCheck[] = [];
+  changes.forEach((c, i) => {
+    const anchors = files[i]!.links_broken.filter((b) => b.reason === 'missing_anchor');
+    if (anchors.length === 0) return;
+    const shown = anchors.slice(0, 5).map((b) => `${b.source}:${b.line} ${b.raw}`);
+    out.push({
+      name: 'links',
+      ok: false,
+      severity: 'warn',
+      path: c.to ?? c.path,
+      message: `the change removes the heading or block ${anchors.length} link${anchors.length > 1 ? 's' : ''} name${anchors.length > 1 ? '' : 's'}: ${shown.join('; ')}${anchors.length > 5 ? '; …' : ''}`,
+      details: { count: anchors.length },
+    });
+  });
+  return out;
+}
+
+/** What one review shares between its steps: the file lists before and after, how links answer in each, and what it has found so far. */
+interface ReviewRun {
+  parse: (text: string | null) => NoteModel | null;
+  before: FileIndex;
+  after: FileIndex;
+  dbAnchors: AnchorLookup;
+  anchorsAfter: AnchorLookup;
+  /** Where a link that opened `target` should open after the change: the file where it moved. */
+  mapped: (target: string) => string;
+  /** Why a link's answer moves, or null when it does not. */
+  reasonOf: (was: Answer, now: Answer) => LinkChangeReason | null;
+  record: (source: string, link: { kind: string; raw: string; line: number; inComment: boolean }, was: Answer, now: LinkResolution, reason: LinkChangeReason, rawAfter?: string) => void;
+  files: FileLinks[];
+  checks: ReviewCheck[];
+  /** Links looked at (the stability checks' denominator). */
+  checked: number;
+}
+
+/**
+ * The links of one note the change writes or moves, old text against new:
+ * links kept as written are resolved again (from the note's new place);
+ * a removed link and an added one of the same kind, in order, that open the
+ * same file (or where it moved) are one link rewritten; the rest are the
+ * change's own edits (added, removed).
+ */
+function reviewNote(run: ReviewRun, i: number, note: { oldText: string | null; newText: string | null; from: string; to: string; isNew: boolean }): void {
+  const { parse, before, after, dbAnchors, anchorsAfter, mapped, reasonOf, record, files, checks } = run;
+  const { oldText, newText, from, to, isNew } = note;
+  const oldModel = parse(oldText);
+  const newModel = parse(newText);
+  const oldLinks = oldModel?.links ?? [];
+  const newLinks = newModel?.links ?? [];
+  const anchorsBefore: AnchorLookup = (p) => (p === from && oldModel ? oldModel : dbAnchors(p));
+  const aligned = alignLinks({ text: stripBom(oldText ?? ''), links: oldLinks }, { text: stripBom(newText ?? ''), links: newLinks });
+  // memoised: the pairing below may look at an added link once per removed link of its place
+  const wasMemo = new Map<Link, LinkResolution>();
+  const nowMemo = new Map<Link, LinkResolution>();
+  const wasOf = (l: Link) => wasMemo.get(l) ?? (wasMemo.set(l, resolveLink(before, l, from, anchorsBefore)), wasMemo.get(l)!);
+  const nowOf = (l: Link) => nowMemo.get(l) ?? (nowMemo.set(l, resolveLink(after, l, to, anchorsAfter)), nowMemo.get(l)!);
+
+  // rewrites: in each place links changed, walk the removed and the added ones in
+  // order, pairing the heads that open the same file (or where it moved)
+  const lostRest: Link[] = [];
+  const gainedRest: Link[] = [];
+  for (const hunk of aligned.hunks) {
+    const taken = new Set<Link>();
+    let g = 0;
+    for (const ol of hunk.lost) {
+      const was = isExternalLink(ol) ? null : wasOf(ol);
+      let paired = false;
+      if (was !== null && opens(was)) {
+        for (let k = g; k < hunk.gained.length; k++) {
+          const nl = hunk.gained[k]!;
+          if (nl.kind !== ol.kind || nl.inComment !== ol.inComment || isExternalLink(nl)) continue;
+          const now = nowOf(nl);
+          if (!opens(now) || now.target !== mapped(was.target!) || (was.subpath?.exists === true && now.subpath?.exists === false)) continue;
+          taken.add(nl);
+          g = k + 1;
+          paired = true;
+          run.checked++;
+          files[i]!.links_rewritten.push({ line: nl.startLine, kind: nl.kind, before: ol.raw, after: nl.raw, target: now.target });
+          record(to, { kind: nl.kind, raw: ol.raw, line: nl.startLine, inComment: nl.inComment }, was, now, 'rewritten', nl.raw);
+          break;
+        }
+      }
+      if (!paired) lostRest.push(ol);
+    }
+    gainedRest.push(...hunk.gained.filter((l) => !taken.has(l)));
+  }
+  const rest = movedWithin(lostRest, gainedRest);
+  const kept = [...aligned.pairs, ...rest.pairs].sort((x, y) => x[1].range.start - y[1].range.start);
+
+  for (const link of rest.lost) files[i]!.links_removed.push({ ...reviewLink(link, null), status: null });
+  for (const link of rest.gained) {
+    if (isExternalLink(link)) {
+      files[i]!.links_added.push(reviewLink(link, null));
+      continue;
+    }
+    const r = nowOf(link);
+    files[i]!.links_added.push(reviewLink(link, r));
+    const check = newLinkCheck(to, link, r);
+    if (check !== null) checks.push(check);
+  }
+  if (isNew) return;
+  // links kept as written: their answer may change (a heading removed, a moved note's own folder)
+  for (const [ol, nl] of kept) {
+    if (isExternalLink(nl)) continue;
+    run.checked++;
+    const was = wasOf(ol);
+    const now = nowOf(nl);
+    if (works(was) && !works(now)) files[i]!.links_broken.push({ source: to, line: nl.startLine, raw: nl.raw, reason: brokenReason(now, was, mapped), target: was.target });
+    // a self-link (`[[#H]]`) names no file: it follows its note wherever it goes
+    if (cleanPath(nl.path) === '') continue;
+    const reason = reasonOf(was, now);
+    if (reason !== null) record(to, { kind: nl.kind, raw: nl.raw, line: nl.startLine, inComment: nl.inComment }, was, now, reason);
+  }
+}
+
+export function reviewLinks(db: Db, config: VaultConfig, changes: readonly StoredChange[], parseText: NoteParser = (t) => parseNote(stripBom(t)), opts: LinkReviewOptions = {}): LinkReview {
+  const parse = (text: string | null): NoteModel | null => (text === null ? null : parseText(text));
+  const files: FileLinks[] = changes.map(() => ({ links_added: [], links_removed: [], links_rewritten: [], links_broken: [] }));
+  const checks: ReviewCheck[] = [];
+  const linkChanges: LinkChange[] = [];
+
+  const { removed, deleted, added, newModels, movedFrom, movedTo } = fileListChange(changes, parse);
 
   // The names whose links can change answer: every file added or removed.
   const names = new Set<string>([...added, ...removed].map((p) => nameKey(p)));
@@ -478,137 +646,23 @@ export function reviewLinks(db: Db, config: VaultConfig, changes: readonly Store
     fileIndexOf.set(c.path, i);
     if (c.to) fileIndexOf.set(c.to, i);
   });
-  let checked = 0;
-
-  /**
-   * The links of one note the change writes or moves, old text against new:
-   * links kept as written are resolved again (from the note's new place);
-   * a removed link and an added one of the same kind, in order, that open the
-   * same file (or where it moved) are one link rewritten; the rest are the
-   * change's own edits (added, removed).
-   */
-  const reviewNote = (i: number, oldText: string | null, newText: string | null, from: string, to: string, isNew: boolean) => {
-    const oldModel = parse(oldText);
-    const newModel = parse(newText);
-    const oldLinks = oldModel?.links ?? [];
-    const newLinks = newModel?.links ?? [];
-    const anchorsBefore: AnchorLookup = (p) => (p === from && oldModel ? oldModel : dbAnchors(p));
-    const aligned = alignLinks(stripBom(oldText ?? ''), oldLinks, stripBom(newText ?? ''), newLinks);
-    // memoised: the pairing below may look at an added link once per removed link of its place
-    const wasMemo = new Map<Link, LinkResolution>();
-    const nowMemo = new Map<Link, LinkResolution>();
-    const wasOf = (l: Link) => wasMemo.get(l) ?? (wasMemo.set(l, resolveLink(before, l, from, anchorsBefore)), wasMemo.get(l)!);
-    const nowOf = (l: Link) => nowMemo.get(l) ?? (nowMemo.set(l, resolveLink(after, l, to, anchorsAfter)), nowMemo.get(l)!);
-
-    // rewrites: in each place links changed, walk the removed and the added ones in
-    // order, pairing the heads that open the same file (or where it moved)
-    const lostRest: Link[] = [];
-    const gainedRest: Link[] = [];
-    for (const hunk of aligned.hunks) {
-      const taken = new Set<Link>();
-      let g = 0;
-      for (const ol of hunk.lost) {
-        const was = isExternalLink(ol) ? null : wasOf(ol);
-        let paired = false;
-        if (was !== null && opens(was)) {
-          for (let k = g; k < hunk.gained.length; k++) {
-            const nl = hunk.gained[k]!;
-            if (nl.kind !== ol.kind || nl.inComment !== ol.inComment || isExternalLink(nl)) continue;
-            const now = nowOf(nl);
-            if (!opens(now) || now.target !== mapped(was.target!) || (was.subpath?.exists === true && now.subpath?.exists === false)) continue;
-            taken.add(nl);
-            g = k + 1;
-            paired = true;
-            checked++;
-            files[i]!.links_rewritten.push({ line: nl.startLine, kind: nl.kind, before: ol.raw, after: nl.raw, target: now.target });
-            record(to, { kind: nl.kind, raw: ol.raw, line: nl.startLine, inComment: nl.inComment }, was, now, 'rewritten', nl.raw);
-            break;
-          }
-        }
-        if (!paired) lostRest.push(ol);
-      }
-      gainedRest.push(...hunk.gained.filter((l) => !taken.has(l)));
-    }
-    const rest = movedWithin(lostRest, gainedRest);
-    const kept = [...aligned.pairs, ...rest.pairs].sort((x, y) => x[1].range.start - y[1].range.start);
-
-    for (const link of rest.lost) files[i]!.links_removed.push({ ...reviewLink(link, null), status: null });
-    for (const link of rest.gained) {
-      if (isExternalLink(link)) {
-        files[i]!.links_added.push(reviewLink(link, null));
-        continue;
-      }
-      const r = nowOf(link);
-      files[i]!.links_added.push(reviewLink(link, r));
-      const at = `${to}:${link.startLine}`;
-      if (r.status === 'ambiguous') {
-        checks.push({
-          name: 'links',
-          ok: false,
-          severity: 'block',
-          path: to,
-          message: `${at}: new link ${link.raw} is ambiguous (${r.candidates!.join(', ')}); Obsidian's pick is undetermined — give the path`,
-          details: { raw: link.raw, line: link.startLine, candidates: r.candidates },
-        });
-      } else if (r.status === 'resolved' && r.subpath?.exists === false) {
-        checks.push({
-          name: 'links',
-          ok: false,
-          severity: 'block',
-          path: to,
-          message: `${at}: new link ${link.raw} names a ${r.subpath.kind} ${JSON.stringify(r.subpath.value)} that ${r.target} does not have`,
-          details: { raw: link.raw, line: link.startLine, target: r.target, subpath: r.subpath },
-        });
-      } else if (r.status === 'unresolved') {
-        checks.push({
-          name: 'links',
-          ok: false,
-          severity: 'warn',
-          path: to,
-          message: `${at}: new link ${link.raw} points to a note that does not exist (yet)`,
-          details: { raw: link.raw, line: link.startLine },
-        });
-      }
-    }
-    if (isNew) return;
-    // links kept as written: their answer may change (a heading removed, a moved note's own folder)
-    for (const [ol, nl] of kept) {
-      if (isExternalLink(nl)) continue;
-      checked++;
-      const was = wasOf(ol);
-      const now = nowOf(nl);
-      if (works(was) && !works(now)) files[i]!.links_broken.push({ source: to, line: nl.startLine, raw: nl.raw, reason: brokenReason(now, was, mapped), target: was.target });
-      // a self-link (`[[#H]]`) names no file: it follows its note wherever it goes
-      if (cleanPath(nl.path) === '') continue;
-      const reason = reasonOf(was, now);
-      if (reason !== null) record(to, { kind: nl.kind, raw: nl.raw, line: nl.startLine, inComment: nl.inComment }, was, now, reason);
-    }
-  };
+  const run: ReviewRun = { parse, before, after, dbAnchors, anchorsAfter, mapped, reasonOf, record, files, checks, checked: 0 };
 
   // 1. The notes the change writes or moves: their own links.
   changes.forEach((c, i) => {
     if (!isMarkdownPath(c.path) || c.action === 'delete' || c.capture) return;
-    if (c.action === 'write') reviewNote(i, c.old_text, c.new_text, c.path, c.path, c.base_sha256 === null);
-    else reviewNote(i, c.old_text, c.new_text ?? c.old_text, c.path, c.to!, false);
+    if (c.action === 'write') reviewNote(run, i, { oldText: c.old_text, newText: c.new_text, from: c.path, to: c.path, isNew: c.base_sha256 === null });
+    else reviewNote(run, i, { oldText: c.old_text, newText: c.new_text ?? c.old_text, from: c.path, to: c.to!, isNew: false });
   });
 
   // 2. Links in other notes into what changes: a name a file now has or no longer has
   //    (found by folded name, as the index's relink does), or a note whose headings change.
   const targets = changes.filter((c) => c.base_sha256 !== null).map((c) => c.path);
   if (targets.length > 0 || names.size > 0) {
-    const rows = db
-      .prepare(
-        `SELECT f.path AS source, l.kind, l.raw, l.path, l.subpath, l.start_line, l.in_comment, l.resolution
-         FROM links l JOIN files f ON f.id = l.file_id
-         WHERE l.id IN (SELECT id FROM links WHERE target IN (SELECT value FROM json_each(?))
-                        UNION SELECT id FROM links WHERE name_key IN (SELECT value FROM json_each(?)))
-           AND f.kind = 'note' AND l.external = 0 AND l.resolution IS NOT NULL
-         ORDER BY f.path, l.ord`,
-      )
-      .all(JSON.stringify(targets), JSON.stringify([...names])) as IncomingRow[];
+    const rows = incomingLinks(db, targets, names);
     for (const row of rows) {
       if (changedSources.has(row.source)) continue; // its own links were reviewed from its new text
-      checked++;
+      run.checked++;
       const was = JSON.parse(row.resolution) as LinkResolution;
       const now = resolveLink(after, { kind: row.kind, path: row.path, subpath: row.subpath }, row.source, anchorsAfter);
       const owner = fileIndexOf.get(was.target ?? '') ?? fileIndexOf.get(now.target ?? '') ?? 0;
@@ -624,22 +678,10 @@ export function reviewLinks(db: Db, config: VaultConfig, changes: readonly Store
   linkChanges.sort((a, b) => (a.source < b.source ? -1 : a.source > b.source ? 1 : a.line - b.line));
 
   // links: a kept link whose heading or block the change removes
-  changes.forEach((c, i) => {
-    const anchors = files[i]!.links_broken.filter((b) => b.reason === 'missing_anchor');
-    if (anchors.length === 0) return;
-    const shown = anchors.slice(0, 5).map((b) => `${b.source}:${b.line} ${b.raw}`);
-    checks.push({
-      name: 'links',
-      ok: false,
-      severity: 'warn',
-      path: c.to ?? c.path,
-      message: `the change removes the heading or block ${anchors.length} link${anchors.length > 1 ? 's' : ''} name${anchors.length > 1 ? '' : 's'}: ${shown.join('; ')}${anchors.length > 5 ? '; …' : ''}`,
-      details: { count: anchors.length },
-    });
-  });
+  checks.push(...anchorRemovalChecks(changes, files));
   if (!checks.some((c) => c.name === 'links')) checks.push({ name: 'links', ok: true, severity: 'block', message: 'every new link resolves, and no kept link loses its heading or block' });
-  checks.push(...stabilityChecks(linkChanges, deleted, opts, checked));
-  return { checks, files, changes: linkChanges, checked };
+  checks.push(...stabilityChecks(linkChanges, deleted, opts, run.checked));
+  return { checks, files, changes: linkChanges, checked: run.checked };
 }
 
 function cleanPath(p: string): string {

@@ -64,6 +64,7 @@ export interface FolderMove {
 /** Where a proposal came from. */
 export type ProposalOrigin = 'propose' | 'rollback';
 
+/** A proposal as the verbs report it. store.ts's ProposalRow repeats these fields in storage form (flags 0/1, JSON text) on purpose: the public type never follows a column's encoding. */
 export interface ProposalRecord {
   /** `p-1`, `p-2`, …: short, stable, unique per vault. */
   id: string;

@@ -124,6 +124,7 @@ export function listConsents(root: string, env: Env, limit = 100): ConsentRecord
   if (!store) return [];
   try {
     const rows = store.db.prepare('SELECT * FROM consents ORDER BY granted_at DESC, id DESC LIMIT ?').all(limit) as Array<Record<string, unknown>>;
+    // Row to record field by field, like consent-requests' toRequest: another table, and the cast is the check
     return rows.map((r) => ({
       id: r.id as number,
       granted_at: r.granted_at as string,

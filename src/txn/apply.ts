@@ -55,7 +55,7 @@ export async function applyBundle(root: string, bundle: Bundle, approval: string
   return withEngine(root, opts, async ({ ops, lock, keepBackups, recovered, blocked }) => {
     const config = readVaultConfig(root);
     const done = readDone(root, bundle.operation_id, ops);
-    if (done) return { ...replay(root, bundle, approval, done, ops), recovered };
+    if (done) return { ...replay({ root, ops }, bundle, { approval, done }), recovered };
     const pendingDir = path.join(txnLayout(root).pending, bundle.operation_id);
     const pendingSt = ops.lstat(pendingDir);
     if (pendingSt && (pendingSt.isSymbolicLink() || !pendingSt.isDirectory())) {
@@ -81,7 +81,7 @@ export async function applyBundle(root: string, bundle: Bundle, approval: string
         hint: 'Something changed since inspect (a file, a mode, the vault). Run `vaultgate tx inspect BUNDLE` again and approve the new hash.',
       });
     }
-    const result = executePlan(root, plan, ops, lock, { keepBackups });
+    const result = executePlan({ root, ops, lock }, plan, { keepBackups });
     await opts.afterCommit?.(result);
     return { ...result, recovered };
   });
@@ -92,7 +92,7 @@ export async function applyBundle(root: string, bundle: Bundle, approval: string
  * with* gets the stored result; and if the operation has since been undone, the vault
  * no longer holds its change, so that is said (OPERATION_UNDONE), never "ok".
  */
-function replay(root: string, bundle: Bundle, approval: string, done: DoneRecord, ops: FsOps): Omit<ApplyResult, 'recovered'> {
+function replay({ root, ops }: { root: string; ops: FsOps }, bundle: Bundle, { approval, done }: { approval: string; done: DoneRecord }): Omit<ApplyResult, 'recovered'> {
   const op = bundle.operation_id;
   if (done.outcome !== 'applied' || done.bundle_sha256 !== bundleSha256(bundle)) {
     const what = done.outcome === 'applied' ? 'applied with a different bundle' : done.outcome.replace(/_/g, ' ');
@@ -119,10 +119,8 @@ function replay(root: string, bundle: Bundle, approval: string, done: DoneRecord
 
 /** Journal and perform a plan (caller holds the lock and has recovered). */
 export function executePlan(
-  root: string,
+  { root, ops, lock }: { root: string; ops: FsOps; lock: LockHandle },
   plan: Plan,
-  ops: FsOps,
-  lock: LockHandle,
   opts: { keepBackups: number; undo_of?: string },
 ): { operation_id: string; changed_paths: string[]; replayed: false } {
   const l = txnLayout(root);
@@ -139,7 +137,7 @@ export function executePlan(
     rethrowIfCrash(e);
     // nothing in the vault changed yet; the folder without an intent is discarded by recovery
     try {
-      if (made) recoverOperation(root, opDir, ops, opts);
+      if (made) recoverOperation({ root, opDir, ops }, opts);
     } catch (e2) {
       rethrowIfCrash(e2);
     }
@@ -153,7 +151,7 @@ export function executePlan(
   };
   try {
     for (const w of plan.writes) {
-      if (hasOriginal(w)) inodes.set(w.index, backupOriginal(root, opDir, w, ops));
+      if (hasOriginal(w)) inodes.set(w.index, backupOriginal({ root, opDir, ops }, w));
     }
     // One durable point before the first change to the vault: the intent's and the
     // backups' names in the operation folder, then the folder's name in pending/.
@@ -166,11 +164,11 @@ export function executePlan(
     }
     const release = (disk: string) => markReleased(opDir, disk, ops);
     for (const w of plan.writes) {
-      performWrite(root, w, ops, originalIno, release);
+      performWrite({ root, ops, release, originalIno }, w);
       lock.beat();
     }
-    verifyOriginals(root, plan.writes, ops, opDir);
-    finalize(root, opDir, intent, 'applied', ops, opts);
+    verifyOriginals({ root, opDir, ops }, plan.writes);
+    finalize({ root, opDir, ops }, intent, { outcome: 'applied', keepBackups: opts.keepBackups });
     return result;
   } catch (e) {
     rethrowIfCrash(e);
@@ -181,7 +179,7 @@ export function executePlan(
     if (!ops.lstat(opDir) && readDone(root, op, ops)?.bundle_sha256 === plan.bundle_sha256) return result;
     let outcome: RecoverOutcome;
     try {
-      outcome = recoverOperation(root, opDir, ops, opts);
+      outcome = recoverOperation({ root, opDir, ops }, opts);
     } catch (e2) {
       rethrowIfCrash(e2);
       throw new VaultgateError('RECOVERY_NEEDED', `operation ${op} failed (${(e as Error).message}) and could not be rolled back yet (${(e2 as Error).message})`, {

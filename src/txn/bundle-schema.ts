@@ -191,8 +191,20 @@ export function parseBundle(bytes: Uint8Array, opts: ParseOptions): Bundle {
  * encoding 12 MB of texts only to parse them back character by character (issue 20 §8).
  */
 export function bundleFromValue(raw: unknown, opts: ParseOptions & { byteLength: number }): Bundle {
-  if (opts.byteLength > MAX_BUNDLE_BYTES) {
-    throw limit(`bundle is over ${MAX_BUNDLE_BYTES} bytes`, { actual: opts.byteLength, limit: MAX_BUNDLE_BYTES });
+  const b = schemaChecked(raw, opts.byteLength);
+  const { writes, targets, expectedFor } = checkedWrites(b.writes, opts.baseDir);
+  checkNoFileIsAFolder(targets);
+  const expected = checkedExpectedHashes(b.expected_hashes, expectedFor);
+  const reads = checkedReads(b.read_preconditions, targets);
+  return { schema: BUNDLE_SCHEMA, operation_id: b.operation_id, operation_type: b.operation_type, writes, expected_hashes: expected, read_preconditions: reads };
+}
+
+type SchemaBundle = ReturnType<typeof schemaChecked>;
+
+/** The document checked against the bundle schema (size first): the first issue is the error. */
+function schemaChecked(raw: unknown, byteLength: number) {
+  if (byteLength > MAX_BUNDLE_BYTES) {
+    throw limit(`bundle is over ${MAX_BUNDLE_BYTES} bytes`, { actual: byteLength, limit: MAX_BUNDLE_BYTES });
   }
   const parsed = bundleSchema().safeParse(raw);
   if (!parsed.success) {
@@ -203,7 +215,16 @@ export function bundleFromValue(raw: unknown, opts: ParseOptions & { byteLength:
     }
     throw invalid(`bundle ${where}: ${issue?.message ?? 'invalid'}`, { details: { field: where } });
   }
-  const b = parsed.data;
+  return parsed.data;
+}
+
+/**
+ * Each write checked and its new bytes read (content or content_file, within the
+ * per-file and per-operation limits), and every path it touches claimed once:
+ * `targets` maps filesystem fold keys to paths, `expectedFor` says what
+ * expected_hashes must give for each (absent or a hash).
+ */
+function checkedWrites(list: SchemaBundle['writes'], baseDir: string) {
   const writes: BundleWrite[] = [];
   const targets = new Map<string, string>(); // filesystem fold key → canonical path
   const expectedFor = new Map<string, 'absent' | 'sha'>(); // canonical → what expected_hashes must say
@@ -220,11 +241,11 @@ export function bundleFromValue(raw: unknown, opts: ParseOptions & { byteLength:
     targets.set(key, rel);
     expectedFor.set(rel, must);
   };
-  b.writes.forEach((w, n) => {
+  list.forEach((w, n) => {
     const at = `writes.${n}`;
     const rel = checkWritePath(w.path);
     const hasContent = w.content !== undefined || w.content_file !== undefined;
-    const source = w.content_file !== undefined ? path.resolve(opts.baseDir, w.content_file) : undefined;
+    const source = w.content_file !== undefined ? path.resolve(baseDir, w.content_file) : undefined;
     const newContent = (): Buffer => {
       if (w.content !== undefined && w.content_file !== undefined) throw invalid(`${at}: give content or content_file, not both`, { path: rel });
       if (w.to !== undefined) throw invalid(`${at}: only move takes \`to\``, { path: rel });
@@ -276,7 +297,11 @@ export function bundleFromValue(raw: unknown, opts: ParseOptions & { byteLength:
         unreachable(w.mode, 'write mode');
     }
   });
-  // one written path may not be a folder of another (`a` and `a/b.md`)
+  return { writes, targets, expectedFor };
+}
+
+/** One written path may not be a folder of another (`a` and `a/b.md`). */
+function checkNoFileIsAFolder(targets: Map<string, string>): void {
   const keys = [...targets.keys()].sort();
   for (let k = 1; k < keys.length; k++) {
     const shallow = keys[k - 1] ?? '';
@@ -285,8 +310,12 @@ export function bundleFromValue(raw: unknown, opts: ParseOptions & { byteLength:
       throw invalid(`${targets.get(shallow)} is both a file and a folder of ${targets.get(deep)}`, { path: targets.get(deep) });
     }
   }
+}
+
+/** expected_hashes: exactly one entry per path a write touches, null for one it creates. */
+function checkedExpectedHashes(given: unknown, expectedFor: Map<string, 'absent' | 'sha'>) {
   const expected = pathMap<string | null>();
-  for (const [key, value] of objectEntries(b.expected_hashes, 'expected_hashes')) {
+  for (const [key, value] of objectEntries(given, 'expected_hashes')) {
     const rel = normalizeVaultPath(key, { portable: true });
     const hash = hashValue(value, 'expected_hashes', key, true);
     if (Object.hasOwn(expected, rel)) throw invalid(`expected_hashes lists ${rel} twice`, { path: rel });
@@ -299,8 +328,13 @@ export function bundleFromValue(raw: unknown, opts: ParseOptions & { byteLength:
   for (const rel of expectedFor.keys()) {
     if (!Object.hasOwn(expected, rel)) throw invalid(`expected_hashes has no entry for ${rel}`, { path: rel });
   }
+  return expected;
+}
+
+/** read_preconditions: files read but not written, each pinned to a hash. */
+function checkedReads(given: unknown, targets: Map<string, string>) {
   const reads = pathMap<string>();
-  const readEntries = b.read_preconditions === undefined ? [] : objectEntries(b.read_preconditions, 'read_preconditions');
+  const readEntries = given === undefined ? [] : objectEntries(given, 'read_preconditions');
   if (readEntries.length > MAX_READ_PRECONDITIONS) {
     throw limit(`more than ${MAX_READ_PRECONDITIONS} read_preconditions`, { limit: MAX_READ_PRECONDITIONS });
   }
@@ -311,7 +345,7 @@ export function bundleFromValue(raw: unknown, opts: ParseOptions & { byteLength:
     if (targets.has(filesystemFoldKey(rel))) throw invalid(`${rel} is written; pin it in expected_hashes, not read_preconditions`, { path: rel });
     reads[rel] = hash;
   }
-  return { schema: BUNDLE_SCHEMA, operation_id: b.operation_id, operation_type: b.operation_type, writes, expected_hashes: expected, read_preconditions: reads };
+  return reads;
 }
 
 /**

@@ -13,6 +13,13 @@ import { MAX_STATE_FILE_BYTES } from './settings.js';
  * Calls are synchronous on purpose: a step either happened or it did not when
  * the next line runs, so the journal order in the code is the order on disk.
  */
+/** Where an operation's files are: the vault root, its operation folder, and the filesystem calls (the crash tests inject faults there). */
+export interface OperationSite {
+  root: string;
+  opDir: string;
+  ops: FsOps;
+}
+
 export interface FsOps {
   /** Create a new file, refusing an existing name or a symlink (O_CREAT|O_EXCL|O_NOFOLLOW). */
   openExclusive(abs: string, mode: number): number;

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { VaultgateError } from '../errors.js';
 import { removeTree, writeDurable } from './durable.js';
-import { readTextIfExists, rethrowIfCrash, type FsOps } from './fs-ops.js';
+import { readTextIfExists, rethrowIfCrash, type FsOps, type OperationSite } from './fs-ops.js';
 import { parseJournalWrite, type Intent, type JournalWrite } from './journal.js';
 import { isOperationId, txnLayout } from './layout.js';
 import { HISTORY_TAIL_BYTES, LEGACY_UNDO_PREFIX, UNDO_PREFIX } from './settings.js';
@@ -100,14 +100,9 @@ export function currentUndo(root: string, op: string, ops: FsOps): DoneRecord | 
   return currentUndo(root, undo.operation_id, ops) ? null : undo;
 }
 
-export function finalize(
-  root: string,
-  opDir: string,
-  intent: Intent,
-  outcome: Outcome,
-  ops: FsOps,
-  opts: { keepBackups: number; displaced?: string[] },
-): DoneRecord {
+/** Records how an operation ended (history, done/), and moves its folder to backups/ (or retires it when rolled back). */
+export function finalize({ root, opDir, ops }: OperationSite, intent: Intent, end: { outcome: Outcome; keepBackups: number; displaced?: string[] }): DoneRecord {
+  const { outcome } = end;
   const l = txnLayout(root);
   const completed = new Date();
   const backupDir = outcome === 'rolled_back' ? null : `${String(completed.getTime()).padStart(13, '0')}-${intent.operation_id}`;
@@ -124,7 +119,7 @@ export function finalize(
     backup_dir: backupDir,
     writes: intent.writes,
     created_dirs: intent.created_dirs,
-    ...(opts.displaced ? { displaced: opts.displaced } : {}),
+    ...(end.displaced ? { displaced: end.displaced } : {}),
   };
   appendHistory(root, record, ops);
   if (backupDir === null) {
@@ -135,7 +130,7 @@ export function finalize(
   // No fsync after this rename: if power loss undoes it, the folder is back in
   // pending/ with every write landed, and recovery finalizes it again (idempotent).
   ops.rename(opDir, path.join(l.backups, backupDir));
-  pruneBackups(root, opts.keepBackups, ops);
+  pruneBackups(root, end.keepBackups, ops);
   return record;
 }
 

@@ -2,7 +2,7 @@ import path from 'node:path';
 import { unreachable, VaultgateError } from '../errors.js';
 import { sha256Hex } from '../vault/index.js';
 import { fsyncDir } from './durable.js';
-import { rethrowIfCrash, type FsOps } from './fs-ops.js';
+import { rethrowIfCrash, type FsOps, type OperationSite } from './fs-ops.js';
 import { backupName } from './journal.js';
 import { abs } from './layout.js';
 import { hasOriginal, type PlannedCreate, type PlannedDelete, type PlannedMove, type PlannedReplace, type PlannedWithOriginal, type PlannedWrite } from './plan.js';
@@ -43,6 +43,13 @@ export class ConcurrentEdit extends VaultgateError {
  */
 export type Release = (disk: string) => void;
 
+/** What the per-file steps need besides the write: the vault, the filesystem calls, and how to release a location. */
+interface Performing {
+  root: string;
+  ops: FsOps;
+  release: Release;
+}
+
 /**
  * Keep the original for rollback and undo: a hard link (instant, same inode), or a
  * copy where links are not possible. Its bytes are checked against the planned old
@@ -50,7 +57,7 @@ export type Release = (disk: string) => void;
  * anything in the vault changed. Returns the inode of the original that was backed
  * up: the aside check later insists on that very inode.
  */
-export function backupOriginal(root: string, opDir: string, w: PlannedWithOriginal, ops: FsOps): bigint {
+export function backupOriginal({ root, opDir, ops }: OperationSite, w: PlannedWithOriginal): bigint {
   checkParents(root, w.disk, ops);
   const src = abs(root, w.disk);
   const dst = path.join(opDir, backupName(w.index));
@@ -89,16 +96,17 @@ export function backupOriginal(root: string, opDir: string, w: PlannedWithOrigin
   return ino;
 }
 
-export function performWrite(root: string, w: PlannedWrite, ops: FsOps, originalIno: (w: PlannedWithOriginal) => bigint, release: Release): void {
+/** One planned write; `originalIno` is the inode {@link backupOriginal} backed up for a write that has an original. */
+export function performWrite(p: Performing & { originalIno: (w: PlannedWithOriginal) => bigint }, w: PlannedWrite): void {
   switch (w.mode) {
     case 'create':
-      return performCreate(root, w, ops, release);
+      return performCreate(p, w);
     case 'replace':
-      return performReplace(root, w, ops, originalIno(w), release);
+      return performReplace(p, w, p.originalIno(w));
     case 'delete':
-      return performDelete(root, w, ops, originalIno(w), release);
+      return performDelete(p, w, p.originalIno(w));
     case 'move':
-      return performMove(root, w, ops, originalIno(w), release);
+      return performMove(p, w, p.originalIno(w));
     default:
       return unreachable(w, 'write mode');
   }
@@ -119,7 +127,8 @@ function writeTemp(root: string, w: PlannedCreate | PlannedReplace, ops: FsOps):
 }
 
 /** Publish the temp file under the target name without clobbering anything that appeared there. */
-function publish(root: string, w: PlannedCreate | PlannedReplace, ops: FsOps, ino: bigint, onTaken: () => never): void {
+function publish({ root, ops }: Performing, w: PlannedCreate | PlannedReplace, published: { ino: bigint; onTaken: () => never }): void {
+  const { ino, onTaken } = published;
   const target = abs(root, w.disk);
   checkParents(root, w.disk, ops);
   try {
@@ -142,11 +151,14 @@ function publish(root: string, w: PlannedCreate | PlannedReplace, ops: FsOps, in
   }
 }
 
-function performCreate(root: string, w: PlannedCreate, ops: FsOps, release: Release): void {
-  const ino = writeTemp(root, w, ops);
-  publish(root, w, ops, ino, () => {
-    release(w.disk);
-    throw new ConcurrentEdit(w.path, 'was created by someone else');
+function performCreate(p: Performing, w: PlannedCreate): void {
+  const ino = writeTemp(p.root, w, p.ops);
+  publish(p, w, {
+    ino,
+    onTaken: () => {
+      p.release(w.disk);
+      throw new ConcurrentEdit(w.path, 'was created by someone else');
+    },
   });
 }
 
@@ -155,7 +167,7 @@ function performCreate(root: string, w: PlannedCreate, ops: FsOps, release: Rele
  * bytes. A name that is gone (a sync client renamed or deleted it) is someone
  * else's doing: the location is released untouched.
  */
-function moveAside(root: string, w: PlannedWithOriginal, ops: FsOps, ino: bigint, release: Release): void {
+function moveAside({ root, ops, release }: Performing, w: PlannedWithOriginal, ino: bigint): void {
   checkParents(root, w.disk, ops);
   checkParents(root, w.aside, ops);
   try {
@@ -169,7 +181,7 @@ function moveAside(root: string, w: PlannedWithOriginal, ops: FsOps, ino: bigint
     }
     throw e;
   }
-  const found = checkOriginal(root, w, ops, ino);
+  const found = checkOriginal({ root, ops }, w, ino);
   if (found !== null) {
     // what we moved is someone's newer file: recovery puts it back (the target name is free)
     throw new ConcurrentEdit(w.path, found.replaced ? 'was saved again (replaced)' : 'was edited', { expected: w.old_sha256, actual: found.sha256 });
@@ -177,7 +189,7 @@ function moveAside(root: string, w: PlannedWithOriginal, ops: FsOps, ino: bigint
 }
 
 /** null when the moved-aside original is the backed-up inode with the planned bytes; else what is there. */
-function checkOriginal(root: string, w: PlannedWithOriginal, ops: FsOps, ino: bigint): { replaced: boolean; sha256: string | null } | null {
+function checkOriginal({ root, ops }: { root: string; ops: FsOps }, w: PlannedWithOriginal, ino: bigint): { replaced: boolean; sha256: string | null } | null {
   const p = abs(root, w.aside);
   const st = ops.lstat(p);
   if (!st?.isFile()) return { replaced: true, sha256: null };
@@ -186,29 +198,35 @@ function checkOriginal(root: string, w: PlannedWithOriginal, ops: FsOps, ino: bi
   return sha256 === w.old_sha256 ? null : { replaced: false, sha256 };
 }
 
-function performReplace(root: string, w: PlannedReplace, ops: FsOps, ino: bigint, release: Release): void {
+function performReplace(p: Performing, w: PlannedReplace, ino: bigint): void {
+  const { root, ops } = p;
   const tempIno = writeTemp(root, w, ops);
-  moveAside(root, w, ops, ino, release);
-  publish(root, w, ops, tempIno, () => {
-    // saved again between the move and the publish: that save stays where it is;
-    // the original we moved aside (checked: the old bytes) goes, it is also the backup
-    checkParents(root, w.aside, ops);
-    if (checkOriginal(root, w, ops, ino) === null) {
-      release(w.disk);
-      ops.unlink(abs(root, w.aside));
-    }
-    throw new ConcurrentEdit(w.path, 'was saved again');
+  moveAside(p, w, ino);
+  publish(p, w, {
+    ino: tempIno,
+    onTaken: () => {
+      // saved again between the move and the publish: that save stays where it is;
+      // the original we moved aside (checked: the old bytes) goes, it is also the backup
+      checkParents(root, w.aside, ops);
+      if (checkOriginal(p, w, ino) === null) {
+        p.release(w.disk);
+        ops.unlink(abs(root, w.aside));
+      }
+      throw new ConcurrentEdit(w.path, 'was saved again');
+    },
   });
 }
 
-function performDelete(root: string, w: PlannedDelete, ops: FsOps, ino: bigint, release: Release): void {
-  moveAside(root, w, ops, ino, release);
+function performDelete(p: Performing, w: PlannedDelete, ino: bigint): void {
+  const { root, ops } = p;
+  moveAside(p, w, ino);
   checkParents(root, w.disk, ops);
   fsyncDir(path.dirname(abs(root, w.disk)), ops);
 }
 
-function performMove(root: string, w: PlannedMove, ops: FsOps, ino: bigint, release: Release): void {
-  moveAside(root, w, ops, ino, release);
+function performMove(p: Performing, w: PlannedMove, ino: bigint): void {
+  const { root, ops, release } = p;
+  moveAside(p, w, ino);
   const dest = abs(root, w.to_disk);
   checkParents(root, w.aside, ops);
   checkParents(root, w.to_disk, ops);
@@ -234,7 +252,7 @@ function performMove(root: string, w: PlannedMove, ops: FsOps, ino: bigint, rele
  * the old file open) is found here, and the operation is rolled back with that
  * edit put back under its name. Then the asides go (the backups keep the originals).
  */
-export function verifyOriginals(root: string, writes: PlannedWrite[], ops: FsOps, opDir: string): void {
+export function verifyOriginals({ root, opDir, ops }: OperationSite, writes: PlannedWrite[]): void {
   for (const w of writes) {
     if (!hasOriginal(w)) continue;
     const p = abs(root, w.aside);

@@ -2,11 +2,11 @@ import fs from 'node:fs';
 import { unreachable, VaultgateError } from '../errors.js';
 import { sha256Hex, vaultIdentity } from '../vault/index.js';
 import { approvalSha256, bundleSha256, type ApprovalInput } from './approval.js';
-import { pathMap, pathsOf, type Bundle, type PathMap } from './bundle-schema.js';
+import { pathMap, pathsOf, type Bundle, type BundleWrite, type PathMap } from './bundle-schema.js';
 import type { FsOps } from './fs-ops.js';
 import { asideName, besideDisk, tempName } from './layout.js';
 import { checkScope, type ScopeContext, type ScopeTable } from './scopes.js';
-import { readState, resolveTarget, type DirCache } from './vault-state.js';
+import { readState, resolveTarget, type DirCache, type FileState, type Target } from './vault-state.js';
 
 /**
  * A plan is a bundle resolved against the vault as it is now: disk names, old
@@ -139,6 +139,78 @@ const stale = (rel: string, expected: string | null, actual: string | null, what
     hint: 'Re-read the file, rebuild the bundle, and run `vaultgate tx inspect` again.',
   });
 
+/** What planning one write needs: the operation id, modes, and the checked states of the paths it touches. */
+interface Planner {
+  op: string;
+  createMode: number;
+  modes: Map<number, number> | undefined;
+  /** The current state of a path, which must be what the bundle expects. */
+  current: (rel: string) => { t: Target; cur: FileState | null };
+  /** An existing original (the bundle's hash table said so, and `current` checked it). */
+  existing: (rel: string) => { t: Target; cur: FileState };
+  /** Folders a create or a move makes. */
+  addDirs: (dirs: string[]) => void;
+}
+
+/** One bundle write as planned: its disk names (temp, aside), hashes and modes. */
+function planWrite(p: Planner, index: number, w: BundleWrite): PlannedWrite {
+  const { op, createMode, current, existing, addDirs } = p;
+  switch (w.mode) {
+    case 'create': {
+      const { t } = current(w.path);
+      addDirs(t.missingDirs);
+      return {
+        index,
+        mode: 'create',
+        path: w.path,
+        disk: t.disk,
+        content: w.content,
+        new_sha256: sha256Hex(w.content),
+        new_mode: p.modes?.get(index) ?? createMode,
+        temp: besideDisk(t.disk, (n) => tempName(n, op, index)),
+      };
+    }
+    case 'replace': {
+      const { t, cur } = existing(w.path);
+      return {
+        index,
+        mode: 'replace',
+        path: w.path,
+        disk: t.disk,
+        content: w.content,
+        old_sha256: cur.sha256,
+        old_mode: cur.mode,
+        new_sha256: sha256Hex(w.content),
+        new_mode: p.modes?.get(index) ?? cur.mode,
+        temp: besideDisk(t.disk, (n) => tempName(n, op, index)),
+        aside: besideDisk(t.disk, (n) => asideName(n, op, index)),
+      };
+    }
+    case 'delete': {
+      const { t, cur } = existing(w.path);
+      return { index, mode: 'delete', path: w.path, disk: t.disk, old_sha256: cur.sha256, old_mode: cur.mode, aside: besideDisk(t.disk, (n) => asideName(n, op, index)) };
+    }
+    case 'move': {
+      const { t, cur } = existing(w.path);
+      const { t: to } = current(w.to);
+      addDirs(to.missingDirs);
+      return {
+        index,
+        mode: 'move',
+        path: w.path,
+        disk: t.disk,
+        to: w.to,
+        to_disk: to.disk,
+        old_sha256: cur.sha256,
+        old_mode: cur.mode,
+        aside: besideDisk(t.disk, (n) => asideName(n, op, index)),
+      };
+    }
+    default:
+      return unreachable(w, 'write mode');
+  }
+}
+
 export function buildPlan(root: string, bundle: Bundle, opts: PlanOptions): Plan {
   const { ops } = opts;
   if (!opts.skipScope) checkScope(bundle.operation_type, bundle.writes, opts.scopeContext, opts.scopes);
@@ -166,65 +238,9 @@ export function buildPlan(root: string, bundle: Bundle, opts: PlanOptions): Plan
     if (!cur) throw stale(rel, bundle.expected_hashes[rel] ?? null, null);
     return { t, cur };
   };
+  const planner: Planner = { op, createMode, modes: opts.modes, current, existing, addDirs };
   for (const [index, w] of bundle.writes.entries()) {
-    switch (w.mode) {
-      case 'create': {
-        const { t } = current(w.path);
-        addDirs(t.missingDirs);
-        writes.push({
-          index,
-          mode: 'create',
-          path: w.path,
-          disk: t.disk,
-          content: w.content,
-          new_sha256: sha256Hex(w.content),
-          new_mode: opts.modes?.get(index) ?? createMode,
-          temp: besideDisk(t.disk, (n) => tempName(n, op, index)),
-        });
-        break;
-      }
-      case 'replace': {
-        const { t, cur } = existing(w.path);
-        writes.push({
-          index,
-          mode: 'replace',
-          path: w.path,
-          disk: t.disk,
-          content: w.content,
-          old_sha256: cur.sha256,
-          old_mode: cur.mode,
-          new_sha256: sha256Hex(w.content),
-          new_mode: opts.modes?.get(index) ?? cur.mode,
-          temp: besideDisk(t.disk, (n) => tempName(n, op, index)),
-          aside: besideDisk(t.disk, (n) => asideName(n, op, index)),
-        });
-        break;
-      }
-      case 'delete': {
-        const { t, cur } = existing(w.path);
-        writes.push({ index, mode: 'delete', path: w.path, disk: t.disk, old_sha256: cur.sha256, old_mode: cur.mode, aside: besideDisk(t.disk, (n) => asideName(n, op, index)) });
-        break;
-      }
-      case 'move': {
-        const { t, cur } = existing(w.path);
-        const { t: to } = current(w.to);
-        addDirs(to.missingDirs);
-        writes.push({
-          index,
-          mode: 'move',
-          path: w.path,
-          disk: t.disk,
-          to: w.to,
-          to_disk: to.disk,
-          old_sha256: cur.sha256,
-          old_mode: cur.mode,
-          aside: besideDisk(t.disk, (n) => asideName(n, op, index)),
-        });
-        break;
-      }
-      default:
-        unreachable(w, 'write mode');
-    }
+    writes.push(planWrite(planner, index, w));
     changed.push(...pathsOf(w));
   }
   const reads = pathMap<string>();

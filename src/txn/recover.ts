@@ -2,7 +2,7 @@ import path from 'node:path';
 import { isVaultgateError } from '../errors.js';
 import { filesystemFoldKey, sha256Hex } from '../vault/index.js';
 import { fsyncDir, readJsonFile, removeTree, writeDurable } from './durable.js';
-import { rethrowIfCrash, type FsOps } from './fs-ops.js';
+import { rethrowIfCrash, type FsOps, type OperationSite } from './fs-ops.js';
 import { finalize, retire } from './history.js';
 import { locationsOf, markReleased, readIntent, readReleased, type Intent, type Location, type Quarantine } from './journal.js';
 import { abs, isOperationDirName, txnLayout } from './layout.js';
@@ -57,7 +57,7 @@ interface Original {
   sha256: string | typeof FOREIGN;
 }
 
-function observeOriginal(root: string, opDir: string, l: Location, ops: FsOps): Original | null {
+function observeOriginal({ root, opDir, ops }: OperationSite, l: Location): Original | null {
   if (l.old === null) return null;
   if (l.aside !== undefined) {
     checkParents(root, l.aside, ops);
@@ -72,7 +72,7 @@ function observeOriginal(root: string, opDir: string, l: Location, ops: FsOps): 
   return { where: 'backup', abs: b, sha256: st.isFile() ? sha256Hex(ops.readFile(b)) : FOREIGN };
 }
 
-export function recoverOperation(root: string, opDir: string, ops: FsOps, opts: RecoverOptions): RecoverOutcome {
+export function recoverOperation({ root, opDir, ops }: OperationSite, opts: RecoverOptions): RecoverOutcome {
   const name = path.basename(opDir);
   const intent = readIntent(opDir, ops);
   if (!intent) {
@@ -83,12 +83,12 @@ export function recoverOperation(root: string, opDir: string, ops: FsOps, opts: 
   const released = readReleased(opDir, ops);
   const locs = locationsOf(intent);
   const seen = locs.map((l) => observe(root, l.disk, ops));
-  const originals = locs.map((l) => observeOriginal(root, opDir, l, ops));
+  const originals = locs.map((l) => observeOriginal({ root, opDir, ops }, l));
   const intact = originals.every((o, n) => o === null || o.sha256 === locs[n]?.old);
   if (released.size === 0 && intact && locs.every((l, n) => seen[n] === l.new)) {
     sweepTemps(root, intent, ops);
     sweepAsides(root, originals, ops);
-    finalize(root, opDir, intent, 'applied', ops, opts);
+    finalize({ root, opDir, ops }, intent, { outcome: 'applied', keepBackups: opts.keepBackups });
     return { operation_id: intent.operation_id, outcome: 'applied' };
   }
   sweepTemps(root, intent, ops);
@@ -100,7 +100,9 @@ export function recoverOperation(root: string, opDir: string, ops: FsOps, opts: 
     if (l === undefined || s === undefined) continue;
     try {
       const original = originals[n] ?? null;
-      if (released.has(l.disk) ? settleReleased(root, l, s, original, ops, touched) : rollBackLocation(root, opDir, l, s, original, ops, touched)) continue;
+      const rb: RollingBack = { root, opDir, ops, touched };
+      const at: LocationSeen = { l, s, original };
+      if (released.has(l.disk) ? settleReleased(rb, at) : rollBackLocation(rb, at)) continue;
     } catch (e) {
       rethrowIfCrash(e);
       if (!isVaultgateError(e) && !['EEXIST', 'ENOENT'].includes((e as NodeJS.ErrnoException).code ?? '')) throw e;
@@ -112,18 +114,35 @@ export function recoverOperation(root: string, opDir: string, ops: FsOps, opts: 
   sweepTemps(root, intent, ops);
   sweepDirs(root, intent, ops);
   if (conflicts.length > 0) {
-    quarantine(opDir, intent, 'foreign_change', `${conflicts.map((c) => c.path).join(', ')} changed by someone else during recovery`, conflicts, ops);
+    quarantine({ opDir, ops }, intent, { reason: 'foreign_change', message: `${conflicts.map((c) => c.path).join(', ')} changed by someone else during recovery`, conflicts });
     return { operation_id: intent.operation_id, outcome: 'quarantined', conflicts };
   }
-  finalize(root, opDir, intent, 'rolled_back', ops, opts);
+  finalize({ root, opDir, ops }, intent, { outcome: 'rolled_back', keepBackups: opts.keepBackups });
   return { operation_id: intent.operation_id, outcome: 'rolled_back' };
+}
+
+/** A rollback in progress: the operation's files, and the folders it changed (fsynced once each at the end). */
+interface RollingBack {
+  root: string;
+  opDir: string;
+  ops: FsOps;
+  touched: Set<string>;
+}
+
+/** One location as recovery found it: the journal's entry, what is under its name, and its original. */
+interface LocationSeen {
+  l: Location;
+  s: Seen;
+  original: Original | null;
 }
 
 /**
  * Put one location back to its state before the operation. Returns false when the
  * location holds something that is neither ours nor the original: a conflict.
  */
-function rollBackLocation(root: string, opDir: string, l: Location, s: Seen, original: Original | null, ops: FsOps, touched: Set<string>): boolean {
+function rollBackLocation(rb: RollingBack, at: LocationSeen): boolean {
+  const { root, opDir, ops, touched } = rb;
+  const { l, s, original } = at;
   const target = abs(root, l.disk);
   const settle = () => {
     touched.add(path.dirname(target));
@@ -146,7 +165,7 @@ function rollBackLocation(root: string, opDir: string, l: Location, s: Seen, ori
     const putBack = () => {
       // once it is back, the name holds neither the old nor the new bytes: say so first
       if (edited) markReleased(opDir, l.disk, ops);
-      return settleReleased(root, l, s, original, ops, touched);
+      return settleReleased(rb, at);
     };
     if (s === null || s === l.new || sameInode(target, original.abs, ops)) return putBack();
     if (s === l.old && !edited) {
@@ -187,7 +206,7 @@ function rollBackLocation(root: string, opDir: string, l: Location, s: Seen, ori
  * (possibly edited) is being put back. Finish the put-back if the original is still
  * aside; otherwise leave the name exactly as it is.
  */
-function settleReleased(root: string, l: Location, s: Seen, original: Original | null, ops: FsOps, touched: Set<string>): boolean {
+function settleReleased({ root, ops, touched }: RollingBack, { l, s, original }: LocationSeen): boolean {
   if (original?.where !== 'aside' || l.aside === undefined) return true;
   const target = abs(root, l.disk);
   checkParents(root, l.disk, ops);
@@ -265,12 +284,9 @@ function sweepDirs(root: string, intent: Intent, ops: FsOps): void {
 }
 
 export function quarantine(
-  opDir: string,
+  { opDir, ops }: { opDir: string; ops: FsOps },
   intent: Intent,
-  reason: Quarantine['reason'],
-  message: string,
-  conflicts: Quarantine['conflicts'],
-  ops: FsOps,
+  { reason, message, conflicts }: Pick<Quarantine, 'reason' | 'message' | 'conflicts'>,
 ): Quarantine {
   const q: Quarantine = {
     schema: 'vaultgate.quarantine.v1',
@@ -349,7 +365,7 @@ export function recoverAll(root: string, ops: FsOps, opts: { keepBackups: number
       continue;
     }
     try {
-      const r = recoverOperation(root, dir, ops, opts);
+      const r = recoverOperation({ root, opDir: dir, ops }, opts);
       recovered.push(r);
       if (r.outcome === 'quarantined') block(r.operation_id, tryIntent(dir, ops)?.changed_paths ?? []);
     } catch (e) {
@@ -358,7 +374,7 @@ export function recoverAll(root: string, ops: FsOps, opts: { keepBackups: number
       const message = `recovery failed: ${(e as Error).message}`;
       if (intent) {
         try {
-          quarantine(dir, intent, 'recovery_failed', message, [], ops);
+          quarantine({ opDir: dir, ops }, intent, { reason: 'recovery_failed', message, conflicts: [] });
         } catch (e2) {
           rethrowIfCrash(e2);
         }

@@ -48,17 +48,18 @@ export async function resolveOperation(root: string, op: string, choice: Resolve
     }
     if (!readQuarantine(opDir, ops)) {
       // not quarantined (e.g. failed earlier for a transient reason): ordinary recovery decides
-      const r = recoverOperation(root, opDir, ops, { keepBackups });
+      const r = recoverOperation({ root, opDir, ops }, { keepBackups });
       if (r.outcome !== 'quarantined') return { operation_id: op, outcome: r.outcome, restored: [], displaced: [] };
     }
     const locations = locationsOf(intent);
+    const r: Resolving = { root, ops, opDir, intent, displacedBase: l.displaced };
     const displaced: string[] = [];
     if (choice === 'keep-current') {
       locations.forEach((loc, n) => {
-        const kept = settleAside(root, l.displaced, op, n, loc, ops);
+        const kept = settleAside(r, loc, n);
         if (kept) displaced.push(kept);
       });
-      finalize(root, opDir, intent, 'resolved_keep_current', ops, { keepBackups, ...(displaced.length ? { displaced } : {}) });
+      finalize({ root, opDir, ops }, intent, { outcome: 'resolved_keep_current', keepBackups, ...(displaced.length ? { displaced } : {}) });
       return { operation_id: op, outcome: 'resolved_keep_current', restored: [], displaced };
     }
     const restored: string[] = [];
@@ -66,13 +67,22 @@ export async function resolveOperation(root: string, op: string, choice: Resolve
       const cur = readState(root, loc.disk, ops);
       const aside = asideOf(root, loc, ops);
       if ((cur?.sha256 ?? null) === loc.old && aside === null) return;
-      if (cur) displaced.push(displace(root, l.displaced, op, n, loc.disk, ops));
-      restoreOriginal(root, opDir, intent, loc, n, aside, ops);
+      if (cur) displaced.push(displace(r, n, loc.disk));
+      restoreOriginal(r, loc, { n, aside });
       restored.push(loc.path);
     });
-    finalize(root, opDir, intent, 'resolved_restore_original', ops, { keepBackups, displaced });
+    finalize({ root, opDir, ops }, intent, { outcome: 'resolved_restore_original', keepBackups, displaced });
     return { operation_id: op, outcome: 'resolved_restore_original', restored, displaced };
   });
+}
+
+/** A quarantined operation being resolved: its files, and where displaced copies go (`displaced/<op>/`). */
+interface Resolving {
+  root: string;
+  ops: FsOps;
+  opDir: string;
+  intent: Intent;
+  displacedBase: string;
 }
 
 /** The original still moved aside beside a location's name, if any. */
@@ -83,18 +93,19 @@ function asideOf(root: string, loc: Location, ops: FsOps): string | null {
 }
 
 /** keep-current: an aside original holding the old bytes goes (the backup keeps them); holding anything else, it is kept in displaced/. */
-function settleAside(root: string, base: string, op: string, n: number, loc: Location, ops: FsOps): string | null {
+function settleAside(r: Resolving, loc: Location, n: number): string | null {
+  const { root, ops } = r;
   const aside = asideOf(root, loc, ops);
   if (!aside || loc.aside === undefined) return null;
-  const keep = sha256Hex(ops.readFile(aside)) !== loc.old ? displace(root, base, op, n, loc.aside, ops) : null;
+  const keep = sha256Hex(ops.readFile(aside)) !== loc.old ? displace(r, n, loc.aside) : null;
   ops.unlink(aside);
   fsyncDir(path.dirname(aside), ops);
   return keep;
 }
 
 /** Copy the bytes at a disk path aside; returns the copy's path relative to the vault. */
-function displace(root: string, base: string, op: string, n: number, disk: string, ops: FsOps): string {
-  const dir = path.join(base, op);
+function displace({ root, ops, displacedBase: base, intent }: Resolving, n: number, disk: string): string {
+  const dir = path.join(base, intent.operation_id);
   for (const d of [base, dir]) {
     try {
       ops.mkdir(d);
@@ -109,7 +120,7 @@ function displace(root: string, base: string, op: string, n: number, disk: strin
   return path.relative(root, path.join(dir, name)).split(path.sep).join('/');
 }
 
-function restoreOriginal(root: string, opDir: string, intent: Intent, loc: Location, n: number, aside: string | null, ops: FsOps): void {
+function restoreOriginal({ root, ops, opDir, intent }: Resolving, loc: Location, { n, aside }: { n: number; aside: string | null }): void {
   checkParents(root, loc.disk, ops);
   const target = abs(root, loc.disk);
   if (loc.old === null) {

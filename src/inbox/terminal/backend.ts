@@ -20,7 +20,10 @@ export interface InboxBackend {
   rollback(id: string): Promise<ProposeResult>;
 }
 
-async function run<T>(name: string, input: Record<string, unknown>, ctx: OpContext): Promise<T> {
+/** The operations the terminal inbox runs (a fast-lane test checks each is in the table). */
+export const TERMINAL_INBOX_OPERATIONS = ['proposals', 'log', 'show', 'review', 'apply', 'decline', 'reopen', 'rollback'] as const;
+
+async function run<T>(name: (typeof TERMINAL_INBOX_OPERATIONS)[number], input: Record<string, unknown>, ctx: OpContext): Promise<T> {
   const op = findOperation({ name });
   if (!op) throw new Error(`the operation table has no ${name}`);
   return (await runOperation(op, input, 'api', ctx)).output as T;

@@ -40,8 +40,6 @@ export const ROUTES: readonly Route[] = [
     input: (m, body) => ({ ...body, id: m[1] }),
     from: 'api',
   },
-  // The change-request list itself, as the MCP tool takes it (docs/json.md "propose"): what the person proposes here, the review checks as any other.
-  { method: 'POST', pattern: /^\/api\/propose$/, op: 'propose', input: (_m, body) => body, from: 'api' },
   // The change-request list itself, as the MCP tool takes it (docs/json.md, "propose"); reviewed like any other proposal.
   { method: 'POST', pattern: /^\/api\/propose$/, op: 'propose', input: (_m, body) => body, from: 'api' },
   { method: 'GET', pattern: /^\/api\/log$/, op: 'log', input: (_m, q) => q, from: 'cli' },

@@ -5,7 +5,8 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { contextHeadline, preview } from '../../../src/ops/read-ops.js';
+import { contextHeadline } from '../../../src/ops/search-ops.js';
+import { oneLine as preview } from '../../../src/ops/one-line.js';
 
 test('context header: "N sections from M notes", linked ones said apart, left-out ones counted', () => {
   const e = (path: string, linked = false) => ({ path, linked });

@@ -5,7 +5,7 @@ import { parseNote } from '../../../src/markdown/index.js';
 import { planInsertion, unsafeRanges, type Position } from '../../../src/plan/index.js';
 
 const LINK = '[[Origin load]]';
-const plan = (text: string, position: Position, link = LINK) => planInsertion(text, parseNote(text), position, link);
+const plan = (text: string, position: Position, link = LINK) => planInsertion({ text, model: parseNote(text) }, position, link);
 const reason = (f: () => unknown) => {
   try {
     f();
