@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- dense`: what dense fusion adds to a `search` (src/dense),
+ * `npm run bench -- dense`: what dense fusion adds to a `search` (src/wing/dense),
  * in-process, on a synthetic vector store shaped like one `similar --provider`
  * fills: N notes × 5 sections, each section a normalised float32 vector of D
  * dims (768: nomic-embed-text; 384: all-minilm; 1024: bge-m3). Timed, each the
@@ -22,10 +22,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { SCAN_NOTE_POOL, noteVectors, openStoredVectors, scanSections } from '../src/dense/index.js';
-import { holdLiveVectors, liveVectorsFor } from '../src/dense/live-vectors.js';
+import { SCAN_NOTE_POOL, noteVectors, openStoredVectors, scanSections } from '../src/wing/dense/index.js';
+import { holdLiveVectors, liveVectorsFor } from '../src/wing/dense/live-vectors.js';
 import { benchThroughFaces } from './lib/dense-faces.js';
-import { encodeLengths, openVectorStore } from '../src/similar/vector-store.js';
+import { encodeLengths, openVectorStore } from '../src/wing/similar/vector-store.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const SECTIONS = 5;

@@ -24,7 +24,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { withFreshIndex, oneShotReader } from '../src/index/index.js';
-import { loadNoteVectors, openVectorStore, pairScore, refreshLsaVectors, similarNotes, textTermCounts, DEFAULT_LSA_PARAMS } from '../src/similar/index.js';
+import { loadNoteVectors, openVectorStore, pairScore, refreshLsaVectors, similarNotes, textTermCounts, DEFAULT_LSA_PARAMS } from '../src/wing/similar/index.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 

@@ -84,7 +84,7 @@ await build({
     cli: 'src/cli/run-cli.ts',
     'parse-worker': 'src/index/parse-worker.ts',
     'read-worker': 'src/index/read-worker.ts',
-    'local-embed-worker': 'src/providers/local-embed-worker.ts',
+    'local-embed-worker': 'src/wing/providers/local-embed-worker.ts',
   },
   plugins: [lazyBuiltins],
   splitting: true,

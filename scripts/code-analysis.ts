@@ -31,6 +31,8 @@ export interface SourceShape {
   functions: FunctionShape[];
   /** file → the files it imports at run time (same relative form as `files`). */
   imports: Map<string, Set<string>>;
+  /** file → every file it imports, type-only imports included (what it knows of, not only what it runs). */
+  typeImports: Map<string, Set<string>>;
   /** How many `export * from` lines. */
   exportStars: number;
 }
@@ -92,23 +94,28 @@ export function readSourceShape(root: string): SourceShape {
   const rel = (p: string) => posix(path.relative(base, p));
   const functions: FunctionShape[] = [];
   const imports = new Map<string, Set<string>>();
+  const typeImports = new Map<string, Set<string>>();
   let exportStars = 0;
   for (const file of abs) {
     const text = fs.readFileSync(file, 'utf8');
     const sf = ts.createSourceFile(file, text, ts.ScriptTarget.ES2022, true, file.endsWith('.tsx') ? ts.ScriptKind.TSX : ts.ScriptKind.TS);
     const deps = new Set<string>();
+    const known_ = new Set<string>();
     imports.set(rel(file), deps);
-    const addDep = (spec: ts.Expression | undefined) => {
+    typeImports.set(rel(file), known_);
+    const addDep = (spec: ts.Expression | undefined, typeOnly = false) => {
       if (!spec || !ts.isStringLiteralLike(spec)) return;
       const target = resolveSpecifier(file, spec.text, known);
-      if (target && target !== file) deps.add(rel(target));
+      if (!target || target === file) return;
+      known_.add(rel(target));
+      if (!typeOnly) deps.add(rel(target));
     };
     const visit = (node: ts.Node): void => {
       if (ts.isImportDeclaration(node)) {
-        if (!isTypeOnlyImport(node)) addDep(node.moduleSpecifier);
+        addDep(node.moduleSpecifier, isTypeOnlyImport(node));
       } else if (ts.isExportDeclaration(node)) {
         if (node.moduleSpecifier && !node.exportClause && !node.isTypeOnly) exportStars++;
-        if (node.moduleSpecifier && !isTypeOnlyExport(node)) addDep(node.moduleSpecifier);
+        if (node.moduleSpecifier) addDep(node.moduleSpecifier, isTypeOnlyExport(node));
       } else if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword) {
         addDep(node.arguments[0]);
       } else if (ts.isFunctionLike(node) && (node as ts.FunctionLikeDeclaration).body) {
@@ -122,16 +129,18 @@ export function readSourceShape(root: string): SourceShape {
     };
     visit(sf);
   }
-  return { files: abs.map(rel), functions, imports, exportStars };
+  return { files: abs.map(rel), functions, imports, typeImports, exportStars };
 }
 
 /**
  * The folder a file belongs to at the top floor: `src/index/query.ts` →
  * `src/index`. A file directly in src/ is its own node (`src/errors.ts`):
- * root files are shared leaves, not one folder.
+ * root files are shared leaves, not one folder. A part of the optional wing is
+ * a folder of its own: `src/wing/similar/lsa.ts` → `src/wing/similar`.
  */
 export function topFolder(file: string): string {
   const parts = file.split('/');
+  if (parts[1] === 'wing' && parts.length > 3) return parts.slice(0, 3).join('/');
   return parts.length > 2 ? parts.slice(0, 2).join('/') : file;
 }
 

@@ -90,7 +90,7 @@ export interface ContextPacket {
 }
 
 /**
- * What context needs of dense fusion (implemented by src/dense, which sits
+ * What context needs of dense fusion (implemented by src/wing/dense, which sits
  * above context and imports it): a fused replacement for one query's
  * candidates, its warnings, and its report for the packet.
  */
@@ -110,7 +110,7 @@ export interface ContextOptions {
   budgetChars?: number;
   maxLinked?: number;
   scenario?: ScenarioSlot | null;
-  /** Dense fusion (src/dense's DenseRun), when `search.embeddings` is configured: ranks each query's candidates; its report joins the packet. */
+  /** Dense fusion (src/wing/dense's DenseRun), when `search.embeddings` is configured: ranks each query's candidates; its report joins the packet. */
   dense?: DenseHook | null;
   /** The ranking's parameters; default DEFAULT_RANKING_PROFILE (the eval passes its variants). */
   profile?: RankingProfile;

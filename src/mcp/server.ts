@@ -1,6 +1,6 @@
 import { VaultgateError } from '../errors.js';
 import { findOperation, runOperation, errorReport, type Operation, type OpContext, type OpOutput, type Param } from '../ops/index.js';
-import { BackgroundEmbedder } from '../dense/index.js';
+import { BackgroundEmbedder } from '../wing/dense/index.js';
 import { VaultSession } from '../session/index.js';
 import { VERSION } from '../version.js';
 import { ANSWER_PROMPT, answerPromptText, serverInstructions } from './agent-text.js';

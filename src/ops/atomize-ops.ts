@@ -5,7 +5,7 @@ import { actorOf } from './settings.js';
 
 /**
  * `atomize init|chunk|extract|tidy|write|strip|check|promote|status` (issue 24):
- * thin faces over src/atomize. `status` and `check` are MCP read tools too;
+ * thin faces over src/wing/atomize. `status` and `check` are MCP read tools too;
  * the rest are CLI-only (they run long, and write the work folder).
  */
 
@@ -13,7 +13,7 @@ const WORK = { name: 'work', type: 'string', required: true, placeholder: 'dir',
 const WRITES_WORK = { readOnly: false, destructive: false, idempotent: true, openWorld: false } as const;
 
 async function open(ctx: OpContext, work: string) {
-  const { openWork } = await import('../atomize/index.js');
+  const { openWork } = await import('../wing/atomize/index.js');
   return openWork(ctx.cwd, work);
 }
 
@@ -43,7 +43,7 @@ export const atomizeInitOp = defineOperation({
   ] as const,
   annotations: WRITES_WORK,
   run: async function runAtomizeInit(input, ctx) {
-    const { atomizeInit } = await import('../atomize/index.js');
+    const { atomizeInit } = await import('../wing/atomize/index.js');
     let vaultRoot: string | null = null;
     try {
       vaultRoot = ctx.session().root;
@@ -65,7 +65,7 @@ export const atomizeChunkOp = defineOperation({
   params: [WORK, { name: 'max_chars', type: 'int', min: 200, max: 1_000_000, default: 4000, placeholder: 'n', description: 'most characters per chunk (a longer table or list is a chunk of its own)' }] as const,
   annotations: WRITES_WORK,
   run: async function runAtomizeChunk(input, ctx) {
-    const { atomizeChunk } = await import('../atomize/index.js');
+    const { atomizeChunk } = await import('../wing/atomize/index.js');
     return { ...atomizeChunk(await open(ctx, input.work), input.max_chars) };
   },
   text: (r) => `${r.chunks} chunks in ${r.chapters} chapters (${r.narrative_chunks} narrative), largest ${r.largest} chars`,
@@ -89,7 +89,7 @@ export const atomizeExtractOp = defineOperation({
   ] as const,
   annotations: { readOnly: false, destructive: false, idempotent: false, openWorld: true },
   run: async function runAtomizeExtract(input, ctx) {
-    const { atomizeExtract } = await import('../atomize/index.js');
+    const { atomizeExtract } = await import('../wing/atomize/index.js');
     const work = await open(ctx, input.work);
     const session = ctx.session();
     return { ...(await atomizeExtract(work, { provider: input.provider, model: input.model, redo: input.redo, gate: consentGate(ctx, input.consent), root: session.root, env: session.env })) };
@@ -107,7 +107,7 @@ export const atomizeTidyOp = defineOperation({
   params: [WORK] as const,
   annotations: WRITES_WORK,
   run: async function runAtomizeTidy(input, ctx) {
-    const { atomizeTidy } = await import('../atomize/index.js');
+    const { atomizeTidy } = await import('../wing/atomize/index.js');
     const work = await open(ctx, input.work);
     return { ...atomizeTidy(work, (await vaultView(ctx)).vaultIndex) };
   },
@@ -123,7 +123,7 @@ export const atomizeWriteOp = defineOperation({
   params: [WORK] as const,
   annotations: WRITES_WORK,
   run: async function runAtomizeWrite(input, ctx) {
-    const { atomizeWrite } = await import('../atomize/index.js');
+    const { atomizeWrite } = await import('../wing/atomize/index.js');
     const work = await open(ctx, input.work);
     return { ...atomizeWrite(work, await vaultView(ctx)) };
   },
@@ -139,7 +139,7 @@ export const atomizeStripOp = defineOperation({
   params: [WORK] as const,
   annotations: WRITES_WORK,
   run: async function runAtomizeStrip(input, ctx) {
-    const { atomizeStrip } = await import('../atomize/index.js');
+    const { atomizeStrip } = await import('../wing/atomize/index.js');
     const work = await open(ctx, input.work);
     return { ...atomizeStrip(work, await vaultView(ctx)) };
   },
@@ -157,7 +157,7 @@ export const atomizeCheckOp = defineOperation({
   output: { notes: 'integer', sentences: 'integer', verbatim: 'integer', novel: { array: { note: 'string', line: 'integer', text: 'string' } } },
   annotations: READ_ONLY,
   run: async function runAtomizeCheck(input, ctx) {
-    const { atomizeCheck } = await import('../atomize/index.js');
+    const { atomizeCheck } = await import('../wing/atomize/index.js');
     return { ...atomizeCheck(await open(ctx, input.work)) };
   },
   text: (r) => [`${r.verbatim} of ${r.sentences} sentences verbatim in ${r.notes} notes; ${r.novel.length} novel`, ...r.novel.map((n) => `${n.note}:${n.line}  ${n.text}`)].join('\n'),
@@ -177,7 +177,7 @@ export const atomizePromoteOp = defineOperation({
   ] as const,
   annotations: { readOnly: false, destructive: false, idempotent: false, openWorld: false },
   run: async function runAtomizePromote(input, ctx) {
-    const { atomizePromote } = await import('../atomize/index.js');
+    const { atomizePromote } = await import('../wing/atomize/index.js');
     const { propose, show } = await import('../proposals/index.js');
     const work = await open(ctx, input.work);
     const session = ctx.session();
@@ -210,7 +210,7 @@ export const atomizeStatusOp = defineOperation({
   },
   annotations: READ_ONLY,
   run: async function runAtomizeStatus(input, ctx) {
-    const { atomizeStatus } = await import('../atomize/index.js');
+    const { atomizeStatus } = await import('../wing/atomize/index.js');
     return { ...atomizeStatus(await open(ctx, input.work)) };
   },
   text: (r) => r.steps.map((s) => `${s.step.padEnd(8)} ${s.status.padEnd(8)} ${s.detail}`).join('\n'),

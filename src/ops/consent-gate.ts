@@ -1,4 +1,4 @@
-import type { ConsentGate } from '../providers/index.js';
+import type { ConsentGate } from '../wing/providers/index.js';
 import type { OpContext } from './operation.js';
 
 /**

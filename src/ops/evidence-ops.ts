@@ -36,7 +36,7 @@ export const relatePrepareOp = defineOperation({
   ] as const,
   annotations: { readOnly: false, destructive: false, idempotent: false, openWorld: false },
   run: async function runRelatePrepare(input, ctx) {
-    const { relatePrepare } = await import('../evidence/index.js');
+    const { relatePrepare } = await import('../wing/evidence/index.js');
     const session = ctx.session();
     const opts = { question: input.question, maxFragments: input.max_fragments, ttlDays: input.ttl_days };
     // A and B are NOTE arguments: each a path or a name (src/ops/note-arg.ts)
@@ -68,7 +68,7 @@ export const relateValidateOp = defineOperation({
   params: [catalogArg, { name: 'answer', type: 'string', positional: true, description: 'answer JSON file, or - for stdin', nonEmpty: true }] as const,
   annotations: { readOnly: false, destructive: false, idempotent: false, openWorld: false },
   run: async function runRelateValidate(input, ctx) {
-    const { relateValidate, ANSWER_LIMITS } = await import('../evidence/index.js');
+    const { relateValidate, ANSWER_LIMITS } = await import('../wing/evidence/index.js');
     const { readFileArg } = await import('./read-bounded.js');
     const session = ctx.session();
     // Read up to one byte past the limit: the validator then refuses the answer by its size.
@@ -95,7 +95,7 @@ export const relateSendOp = defineOperation({
   ] as const,
   annotations: { readOnly: false, destructive: false, idempotent: false, openWorld: true },
   run: async function runRelateSend(input, ctx) {
-    const { relateSend } = await import('../evidence/index.js');
+    const { relateSend } = await import('../wing/evidence/index.js');
     const session = ctx.session();
     return { ...(await relateSend(session.root, session.env, input.catalog_id, { provider: input.provider, model: input.model, gate: consentGate(ctx, input.consent) })) };
   },
@@ -112,7 +112,7 @@ export const consentListOp = defineOperation({
   params: [{ name: 'limit', type: 'int', min: 1, max: 100_000, default: 100, placeholder: 'n', description: 'most records, newest first' }] as const,
   annotations: { readOnly: true, destructive: false, idempotent: true, openWorld: false },
   run: async function runConsentList(input, ctx) {
-    const { listConsents } = await import('../providers/index.js');
+    const { listConsents } = await import('../wing/providers/index.js');
     const session = ctx.session();
     const consents = listConsents(session.root, session.env, input.limit);
     return { total: consents.length, consents };
@@ -143,7 +143,7 @@ export const consentPendingOp = defineOperation({
   ] as const,
   annotations: { readOnly: true, destructive: false, idempotent: true, openWorld: false },
   run: async function runConsentPending(input, ctx) {
-    const { listConsentRequests } = await import('../providers/index.js');
+    const { listConsentRequests } = await import('../wing/providers/index.js');
     const session = ctx.session();
     const requests = listConsentRequests(session.root, session.env, { all: input.all, limit: input.limit });
     return { total: requests.length, requests };
@@ -166,7 +166,7 @@ export const consentApproveOp = defineOperation({
   params: [REQUEST_ID] as const,
   annotations: { readOnly: false, destructive: false, idempotent: false, openWorld: false },
   run: async function runConsentApprove(input, ctx) {
-    const { decideConsentRequest, getConsentRequest, requestQuestion } = await import('../providers/index.js');
+    const { decideConsentRequest, getConsentRequest, requestQuestion } = await import('../wing/providers/index.js');
     const session = ctx.session();
     if (ctx.face !== 'web') {
       const request = getConsentRequest(session.root, session.env, input.id);
@@ -193,7 +193,7 @@ export const consentDenyOp = defineOperation({
   params: [REQUEST_ID] as const,
   annotations: { readOnly: false, destructive: false, idempotent: false, openWorld: false },
   run: async function runConsentDeny(input, ctx) {
-    const { decideConsentRequest } = await import('../providers/index.js');
+    const { decideConsentRequest } = await import('../wing/providers/index.js');
     const session = ctx.session();
     return { request: decideConsentRequest(session.root, session.env, input.id, 'declined', ctx.face === 'web' ? 'web inbox' : undefined) };
   },
@@ -216,7 +216,7 @@ export const verifyOp = defineOperation({
   ] as const,
   annotations: { readOnly: true, destructive: false, idempotent: true, openWorld: false },
   run: async function runVerify(input, ctx) {
-    const { verifyAnswer, VERIFY_LIMITS } = await import('../evidence/index.js');
+    const { verifyAnswer, VERIFY_LIMITS } = await import('../wing/evidence/index.js');
     const { readFileArg, decodeUtf8Arg } = await import('./read-bounded.js');
     const read = (arg: string, what: string) => {
       const tooLarge = (limit: number) => new VaultgateError('INVALID_INPUT', `the ${what} is over ${limit} bytes`, { hint: `Give a smaller ${what}.` });

@@ -26,7 +26,7 @@ export const planOp = defineOperation({
   ] as const,
   annotations: { readOnly: false, destructive: false, idempotent: false, openWorld: false },
   run: async function runPlan(input, ctx) {
-    const { makePlan, proposePlan } = await import('../plan/index.js');
+    const { makePlan, proposePlan } = await import('../wing/plan/index.js');
     const { actorOf, agentName } = await import('./settings.js');
     const session = ctx.session();
     const result = makePlan(session.root, session.env, session, {

@@ -27,7 +27,7 @@ const INDEX_STATE = { notes: 'integer', refreshed: 'boolean', took_ms: 'number' 
 
 /**
  * `--consent` of search and context: asks the person on their terminal before
- * the query goes to a dense-fusion provider off this machine (src/dense). CLI
+ * the query goes to a dense-fusion provider off this machine (src/wing/dense). CLI
  * only: consent is the person's, so an MCP client (an agent) cannot give it;
  * over MCP such a search stays lexical and says so in `dense`.
  */
@@ -39,15 +39,15 @@ const DENSE_CONSENT = {
 } as const;
 
 /**
- * The dense side of a search or context (src/dense), or null when the machine
+ * The dense side of a search or context (src/wing/dense), or null when the machine
  * config has no `search.embeddings` — checked on the config's text first, so an
  * unconfigured search loads nothing more than it did.
  */
 async function denseFor(session: { root: string; env: Record<string, string | undefined> }, texts: string[], ctx: OpContext, consent: boolean | undefined, overlap = false) {
-  const { denseMaybeConfigured } = await import('../dense/configured.js');
+  const { denseMaybeConfigured } = await import('../wing/dense/configured.js');
   if (!denseMaybeConfigured(session.env)) return null;
   // overlap: the query's vector is awaited by the run itself (search ranks lexically meanwhile).
-  const { prepareDense, startDense } = await import('../dense/index.js');
+  const { prepareDense, startDense } = await import('../wing/dense/index.js');
   return (overlap ? startDense : prepareDense)(session.root, session.env, texts, consentGate(ctx, consent));
 }
 
@@ -111,7 +111,7 @@ export const searchOp = defineOperation({
     const { searchIndex } = await import('../retrieval/index.js');
     const where = parseWhere(input.where);
     const session = ctx.session();
-    // Optional dense fusion (src/dense): null unless search.embeddings is configured, and then nothing else changes.
+    // Optional dense fusion (src/wing/dense): null unless search.embeddings is configured, and then nothing else changes.
     const dense = await denseFor(session, [input.query], ctx, input.consent, true);
     // a page: the first offset + limit hits, less the first offset (search ranks from the top every time)
     const opts = { limit: input.limit + input.offset, pathPrefix: input.path, tag: input.tag, where, allSections: input.all_sections };

@@ -46,7 +46,7 @@ export const similarOp = defineOperation({
   // Offline by default; an embedding provider is opt-in and behind the consent rule.
   annotations: READ_ONLY,
   run: async function runSimilar(input, ctx) {
-    const { similarNotes, pairSimilarity, duplicateGroups } = await import('../similar/index.js');
+    const { similarNotes, pairSimilarity, duplicateGroups } = await import('../wing/similar/index.js');
     const session = ctx.session();
     const sctx = { root: session.root, env: session.env, reader: session, onProgress: ctx.progress };
     const choice = { provider: input.provider, model: input.model, gate: consentGate(ctx, input.consent) };

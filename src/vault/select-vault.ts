@@ -12,9 +12,9 @@ export interface MachineConfig {
   default_vault?: string;
   /** Vault names → paths. */
   vaults?: Record<string, string>;
-  /** Embedding and chat providers by name; each entry is checked by src/providers (strictly, when used). */
+  /** Embedding and chat providers by name; each entry is checked by src/wing/providers (strictly, when used). */
   providers?: Record<string, unknown>;
-  /** Search settings (`search.embeddings`: optional dense fusion); checked by src/dense when search runs. */
+  /** Search settings (`search.embeddings`: optional dense fusion); checked by src/wing/dense when search runs. */
   search?: Record<string, unknown>;
 }
 

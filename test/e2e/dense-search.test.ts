@@ -1,5 +1,5 @@
 /**
- * Dense fusion in `search` and `context` (issue 9, src/dense) end to end, with
+ * Dense fusion in `search` and `context` (issue 9, src/wing/dense) end to end, with
  * a fake embedding provider inside the test: a real local HTTP server speaking
  * Ollama's `/api/embed` and OpenAI's `/embeddings`, whose "model" is a hashed
  * bag of words over a small synonym table — deterministic, and it knows that

@@ -1,5 +1,5 @@
 /**
- * The local embedding pool (src/providers/local-embed-pool.ts): threads with
+ * The local embedding pool (src/wing/providers/local-embed-pool.ts): threads with
  * their own copy of the model embed shares of a batch beside the calling
  * thread. Run from the compiled package (a `.ts` source under a loader cannot
  * start the worker), with the real model: the calling thread embeds only its
@@ -22,7 +22,7 @@ const skip = !useLiteInstalled
 const cos = cosine;
 
 test('local embed pool: shares go to threads and come back in order, as one thread would embed them', { skip }, async () => {
-  const { embedShared, MIN_TEXTS_FOR_POOL } = (await import(POOL.href)) as typeof import('../../src/providers/local-embed-pool.js');
+  const { embedShared, MIN_TEXTS_FOR_POOL } = (await import(POOL.href)) as typeof import('../../src/wing/providers/local-embed-pool.js');
   const { lib, weights } = loadUseLite();
   const model = await lib.initModel(weights.modelSource);
   const texts = Array.from({ length: 12 }, (_, i) =>

@@ -1,5 +1,5 @@
 /**
- * The built-in local embedding provider `use-lite` (src/providers/local-embed.ts):
+ * The built-in local embedding provider `use-lite` (src/wing/providers/local-embed.ts):
  * Universal Sentence Encoder Lite run in this process from the optional
  * dependencies, the real model, no network. Covered: it embeds (paraphrases
  * closer than unrelated text), `similar --provider use-lite` fills the store
@@ -11,8 +11,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { isVaultgateError } from '../../src/errors.js';
-import { endpointOf, isLoopbackUrl, resolveProvider } from '../../src/providers/index.js';
-import { embedLocally } from '../../src/providers/local-embed.js';
+import { endpointOf, isLoopbackUrl, resolveProvider } from '../../src/wing/providers/index.js';
+import { embedLocally } from '../../src/wing/providers/local-embed.js';
 import { runCli } from '../helpers/run-cli.js';
 import { tempVault } from '../helpers/temp-vault.js';
 import { cosine, USE_LITE_MISSING, useLiteInstalled } from '../helpers/use-lite.js';

@@ -126,7 +126,7 @@ test('plan --propose: the plan becomes a proposal (nothing written until applied
   assert.deepEqual([noop.json.noop, noop.json.proposal], [true, null]);
 
   // Stale between the plan and the proposal: the core function is called with a plan whose target then changed.
-  const { makePlan, proposePlan } = await import('../../src/plan/index.js');
+  const { makePlan, proposePlan } = await import('../../src/wing/plan/index.js');
   const { VaultSession } = await import('../../src/session/index.js');
   const third = await accepted(cli, root, 'dev/Cache lifetime.md', 'reviews/Origin load.md', (id) => [
     { kind: 'link_a_to_b', claim: 'dev cache relates to origin load', evidence_a: [id('A', 0)], evidence_b: [id('B', 0)], anchor: id('A', 0) },

@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import net from 'node:net';
 import { VaultgateError } from '../../errors.js';
-import { BackgroundEmbedder } from '../../dense/index.js';
+import { BackgroundEmbedder } from '../../wing/dense/index.js';
 import { VaultSession, type Freshness } from '../../session/index.js';
 import { dataRoots, fileStamp, selectVault, writePrivateFile } from '../../vault/index.js';
 import type { runCli } from '../run-cli.js';

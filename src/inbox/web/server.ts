@@ -1,7 +1,7 @@
 import http from 'node:http';
 import { VaultgateError } from '../../errors.js';
 import { errorReport, findOperation, runOperation, type OpContext } from '../../ops/index.js';
-import { BackgroundEmbedder } from '../../dense/index.js';
+import { BackgroundEmbedder } from '../../wing/dense/index.js';
 import { VaultSession } from '../../session/index.js';
 import { parseStrictJson } from '../../txn/index.js';
 import { httpStatus, matchRoute } from './api.js';
