@@ -222,3 +222,38 @@ export function cyclePath(graph: Map<string, Set<string>>, component: string[]):
   }
   return component;
 }
+
+/** Every module door under src/: `src/<m>/index.ts`, `src/wing/<m>/index.ts`, `src/inbox/<face>/index.ts`. */
+export function moduleDoors(src: string): string[] {
+  const out: string[] = [];
+  const visit = (dir: string, depth: number): void => {
+    for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+      if (!e.isDirectory()) continue;
+      const p = path.join(dir, e.name);
+      if (fs.existsSync(path.join(p, 'index.ts'))) out.push(path.join(p, 'index.ts'));
+      else if (depth === 0) visit(p, 1);
+    }
+  };
+  visit(src, 0);
+  return out.sort();
+}
+
+/** A door's exported names, read from its source: values as they are, types as `type X`. */
+export function doorNames(file: string): { names: string[]; exportStar: boolean } {
+  const sf = ts.createSourceFile(file, fs.readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, false, ts.ScriptKind.TS);
+  const names: string[] = [];
+  let exportStar = false;
+  const exported = (n: ts.Node): boolean => ts.canHaveModifiers(n) && (ts.getModifiers(n) ?? []).some((m) => m.kind === ts.SyntaxKind.ExportKeyword);
+  for (const st of sf.statements) {
+    if (ts.isExportDeclaration(st)) {
+      if (!st.exportClause) { exportStar = true; continue; }
+      if (ts.isNamespaceExport(st.exportClause)) { names.push(st.exportClause.name.text); continue; }
+      for (const el of st.exportClause.elements) names.push(st.isTypeOnly || el.isTypeOnly ? `type ${el.name.text}` : el.name.text);
+    } else if (exported(st)) {
+      if (ts.isInterfaceDeclaration(st) || ts.isTypeAliasDeclaration(st)) names.push(`type ${st.name.text}`);
+      else if (ts.isVariableStatement(st)) for (const d of st.declarationList.declarations) names.push((d.name as ts.Identifier).text);
+      else if ((ts.isFunctionDeclaration(st) || ts.isClassDeclaration(st) || ts.isEnumDeclaration(st)) && st.name) names.push(st.name.text);
+    }
+  }
+  return { names: names.sort(), exportStar };
+}

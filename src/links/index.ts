@@ -19,16 +19,16 @@
  * - {@link readLinkFormat}: the vault's `.obsidian/app.json` settings for new links
  *   (plan, proposals and atomize write links the way Obsidian would).
  */
-export * from './fold.js';
-export * from './file-index.js';
-export * from './resolve-path.js';
-export * from './strip-heading.js';
-export * from './resolve-subpath.js';
-export * from './resolve-link.js';
-export * from './link-text.js';
+export { basenameOf, cleanLinkPath, hasMdExtension, linkFoldKey } from './fold.js';
+export { buildFileIndex, type FileIndex } from './file-index.js';
+export { resolveLinkPath, type LinkStatus, type PathResolution } from './resolve-path.js';
+export { headingKey, stripHeading } from './strip-heading.js';
+export { matchHeadingPath, parseSubpath, resolveSubpath, type AnchorSource } from './resolve-subpath.js';
+export { isExternalLink, resolveLink, type AnchorLookup, type LinkResolution } from './resolve-link.js';
+export { DEFAULT_LINK_FORMAT, encodeMarkdownPath, linkPathCandidates, linkTextFor, noLinkText, type LinkFormat } from './link-text.js';
 export { readLinkFormat } from './link-format.js';
-export * from './vault-view.js';
-export * from './note-args.js';
-export * from './vault-links.js';
-export * from './check-vault.js';
-export * from './retarget-link.js';
+export { openVaultView, type VaultView } from './vault-view.js';
+export { checkFileArg, readLinkArgs, readNoteArg } from './note-args.js';
+export { backlinks, noteLinks, resolveInVault, type BacklinkReport, type NoteLinkReport, type ResolveResult } from './vault-links.js';
+export { checkVault, type VaultHealth } from './check-vault.js';
+export { retargetLinkHeading, retargetLinkPath } from './retarget-link.js';

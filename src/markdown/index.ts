@@ -36,7 +36,7 @@
  *   quote); a `^id` paragraph after a quote, callout, table, code, math or list
  *   names that block. Reference-style links `[t][r]` are not vault links.
  */
-export type * from './types.js';
+export type { BlockId, Callout, Frontmatter, Heading, Lines, Link, LinkKind, LinkSyntax, NoteModel, ProtectedKind, ProtectedRange, Range, Section, Tag, YamlError } from './types.js';
 export { parseNote } from './parse-note.js';
 export { parseLinkSyntax } from './link-syntax.js';
 export { computeLineStarts, lineOf, linesOf, columnOf } from './lines.js';

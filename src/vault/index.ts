@@ -15,16 +15,15 @@
  * - {@link vaultIdentity} / {@link predictVaultId}: the vault identity approvals and caches bind to.
  * - {@link compilePathGlob}: globs over vault paths (`Books/**`), as config names parts of the vault.
  */
-export * from './dirs.js';
-export * from './case-fold.js';
-export * from './vault-path.js';
-export * from './scan.js';
-export * from './stat-path.js';
-export * from './list-dirs.js';
-export * from './vault-watcher.js';
-export * from './watch-soundness.js';
-export * from './read-file.js';
-export * from './select-vault.js';
-export * from './vault-config.js';
-export * from './vault-id.js';
+export { dataRoots, privateDir, privateFile, writePrivateFile } from './dirs.js';
+export { filesystemFoldKey } from './case-fold.js';
+export { MAX_COMPONENT_BYTES, MAX_PATH_BYTES, assertNoSymlinkComponents, isHiddenPath, isReservedPath, locateOnDisk, normalizeVaultPath, toVaultRelative } from './vault-path.js';
+export { RACY_MS, isMarkdownPath, scanVault, statWalk, type ScanTree, type ScanWarning, type StatWalk, type VaultFile } from './scan.js';
+export { fileStamp, statVaultPath } from './stat-path.js';
+export { VaultWatcher, type ChangeFeed, type WatchDelta, type WatchStatus } from './vault-watcher.js';
+export { watchUnsoundReason } from './watch-soundness.js';
+export { decodeUtf8, noteReader, readNoteFile, readVaultBytes, sha256Hex, type NoteFile } from './read-file.js';
+export { machineConfigPath, readMachineConfig, selectVault, type VaultSelection } from './select-vault.js';
+export { areaRuleFor, exclusionKey, isExcluded, readVaultConfig, vaultConfigPath, type ManagedMarker, type VaultConfig, type VaultConfigCache } from './vault-config.js';
+export { predictVaultId, readVaultId, vaultCacheKey, vaultIdentity, vaultgateDir } from './vault-id.js';
 export { compilePathGlob, matchesAnyGlob, type PathGlob, type GlobOptions } from './path-glob.js';

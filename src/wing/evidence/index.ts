@@ -10,13 +10,11 @@
  * - {@link relatePrepare}, {@link relateValidate}, {@link relateSend}: the `relate` verbs,
  *   with the catalogs and answers kept in `evidence.sqlite` under the data root.
  */
-export * from './types.js';
-export * from './answer-schema.js';
-export * from './fragments.js';
-export * from './prompt.js';
-export * from './catalog.js';
-export * from './catalog-store.js';
-export * from './chat-request.js';
-export * from './validate-answer.js';
-export * from './relate.js';
-export * from './verify-answer.js';
+export { type AcceptedRecommendation, type Catalog, type CitedFragment, type Side } from './types.js';
+export { ANSWER_LIMITS, LINK_SIDE, RELATION_VERSION, answerJsonSchema } from './answer-schema.js';
+export { noteFragments } from './fragments.js';
+export { assertCatalogFresh, prepareCatalog } from './catalog.js';
+export { latestAcceptedAnswer, loadCatalog, markCatalogUsed } from './catalog-store.js';
+export { validateAnswer } from './validate-answer.js';
+export { relatePrepare, relateSend, relateValidate } from './relate.js';
+export { VERIFY_LIMITS, verifyAnswer } from './verify-answer.js';

@@ -12,5 +12,5 @@
  *
  * Used by index (the term-association model, term-model.ts) and similar (LSA).
  */
-export * from './svd.js';
+export { csrFromRows, csrTimesDense, csrTransposeTimesDense, gaussian, orthonormalizeColumns, symmetricEigen, truncatedSvd, type Csr, type TruncatedSvd } from './svd.js';
 export { nearestRows } from './nearest.js';

@@ -10,7 +10,7 @@
  * Pure parts (`planInsertion`, `unsafeRanges`) take text and a note model; only
  * `makePlan` reads (the catalog store, both notes, the index).
  */
-export * from './unsafe-ranges.js';
-export * from './insertion.js';
-export * from './make-plan.js';
-export * from './propose-plan.js';
+export { unsafeRanges } from './unsafe-ranges.js';
+export { planInsertion, type Position } from './insertion.js';
+export { makePlan } from './make-plan.js';
+export { proposePlan } from './propose-plan.js';

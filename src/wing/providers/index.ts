@@ -13,10 +13,10 @@
  *
  * Used by `similar` (embeddings) and `relate send` (chat); neither module talks HTTP itself.
  */
-export * from './loopback.js';
-export * from './provider-config.js';
-export * from './http.js';
-export * from './consent.js';
-export * from './embed-conventions.js';
+export { isLoopbackUrl } from './loopback.js';
+export { BUILTIN_PROVIDERS, endpointOf, headersOf, modelFor, resolveProvider, type ProviderSpec } from './provider-config.js';
+export { postToProvider } from './http.js';
+export { checkConsent, planKey, summarizePlan, type ConsentGate, type ConsentGrant, type PlanSummary, type SendPlan } from './consent.js';
+export { embedConventions, embedRequestBody, isMultilingualModel, storedModelKey } from './embed-conventions.js';
 export { listConsents, type ConsentRecord } from './consent-store.js';
 export { CONSENT_REQUEST_TTL_MS, MAX_PENDING_REQUESTS, listConsentRequests, decideConsentRequest, getConsentRequest, requestQuestion, type ConsentRequest } from './consent-requests.js';

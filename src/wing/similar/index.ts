@@ -17,18 +17,14 @@
  *   coverage; {@link similarNotes}, {@link pairSimilarity}, {@link duplicateGroups}:
  *   the `similar` verb.
  */
-export * from '../linalg/index.js';
-export * from './terms.js';
-export * from './bag-pool.js';
-export * from './lsa.js';
-export * from './sparse.js';
-export * from './inputs.js';
-export * from './vector-store.js';
-export * from './lsa-model-codec.js';
-export * from './note-aggregate.js';
-export * from './lsa-refresh.js';
-export * from './load-vectors.js';
-export * from './score.js';
-export * from './embed-provider.js';
-export * from './similar.js';
-export * from './templates.js';
+
+export { textTermCounts } from './terms.js';
+export { DEFAULT_LSA_PARAMS } from './lsa.js';
+export { embedInput } from './inputs.js';
+export { VECTOR_SCHEMA_VERSION, openVectorStore, vectorStoreFile } from './vector-store.js';
+export { refreshLsaVectors } from './lsa-refresh.js';
+export { loadNoteVectors, loadSectionRefs } from './load-vectors.js';
+export { pairScore } from './score.js';
+export { refreshProviderVectors } from './embed-provider.js';
+export { duplicateGroups, pairSimilarity, similarNotes } from './similar.js';
+
