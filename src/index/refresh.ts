@@ -143,8 +143,8 @@ const FULL_ROW = 'SELECT id, path, size, mtime_ms, ctime_ms, ino, dev, kind, sha
  * The unchanged-file test: a file whose size, mtime, ctime, inode and device are
  * those stored is not read again. mtime alone can be put back (touch -r, cp -p,
  * rsync -t); ctime cannot from user space, and a file renamed or copied into
- * place has another inode. Where even these cannot tell (docs/architecture.md,
- * "Freshness"), context's hash check re-indexes the note (IndexSession.read).
+ * place has another inode. Where even these cannot tell
+ * (docs/internals/freshness.md), context's hash check re-indexes the note (IndexSession.read).
  */
 function sameStat(size: number, mtime: number, ctime: number, ino: number, dev: number, file: VaultFile): boolean {
   return size === file.size && mtime === file.mtimeMs && ctime === file.ctimeMs && ino === file.ino && dev === file.dev;

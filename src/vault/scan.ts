@@ -15,7 +15,7 @@ export interface VaultFile {
    * unchanged-file test. mtime can be put back (`touch -r`, `cp -p`, `rsync -t`,
    * sync clients); ctime cannot from user space (every write and every utimes
    * sets it to now), and a file copied or renamed over the note has another
-   * inode. See docs/architecture.md, "Freshness", for where they still cannot tell.
+   * inode. See docs/internals/freshness.md for where they still cannot tell.
    */
   ctimeMs: number;
   ino: number;

@@ -29,7 +29,7 @@ const UNWATCHABLE: ReadonlyMap<number, string> = new Map([
  * Why a file watcher cannot be trusted for this folder, or null when it can:
  * the folder is on a network or FUSE filesystem (by its statfs type), or the
  * platform has no statfs. Checked for the vault root only; a network mount
- * *inside* the vault is not detected (docs/architecture.md says so).
+ * *inside* the vault is not detected (docs/internals/freshness.md says so).
  */
 export function watchUnsoundReason(root: string): string | null {
   let type: number;

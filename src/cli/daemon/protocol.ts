@@ -9,7 +9,7 @@ import type net from 'node:net';
  *         or {"t":"refuse","reason":…}   (the client then runs the command itself)
  *   client → {"t":"status"|"ping"|"stop", v, token}   daemon → {"t":"status", …}
  *
- * docs/architecture.md ("Daemon") describes it with its fallbacks.
+ * docs/internals/daemon.md describes it with its fallbacks.
  */
 export const PROTOCOL = 1;
 
