@@ -287,6 +287,11 @@ export function indexText(text: string): string {
  * non-CJK text, 0.75 s → ~0.4 s of CPU. Runs of CJK go through the segmenter and
  * {@link stemWord} as before. Its words are the table's own strings (whose
  * hashes V8 keeps: cheap to put in a Set).
+ *
+ * Its scanning loop repeats {@link lineWords}'s on purpose: folding the stem
+ * lookup into that loop is the saving, and a shared callback per word would
+ * cost it back. A property test holds the two to the same words
+ * (test/unit/index/text-pipeline.test.ts).
  */
 export function indexWords(text: string): string[] {
   if (text === '') return [];
