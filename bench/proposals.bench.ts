@@ -33,6 +33,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { GNU_TIME, run, type RunResult } from './lib/measure.js';
 import { mulberry32 } from './lib/random.js';
+import { recordTargets, type TargetRow } from './lib/targets.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const CLI = path.resolve(process.env.VAULTGATE_BENCH_CLI ?? path.join(here, '..', 'dist', 'cli', 'main.cjs'));
@@ -203,6 +204,13 @@ function main() {
     const met = (r.cpu_ratio ?? r.ratio) <= MAX_RATIO && (r.peak_rss_mb === null || r.peak_rss_mb < MAX_RSS_MB);
     console.log(`${r.case}: CPU ratio ${r.cpu_ratio ?? '?'}×, wall ratio ${r.ratio.toFixed(2)}× (target ≤ ${MAX_RATIO}×), peak ${r.peak_rss_mb ?? '?'} MB (target < ${MAX_RSS_MB} MB): ${met ? 'met' : 'NOT met'}`);
   }
+  recordTargets(
+    'proposals',
+    rows.flatMap((r): TargetRow[] => [
+      { issue: '#20 §8', what: `propose+review+apply / tx inspect+apply: ${r.case}`, value: r.cpu_ratio ?? r.ratio, unit: '×', bound: '<=', limit: MAX_RATIO, note: r.cpu_ratio === null ? 'wall' : 'CPU' },
+      { issue: '#20 §8', what: `peak RSS: ${r.case}`, value: r.peak_rss_mb, unit: 'MB', bound: '<', limit: MAX_RSS_MB },
+    ]),
+  );
   const out = path.join(here, 'results', 'proposals.json');
   fs.mkdirSync(path.dirname(out), { recursive: true });
   fs.writeFileSync(out, JSON.stringify({ bench: 'proposals', date: new Date().toISOString(), node: process.version, cpus: os.cpus().length, cli: CLI, targets: { max_ratio: MAX_RATIO, max_rss_mb: MAX_RSS_MB }, rows }, null, 2) + '\n');
