@@ -30,6 +30,7 @@ import { fileURLToPath } from 'node:url';
 import { interleave, run, summarize, type RunResult, type Timing } from './lib/measure.js';
 import { snapshotCli } from './lib/snapshot-cli.js';
 import { ensureSyntheticVault } from './synthetic-vault.js';
+import { recordTargets, type TargetRow } from './lib/targets.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repo = path.resolve(here, '..');
@@ -225,6 +226,18 @@ for (const r of results) {
   const expected = (reps(r.notes) + 1) * Object.keys(QUERIES).length + Object.keys(QUERIES).length;
   if (r.daemon.answered !== expected) console.log(`\nwarning (${r.notes} notes): the daemon answered ${r.daemon.answered} of ${expected} forwarded searches; the rest ran in-process`);
 }
+
+// Issue 26's peer targets for bench/run.ts's one table: the daemon's search against qmd's, at every size run (100k is the target's).
+recordTargets(
+  'peer',
+  results.flatMap((r): TargetRow[] =>
+    (Object.keys(QUERIES) as QueryName[]).map((name) => {
+      const vg = r.timings[`vaultgate search ${name} (daemon)`];
+      const qmd = r.timings[`qmd search ${name}`];
+      return { issue: '#26', what: `daemon search ${name} / qmd, ${r.notes / 1000}k notes`, value: vg && qmd ? vg.median / qmd.median : null, unit: '×', bound: '<=', limit: 0.5 };
+    }),
+  ),
+);
 
 const git = (...a: string[]) => {
   try {
