@@ -1,5 +1,6 @@
 import { queryCandidates } from '../../context/gather.js';
 import type { Candidate } from '../../context/fit-budget.js';
+import type { CandidateQuery } from '../../context/types.js';
 import { SECTION_BITS, type Db, type FreshRead, type IndexReader, type RefreshResult } from '../../index/index.js';
 import { SECTION_COLUMNS, locateSection, makeSnippet, parseQuery, searchIndex, type SearchHit, type SearchOptions, type SearchResult, type SectionRow } from '../../retrieval/index.js';
 import type { ConsentGate } from '../providers/index.js';
@@ -8,7 +9,7 @@ import { agreement, fuseRanks, scriptGate } from './fuse.js';
 import { embedQueryTexts, type QueryVectors } from './query-vectors.js';
 import { indexChangeKey } from './index-change.js';
 import { liveVectorsFor, liveVectorsHeld, type LiveVectors } from './live-vectors.js';
-import { noteVectors, openStoredVectors, scanSections, sectionCosine, storedDims, type NoteVectors, type ScannedSection, type StoredVectors } from './stored-vectors.js';
+import { noteVectors, openStoredVectors, scanSections, sectionCosine, storedDims, type NoteVectors, type ScannedSection, type StoredModel, type StoredVectors } from './stored-vectors.js';
 
 type Env = Record<string, string | undefined>;
 
@@ -185,9 +186,9 @@ export class DenseRun {
   /** The scan over the stored vectors, once for all the run's queries; null when over the bound. */
   private scanned(): { top: ScannedSection[][]; scanned: number } | null {
     if (this.scan === undefined) {
-      const { spec, storedModel: model, maxScanNotes } = this.cfg!;
+      const { maxScanNotes } = this.cfg!;
       const queries = this.vectors.filter((v): v is Float32Array => v !== null);
-      const scan = this.live ? (qs: Float32Array[]) => this.live!.scan(qs, SCAN_TOP, maxScanNotes) : (qs: Float32Array[]) => scanSections(this.store!, spec.name, model, this.dims!, qs, SCAN_TOP, maxScanNotes);
+      const scan = this.live ? (qs: Float32Array[]) => this.live!.scan(qs, SCAN_TOP, maxScanNotes) : (qs: Float32Array[]) => scanSections(this.storedModel(), qs, { topK: SCAN_TOP, maxNotes: maxScanNotes });
       this.scan = queries.length > 0 ? scan(queries) : null;
       if (this.scan === null && queries.length > 0) this.warnings.push(`dense: more stored notes than max_scan_notes (${maxScanNotes}); only the lexical candidates were scored`);
       this.report.scanned = this.scan?.scanned ?? null;
@@ -204,8 +205,12 @@ export class DenseRun {
 
   /** Stored section vectors of these notes: from a face's live matrix when there is one, else from the store. */
   private noteVectorsOf(paths: string[]): Map<string, NoteVectors> {
-    const { spec, storedModel } = this.cfg!;
-    return this.live ? this.live.noteVectors(paths) : noteVectors(this.store!, spec.name, storedModel, this.dims!, paths);
+    return this.live ? this.live.noteVectors(paths) : noteVectors(this.storedModel(), paths);
+  }
+
+  /** The store's vectors of the configured model (once a store is open and its dims known). */
+  private storedModel(): StoredModel {
+    return { db: this.store!, provider: this.cfg!.spec.name, model: this.cfg!.storedModel, dims: this.dims! };
   }
 
   /** Whether this text is fused at all: configured, embedded, passing its script gate, vectors stored. */
@@ -284,10 +289,11 @@ export class DenseRun {
    * the section level, cut to the sections of the `limit` best notes (as the
    * lexical path cuts). Exact title and alias matches stay first.
    */
-  contextCandidates(db: Db, query: string, label: string, limit: number, scope: string[] | undefined): { candidates: Candidate[]; searchable: boolean } {
+  contextCandidates(db: Db, ask: CandidateQuery): { candidates: Candidate[]; searchable: boolean } {
+    const { query, label, limit, scope } = ask;
     const q = this.usable(query);
-    if (q === null) return queryCandidates(db, query, label, limit, scope);
-    const base = queryCandidates(db, query, label, Math.max(limit, CONTEXT_POOL), scope);
+    if (q === null) return queryCandidates(db, ask);
+    const base = queryCandidates(db, { ...ask, limit: Math.max(limit, CONTEXT_POOL) });
     if (base.candidates.length === 0) return base;
     const { weight, minAgreement } = this.cfg!;
     const isLead = (c: Candidate) => /^(title|alias) match for /.test(c.reason);
@@ -309,7 +315,7 @@ export class DenseRun {
     if (agree !== null) this.agreements.push(agree);
     if (agree !== null && agree < minAgreement) {
       this.gatedBy = 'agreement';
-      return queryCandidates(db, query, label, limit, scope);
+      return queryCandidates(db, ask);
     }
     const have = new Set(base.candidates.map((c) => c.sectionId));
     const allowed = scope && new Set(scope);
