@@ -173,16 +173,21 @@ function reviewedEvent(p: ProposalRecord, review: StoredReview, actor: string, e
   };
 }
 
+/** A proposal to store and review ({@link storeAndReview}), with what its making already knows. */
+interface NewProposal {
+  proposal: Parameters<ProposalStore['insert']>[0];
+  actor: string;
+  /** The notes parsed while making it (default: the store's kept parses). */
+  parsed?: Map<string, NoteModel>;
+  /** What the agent expects its links to open (`expect_link_targets`). */
+  expected?: readonly ExpectedLinkTarget[];
+  /** The same changes' bundle, validated before storing under a placeholder id. */
+  checked?: Bundle;
+}
+
 /** Store a new proposal and review it at once, so the agent learns immediately whether it is pending or blocked. */
-async function storeAndReview(
-  session: VaultSession,
-  store: ProposalStore,
-  p: Parameters<ProposalStore['insert']>[0],
-  actor: string,
-  parsed?: Map<string, NoteModel>,
-  expected: readonly ExpectedLinkTarget[] = [],
-  checked?: Bundle,
-): Promise<ProposeResult> {
+async function storeAndReview(session: VaultSession, store: ProposalStore, np: NewProposal): Promise<ProposeResult> {
+  const { proposal: p, actor, parsed, expected = [], checked } = np;
   const rec = store.insert(p, actor);
   collectAfterBig(rec.changes); // the texts' encodings and their deflated copies are garbage now
   // the first review records what every new link opens: the precondition every later review checks;
@@ -237,10 +242,8 @@ export async function propose(session: VaultSession, input: ProposeInput, actor:
   checkScope(type, checked.writes, session.config());
   collectAfterBig(changes); // the input document, the files read, the bundle's encoding
   return withStoreAsync(session, (store) =>
-    storeAndReview(
-      session,
-      store,
-      {
+    storeAndReview(session, store, {
+      proposal: {
         title: title?.trim() || defaultTitle(changes),
         summary,
         agent,
@@ -259,9 +262,9 @@ export async function propose(session: VaultSession, input: ProposeInput, actor:
       },
       actor,
       parsed,
-      input.expect_link_targets ?? [],
+      expected: input.expect_link_targets ?? [],
       checked,
-    ).then((r) => (captures.length > 0 ? { ...r, captures } : r)),
+    }).then((r) => (captures.length > 0 ? { ...r, captures } : r)),
   );
 }
 
@@ -746,10 +749,8 @@ export async function rollback(session: VaultSession, id: string, actor: string)
         new_sha256: sha256Hex(Buffer.from(c.old_text, 'utf8')),
       };
     });
-    const result = await storeAndReview(
-      session,
-      store,
-      {
+    const result = await storeAndReview(session, store, {
+      proposal: {
         title: `Roll back ${id}: ${p.title}`.slice(0, LIMITS.title),
         summary: `Restores what ${id} changed (operation ${p.operation_id}).`,
         agent: null,
@@ -765,7 +766,7 @@ export async function rollback(session: VaultSession, id: string, actor: string)
         changes: inverse,
       },
       actor,
-    );
+    });
     // proposed, not done: `rolled_back` comes when the person applies it (markApplied)
     store.appendEvent({ event: 'rollback_proposed', actor, proposal: id, operation_id: p.operation_id, review_hash: null, details: { rollback_proposal: result.proposal.id, state: result.proposal.state } });
     return result;
