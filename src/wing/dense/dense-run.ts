@@ -56,6 +56,15 @@ export interface DenseReport {
   consent_request?: string | null;
 }
 
+/** What a {@link DenseRun} starts from: where, the configuration (null: invalid), the query texts, and the report so far. */
+interface DenseRunInit {
+  root: string;
+  env: Env;
+  cfg: DenseConfig | null;
+  texts: string[];
+  base: Partial<DenseReport> & Pick<DenseReport, 'status'>;
+}
+
 /**
  * One search's or context's dense side: the query texts embedded up front (the
  * only async part: the index is read synchronously), then the fusion inside
@@ -74,14 +83,20 @@ export class DenseRun {
   private fusedAny = false;
   private gatedBy: DenseReport['gate'] = null;
 
-  constructor(
-    private readonly root: string,
-    private readonly env: Env,
-    private readonly cfg: DenseConfig | null,
-    private readonly texts: string[],
-    private vectors: (Float32Array | null)[],
-    base: Partial<DenseReport> & Pick<DenseReport, 'status'>,
-  ) {
+  private readonly root: string;
+  private readonly env: Env;
+  private readonly cfg: DenseConfig | null;
+  private readonly texts: string[];
+  /** Per text, its query vector once embedded (null until then, or when it was not sent). */
+  private vectors: (Float32Array | null)[];
+
+  constructor(init: DenseRunInit) {
+    const { cfg, base } = init;
+    this.root = init.root;
+    this.env = init.env;
+    this.cfg = cfg;
+    this.texts = init.texts;
+    this.vectors = init.texts.map(() => null);
     this.report = { provider: cfg?.spec.name ?? null, model: cfg?.model ?? null, gate: null, scripts: [], used: 0, missing: 0, added: 0, scanned: null, agreement: null, ...base };
   }
 
@@ -411,7 +426,7 @@ export async function startDense(root: string, env: Env, texts: string[], gate: 
   const setting = readDenseSetting(env);
   if (setting.kind === 'off') return null;
   if (setting.kind === 'invalid') {
-    const run = new DenseRun(root, env, null, texts, texts.map(() => null), { status: 'config_invalid', provider: setting.provider });
+    const run = new DenseRun({ root, env, cfg: null, texts, base: { status: 'config_invalid', provider: setting.provider } });
     run.warnings.push(`dense: ${setting.message}; the ranking is lexical`);
     return run;
   }
@@ -424,8 +439,8 @@ export async function startDense(root: string, env: Env, texts: string[], gate: 
   });
   const toSend = texts.filter((_, i) => pass[i]);
   const base = { scripts: [...scripts].sort() };
-  if (toSend.length === 0) return new DenseRun(root, env, cfg, texts, texts.map(() => null), { ...base, status: 'gated', gate: 'script' });
-  const run = new DenseRun(root, env, cfg, texts, texts.map(() => null), { ...base, status: pass.every(Boolean) ? 'skipped' : 'gated', gate: pass.every(Boolean) ? null : 'script' });
+  if (toSend.length === 0) return new DenseRun({ root, env, cfg, texts, base: { ...base, status: 'gated', gate: 'script' } });
+  const run = new DenseRun({ root, env, cfg, texts, base: { ...base, status: pass.every(Boolean) ? 'skipped' : 'gated', gate: pass.every(Boolean) ? null : 'script' } });
   run.inFlight(embedQueryTexts(root, env, cfg, toSend, gate), pass);
   return run;
 }
