@@ -193,7 +193,8 @@ async function storeAndReview(session: VaultSession, store: ProposalStore, np: N
   // the first review records what every new link opens: the precondition every later review checks;
   // `checked`: the same changes' bundle, validated before storing under a placeholder id; only the id differs
   const memo = parsed ?? store.parses();
-  const review = await runReview(session, rec, memo, {
+  const review = await runReview(session, rec, {
+    parsed: memo,
     knownKeys: store.knownTextKeys(),
     record: { expected, done: (targets) => store.setLinkTargets(rec.id, targets) },
     ...(checked ? { bundle: { ...checked, operation_id: rec.operation_id } } : {}),
@@ -356,7 +357,7 @@ export async function review(session: VaultSession, id: string, actor: string): 
     // an undone proposal's review is its stored one too: `reopen` reviews it again under a new transaction id
     if (p.state === 'applied' || p.state === 'recovery' || p.state === 'undone') return withView({ proposal: { id: p.id, state: p.state } }, p.review, p.claim);
     const parses = store.parses();
-    const r = await runReview(session, p, parses, { knownKeys: store.knownTextKeys() });
+    const r = await runReview(session, p, { parsed: parses, knownKeys: store.knownTextKeys() });
     parses.keep();
     const next: ProposalState = p.state === 'declined' ? 'declined' : r.verdict;
     const stored = store.saveReview(p.id, r, next, [p.state], reviewedEvent(p, r, actor, 'reviewed'));
@@ -546,7 +547,7 @@ export async function apply(session: VaultSession, id: string, reviewHash: strin
           const seen = approvedReview(cur.review) ?? approved;
           // the same proposal, so the same changes (they never change once stored): the bundle built above
           const parses = store.parses();
-          const r = await runReview(session, cur, parses, { knownKeys: store.knownTextKeys(), ...(cur.operation_id === p.operation_id ? { bundle } : {}) });
+          const r = await runReview(session, cur, { parsed: parses, knownKeys: store.knownTextKeys(), ...(cur.operation_id === p.operation_id ? { bundle } : {}) });
           parses.keep();
           const from: ProposalState[] = ['pending', 'blocked', 'recovery'];
           if (r.verdict === 'blocked') {
@@ -687,7 +688,7 @@ export async function reopen(session: VaultSession, id: string, actor: string): 
       p = store.require(id);
     }
     const parses = store.parses();
-    const r = await runReview(session, p, parses);
+    const r = await runReview(session, p, { parsed: parses });
     parses.keep();
     if (!store.saveReview(id, r, r.verdict, [from], reviewedEvent(p, r, actor, 'reopened', { from, ...(spent ? { previous_operation_id: spent } : {}) }))) {
       throw stateError(store.require(id), 'reopen', 'declined or undone', 'It changed meanwhile; `vaultgate show ID` shows its state.');
