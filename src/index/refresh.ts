@@ -499,32 +499,7 @@ function apply(run: RefreshRun, result: RefreshResult, plan: DiffedPlan): { scop
     progress();
   }
 
-  const added = (item: Plan['add'][number], prepared: Prepared | null) => {
-    insert({ file: item.file, kind: item.kind, prepared });
-    // Only a removed note can make an added one a rename; and a full relink needs no names.
-    if (prepared && 'note' in prepared && removedHashes.has(prepared.note.sha256)) addedHashes.push(prepared.note.sha256);
-    if (!scope.all) {
-      scope.nameKeys.add(nameKey(item.file.path));
-      scope.targets.add(item.file.path);
-      anchored.add(item.file.path);
-    }
-    result.added++;
-    progress();
-  };
-  // Notes are prepared by the parse pool (in parallel for a big batch) and written
-  // in plan order, attachments in between as they come: the same rows and ids
-  // whether or not workers ran.
-  const noteAt = plan.add.flatMap((a, i) => (a.kind === 'note' ? [i] : []));
-  let cursor = 0;
-  const addUpTo = (stop: number) => {
-    for (; cursor < stop; cursor++) if (plan.add[cursor]!.kind !== 'note') added(plan.add[cursor]!, null);
-  };
-  const workers = noteAt.length >= PARALLEL_MIN_NOTES ? (opts.parseWorkers ?? defaultParseWorkers()) : 0;
-  prepareInOrder(root, noteAt.map((i) => plan.add[i]!.file.path), (k, prepared) => {
-    addUpTo(noteAt[k]!);
-    added(plan.add[cursor++]!, prepared);
-  }, workers);
-  addUpTo(plan.add.length);
+  addFiles({ root, scope, anchored, result, insert, progress, removedHashes, addedHashes, parseWorkers: opts.parseWorkers }, plan.add);
 
   countRenames(addedHashes, removedHashes, result);
 
@@ -532,6 +507,52 @@ function apply(run: RefreshRun, result: RefreshResult, plan: DiffedPlan): { scop
   putMeta(db, 'sections', String(sections));
   putMeta(db, 'refreshed_at', new Date().toISOString());
   return { scope, bulk, anchored };
+}
+
+/** What {@link addFiles} writes into: the refresh's relink scope, anchors, counts and progress (one per refresh). */
+interface AddTarget {
+  root: string;
+  scope: RelinkScope;
+  anchored: Set<string>;
+  result: RefreshResult;
+  insert: (w: Parameters<typeof insertNote>[1]) => void;
+  progress: () => void;
+  /** Hashes of the removed notes (an added note with one of them is a rename). */
+  removedHashes: ReadonlyMap<string, number>;
+  /** Filled: the hashes of added notes that match a removed one. */
+  addedHashes: string[];
+  parseWorkers: number | undefined;
+}
+
+/**
+ * Insert the plan's new files. Notes are prepared by the parse pool (in
+ * parallel for a big batch) and written in plan order, attachments in between
+ * as they come: the same rows and ids whether or not workers ran.
+ */
+function addFiles(w: AddTarget, add: Plan['add']): void {
+  const added = (item: Plan['add'][number], prepared: Prepared | null) => {
+    w.insert({ file: item.file, kind: item.kind, prepared });
+    // Only a removed note can make an added one a rename; and a full relink needs no names.
+    if (prepared && 'note' in prepared && w.removedHashes.has(prepared.note.sha256)) w.addedHashes.push(prepared.note.sha256);
+    if (!w.scope.all) {
+      w.scope.nameKeys.add(nameKey(item.file.path));
+      w.scope.targets.add(item.file.path);
+      w.anchored.add(item.file.path);
+    }
+    w.result.added++;
+    w.progress();
+  };
+  const noteAt = add.flatMap((a, i) => (a.kind === 'note' ? [i] : []));
+  let cursor = 0;
+  const addUpTo = (stop: number) => {
+    for (; cursor < stop; cursor++) if (add[cursor]!.kind !== 'note') added(add[cursor]!, null);
+  };
+  const workers = noteAt.length >= PARALLEL_MIN_NOTES ? (w.parseWorkers ?? defaultParseWorkers()) : 0;
+  prepareInOrder(w.root, noteAt.map((i) => add[i]!.file.path), (k, prepared) => {
+    addUpTo(noteAt[k]!);
+    added(add[cursor++]!, prepared);
+  }, workers);
+  addUpTo(add.length);
 }
 
 /**
