@@ -157,21 +157,35 @@ export async function runReview(session: VaultSession, p: ReviewInput, opts: Rev
   checks.push(...(await scenarioChecks(session, p, files)));
 
   const reviewFiles: ReviewFile[] = p.changes.map((c, i) => reviewFile(c, links.files[i]!, shrinks[i]!));
+  const review = assembleReview(checks, reviewFiles, { linkChanges: links.changes, evidence: evidence?.evidence ?? null, approval });
+  collectAfterBig(p.changes); // the alignment's tokens and the parse's garbage
+  return review;
+}
+
+/**
+ * The review as stored: blocked when a blocking check failed, else pending;
+ * its hash covers what the person approves (link changes, files, evidence).
+ */
+function assembleReview(
+  checks: ReviewCheck[],
+  files: ReviewFile[],
+  found: { linkChanges: StoredReview['link_changes']; evidence: NonNullable<StoredReview['evidence']> | null; approval: string | null },
+): StoredReview {
+  const { linkChanges, evidence, approval } = found;
   const blocked = checks.some((c) => !c.ok && c.severity === 'block');
   const review = {
     verdict: blocked ? 'blocked' : 'pending',
     checks,
-    files: reviewFiles,
+    files,
     diff: '',
-    link_changes: links.changes,
-    ...(evidence ? { evidence: evidence.evidence } : {}),
-    review_hash: approval === null ? null : reviewHashOf(approval, { link_changes: links.changes, files: reviewFiles, ...(evidence ? { evidence: evidence.evidence } : {}) }),
+    link_changes: linkChanges,
+    ...(evidence ? { evidence } : {}),
+    review_hash: approval === null ? null : reviewHashOf(approval, { link_changes: linkChanges, files, ...(evidence ? { evidence } : {}) }),
     approval_sha256: approval,
     reviewed_at: new Date().toISOString(),
   } satisfies StoredReview;
   // the diffs are computed when read (shown, printed), not by every review: apply's own review never reads them
-  lazyProperty(review, 'diff', () => reviewFiles.map((f) => f.diff).join(''), { keep: false });
-  collectAfterBig(p.changes); // the alignment's tokens and the parse's garbage
+  lazyProperty(review, 'diff', () => files.map((f) => f.diff).join(''), { keep: false });
   return review;
 }
 
