@@ -170,7 +170,7 @@ export function rankNotes(db: Db, q: NotesQuery, p: RankParams): { notes: Ranked
   const ordered = [...candidates.values()].filter((c) => c.best.length > 0);
   // Coverage for every candidate at once: one FTS query per term and table, the
   // doclist walked in C and only candidate notes handed back.
-  const coverage = coverageOf(db, table, terms, idf, ordered.map((c) => c.fileId));
+  const coverage = coverageOf(db, ordered.map((c) => c.fileId), { table, terms, idf });
   const notes = ordered.map((c) => {
     const share = coverage.get(c.fileId) ?? 0;
     return { fileId: c.fileId, score: c.raw * share ** p.coverageExponent, coverage: share, sections: c.best };
@@ -244,7 +244,8 @@ function scoredCandidates(
  * the set come back (a lookup bounded by one note's rowid range walks the doclist
  * too, ~0.3 ms per note for a common word at 10k notes). 1 for a one-term query.
  */
-function coverageOf(db: Db, table: RankTable, terms: CoverageTerm[], idf: number[], fileIds: number[]): Map<number, number> {
+function coverageOf(db: Db, fileIds: number[], query: { table: RankTable; terms: CoverageTerm[]; idf: number[] }): Map<number, number> {
+  const { table, terms, idf } = query;
   if (terms.length < 2) return new Map(fileIds.map((id) => [id, 1]));
   const fts = table === 'words' ? ['sections_fts', 'anchors_fts'] : ['bigrams_fts'];
   const batch = JSON.stringify(fileIds);
@@ -312,7 +313,8 @@ function idfOf(db: Db, counts: number[]): number[] {
  * Every matching section ranked by its own score (BM25 plus anchors, no
  * coverage): `search --all-sections`. `total` counts matching sections.
  */
-export function rankSections(db: Db, match: string, filter: NoteFilter, want: number, p: RankParams): { sections: RankedSection[]; total: number } {
+export function rankSections(db: Db, q: { match: string; filter: NoteFilter; want: number }, p: RankParams): { sections: RankedSection[]; total: number } {
+  const { match, filter, want } = q;
   // Sharded like rankNotes's first round (read-pool.ts); a section id is unique to one shard, so the UNION counts add up.
   const round = runShardedGroups(db, (shard) => {
     const s = shardCondition('sections_fts', shard);
