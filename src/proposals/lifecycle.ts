@@ -498,7 +498,8 @@ function rolledBack(p: { id: string; rollback_of: string | null }, actor: string
 }
 
 /** pending/blocked/recovery → applied, with its `applied` event (and `rolled_back` on what a rollback undid); false when it was already settled. */
-function markApplied(store: ProposalStore, id: string, reviewHash: string, actor: string, result: { operation_id: string; changed_paths: string[]; replayed: boolean }): boolean {
+function markApplied(store: ProposalStore, id: string, applied: { reviewHash: string; actor: string; result: { operation_id: string; changed_paths: string[]; replayed: boolean } }): boolean {
+  const { reviewHash, actor, result } = applied;
   const p = store.require(id);
   return store.transition(id, {
     from: ['recovery', 'pending', 'blocked'],
@@ -573,7 +574,7 @@ export async function apply(session: VaultSession, id: string, reviewHash: strin
         },
         // still under the lock: no other process can mistake this apply for a crash
         afterCommit: (done) => {
-          markApplied(store, id, reviewHash, actor, { ...done, replayed: false });
+          markApplied(store, id, { reviewHash, actor, result: { ...done, replayed: false } });
         },
       });
     } catch (e) {
@@ -581,7 +582,7 @@ export async function apply(session: VaultSession, id: string, reviewHash: strin
       throw forProposal(e, { verb: 'apply', id });
     }
     // a replay (the engine had already applied this operation id): record it if nobody did
-    markApplied(store, id, reviewHash, actor, result);
+    markApplied(store, id, { reviewHash, actor, result });
     return { operation_id: result.operation_id, changed_paths: result.changed_paths, proposal: { id, state: 'applied' }, ...(result.replayed ? { replayed: true as const } : {}) };
   } finally {
     store.close();

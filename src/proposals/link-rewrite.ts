@@ -99,7 +99,8 @@ function rewriteFailed(path: string, raw: string, target: string): VaultgateErro
  * accepted, every other link unchanged, the frontmatter no more broken than it
  * was. A rejected edit moves on to its next candidate.
  */
-function applyEdits(path: string, text: string, model: NoteModel, edits: Edit[], parse: Parse): string {
+function applyEdits(note: { path: string; text: string; model: NoteModel }, edits: Edit[], parse: Parse): string {
+  const { path, text, model } = note;
   const { bom, body } = splitBom(text);
   const at = new Map<Link, number>(model.links.map((l, i) => [l, i]));
   const choice = edits.map(() => 0);
@@ -264,12 +265,12 @@ function rewriteForMoves(ctx: RewriteContext, proposal: { changes: readonly Stor
     if (text === null) continue;
     const model = parse(text);
     const edits = model.links.filter((l) => !isExternalLink(l) && names.has(nameKey(l.path))).map((l) => editFor(l, source, source)).filter((e): e is Edit => e !== null);
-    if (edits.length > 0) setText(source, applyEdits(source, text, model, edits, parse));
+    if (edits.length > 0) setText(source, applyEdits({ path: source, text, model }, edits, parse));
   }
   // Links inside each moved note, read from its new folder.
   for (const { change, model } of movedNotes) {
     const edits = model.links.map((l) => editFor(l, change.path, change.to!)).filter((e): e is Edit => e !== null);
-    if (edits.length > 0) setText(change.path, applyEdits(change.to!, textOf(change.path)!, model, edits, parse));
+    if (edits.length > 0) setText(change.path, applyEdits({ path: change.to!, text: textOf(change.path)!, model }, edits, parse));
   }
 }
 
@@ -321,6 +322,6 @@ function rewriteForHeading(ctx: RewriteContext, h: HeadingRename, texts: Working
     if (t === null) continue;
     const model = source === h.path ? after : parse(t);
     const edits = model.links.map((l) => editFor(l, source)).filter((e): e is Edit => e !== null);
-    if (edits.length > 0) setText(source, applyEdits(source, t, model, edits, parse));
+    if (edits.length > 0) setText(source, applyEdits({ path: source, text: t, model }, edits, parse));
   }
 }
