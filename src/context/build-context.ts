@@ -49,7 +49,8 @@ export function buildContext(root: string, env: Env, opts: ContextOptions, reade
     opts.beforeVerify?.(attempt);
     changed = staleFiles(root, selection.evidence);
     if (changed.length === 0) {
-      return packet(question, queries, opts, selection, { notes: refresh.notes, refreshed: refresh.refreshed, took_ms: refresh.took_ms }, attempt);
+      const index = { notes: refresh.notes, refreshed: refresh.refreshed, took_ms: refresh.took_ms };
+      return packet({ question, queries, opts, selection, index, attempts: attempt });
     }
   }
   throw new VaultgateError('CONTEXT_UNSTABLE', `notes kept changing while the context was built: ${changed.slice(0, 5).join(', ')}`, {
@@ -68,7 +69,9 @@ function select(db: Parameters<typeof linkedCandidates>[0], question: string, qu
   const asks = [...(question ? [{ q: question, label: 'the question' }] : []), ...queries.map((q) => ({ q, label: `query ${JSON.stringify(q)}` }))];
   opts.dense?.begin();
   for (const { q, label } of asks) {
-    const { candidates, searchable } = opts.dense ? opts.dense.contextCandidates(db, q, label, limit, scope) : queryCandidates(db, q, label, limit, scope, opts.profile);
+    // Dense fusion ranks with the default profile (as it always has): the profile goes to the lexical path only.
+    const ask = { query: q, label, limit, scope };
+    const { candidates, searchable } = opts.dense ? opts.dense.contextCandidates(db, ask) : queryCandidates(db, { ...ask, profile: opts.profile });
     if (!searchable) warnings.push(`${label} has no searchable words`);
     lists.push(candidates);
   }
@@ -76,7 +79,7 @@ function select(db: Parameters<typeof linkedCandidates>[0], question: string, qu
   const primary = fitBudget(interleave(lists).slice(0, limit), budget);
   const taken = new Set([...primary.taken, ...primary.left].map((c) => c.sectionId));
   // A few spare linked candidates: one that does not fit the budget makes room for the next.
-  const linkedPool = maxLinked > 0 ? linkedCandidates(db, primary.taken, question || queries.join(' '), taken, scope, maxLinked + LINKED_SPARE, opts.profile) : [];
+  const linkedPool = maxLinked > 0 ? linkedCandidates(db, primary.taken, { question: question || queries.join(' '), exclude: taken, scope, want: maxLinked + LINKED_SPARE, profile: opts.profile }) : [];
   const linked = maxLinked > 0 ? fitBudget(linkedPool, budget - primary.used, maxLinked) : null;
   return {
     evidence: [...primary.taken, ...(linked?.taken ?? []).map((c) => ({ ...c, linked: true }))],
@@ -102,14 +105,18 @@ function staleFiles(root: string, items: Candidate[]): string[] {
   return out;
 }
 
-function packet(
-  question: string,
-  queries: string[],
-  opts: ContextOptions,
-  s: Selection,
-  index: ContextPacket['index'],
-  attempts: number,
-): ContextPacket {
+/** What a packet is made of: the ask, the verified selection, and the index and attempts it took. */
+interface PacketParts {
+  question: string;
+  queries: string[];
+  opts: ContextOptions;
+  selection: Selection;
+  index: ContextPacket['index'];
+  attempts: number;
+}
+
+function packet(parts: PacketParts): ContextPacket {
+  const { question, queries, opts, selection: s, index, attempts } = parts;
   const evidence: EvidenceItem[] = s.evidence.map((c, i) => ({
     id: `e${i + 1}`,
     path: c.path,

@@ -13,6 +13,7 @@ import {
 } from '../retrieval/index.js';
 import type { LinkResolution } from '../links/index.js';
 import type { Candidate } from './fit-budget.js';
+import type { CandidateQuery } from './types.js';
 
 /**
  * Where evidence comes from, read from the index: the best sections for each query,
@@ -42,17 +43,9 @@ function candidateOf(section: LocatedSection, reason: string, score: number): Ca
  * several sections in a row, and the note's next-best section can come before
  * another note's best one (issue 9: "all best sections, then all next-best" put
  * the answering section at positions 6–11). Exact title and alias matches lead.
- * `scope`: the only notes that may be evidence (a scenario's areas, as exact
- * paths); undefined = the whole vault.
  */
-export function queryCandidates(
-  db: Db,
-  query: string,
-  label: string,
-  limit: number,
-  scope: string[] | undefined,
-  profile: RankingProfile = DEFAULT_RANKING_PROFILE,
-): { candidates: Candidate[]; searchable: boolean } {
+export function queryCandidates(db: Db, ask: CandidateQuery): { candidates: Candidate[]; searchable: boolean } {
+  const { query, label, limit, scope, profile = DEFAULT_RANKING_PROFILE } = ask;
   const r = rankedNotes(db, query, { limit, paths: scope, profile }, profile.context.sectionsPerNote);
   const ranked: { c: Candidate; lead: boolean }[] = [];
   r.notes.forEach((n, i) => {
@@ -70,6 +63,19 @@ export function queryCandidates(
   return { candidates: ranked.map((x) => x.c), searchable: parsed.match !== null || parsed.bigrams !== null };
 }
 
+/** What {@link linkedCandidates} looks for, one hop from its sources. */
+export interface LinkedQuery {
+  /** The words a linked note's best section is chosen by. */
+  question: string;
+  /** Sections already taken: never offered again. */
+  exclude: Set<number>;
+  /** As {@link CandidateQuery.scope}. */
+  scope: string[] | undefined;
+  /** At most this many candidates (default: every one). */
+  want?: number;
+  profile?: RankingProfile;
+}
+
 interface LinkRow {
   raw: string;
   target: string;
@@ -83,15 +89,8 @@ interface LinkRow {
  * Only resolved links into indexed notes are followed; attachments are not evidence.
  * At most `want` candidates are built (each costs a query).
  */
-export function linkedCandidates(
-  db: Db,
-  sources: Candidate[],
-  question: string,
-  exclude: Set<number>,
-  scope: string[] | undefined,
-  want = Infinity,
-  profile: RankingProfile = DEFAULT_RANKING_PROFILE,
-): Candidate[] {
+export function linkedCandidates(db: Db, sources: Candidate[], ask: LinkedQuery): Candidate[] {
+  const { question, exclude, scope, want = Infinity, profile = DEFAULT_RANKING_PROFILE } = ask;
   const linksOf = db.prepare(
     `SELECT l.raw, l.target, l.resolution FROM links l JOIN sections s ON s.file_id = l.file_id
      WHERE s.id = ? AND l.start_line BETWEEN s.start_line AND s.end_line

@@ -14,7 +14,7 @@
  * @example
  *   const packet = buildContext(root, process.env, { question: 'how do I deploy?', budgetChars: 8000 });
  */
-export { CONTEXT_BOUNDS, CONTEXT_SCHEMA, DEFAULT_BUDGET_CHARS, DEFAULT_CONTEXT_LIMIT, DEFAULT_MAX_LINKED, MAX_CONTEXT_ATTEMPTS, type ContextOptions, type ContextPacket, type DenseHook, type EvidenceItem, type ScenarioSlot, type TruncatedItem } from './types.js';
+export { CONTEXT_BOUNDS, CONTEXT_SCHEMA, DEFAULT_BUDGET_CHARS, DEFAULT_CONTEXT_LIMIT, DEFAULT_MAX_LINKED, MAX_CONTEXT_ATTEMPTS, type CandidateQuery, type ContextOptions, type ContextPacket, type DenseHook, type EvidenceItem, type ScenarioSlot, type TruncatedItem } from './types.js';
 export { fitBudget, interleave, type Candidate, type Fitted } from './fit-budget.js';
 export { linkedCandidates, queryCandidates } from './gather.js';
 export { buildContext } from './build-context.js';

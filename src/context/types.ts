@@ -89,6 +89,18 @@ export interface ContextPacket {
   dense?: object;
 }
 
+/** One query's ask for candidate sections ({@link queryCandidates} and {@link DenseHook.contextCandidates}). */
+export interface CandidateQuery {
+  query: string;
+  /** How the reasons name the query ("the question", "query \"…\""). */
+  label: string;
+  /** How many notes' sections. */
+  limit: number;
+  /** The only notes that may be evidence (a scenario's areas, as exact paths); undefined = the whole vault. */
+  scope: string[] | undefined;
+  profile?: RankingProfile;
+}
+
 /**
  * What context needs of dense fusion (implemented by src/wing/dense, which sits
  * above context and imports it): a fused replacement for one query's
@@ -97,7 +109,7 @@ export interface ContextPacket {
 export interface DenseHook {
   /** A selection round starts (a retry recounts). */
   begin(): void;
-  contextCandidates(db: Db, query: string, label: string, limit: number, scope: string[] | undefined): { candidates: Candidate[]; searchable: boolean };
+  contextCandidates(db: Db, ask: CandidateQuery): { candidates: Candidate[]; searchable: boolean };
   readonly warnings: string[];
   result(): object;
 }

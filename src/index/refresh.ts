@@ -130,6 +130,24 @@ interface Plan {
   remove: FileRow[];
 }
 
+/** What one refresh carries through its steps: built once per refresh, never per file. */
+interface RefreshRun {
+  db: Db;
+  root: string;
+  kindOf: (f: VaultFile) => Kind;
+  /** The exclusions as stored in meta ({@link exclusionKey}). */
+  excludeKey: string;
+  opts: RefreshOptions;
+  /** nowMs() when the refresh began, for took_ms. */
+  started: number;
+}
+
+/** A diff's plan, with what {@link apply} needs besides: the stored file count and whether the exclusions changed. */
+interface DiffedPlan extends Plan {
+  storedFiles: number;
+  excludeChanged: boolean;
+}
+
 function sameKind(stored: string, wanted: Kind): boolean {
   return stored === wanted || (stored === 'unreadable' && wanted === 'note');
 }
@@ -236,8 +254,8 @@ const MOVED_ON = new Error('the index moved on');
  * no walk produces, so the next walking refresh compares every row once. Null
  * when the index is not in the caller's state or the exclusions changed.
  */
-function refreshPaths(handle: IndexHandle, paths: PathRefresh, kindOf: (f: VaultFile) => Kind, excludeKey: string, opts: RefreshOptions, started: number): RefreshResult | null {
-  const { db, root } = handle;
+function refreshPaths(run: RefreshRun, paths: PathRefresh): RefreshResult | null {
+  const { db, kindOf, excludeKey, started } = run;
   const stored = storedMetas(db, ['scan_digest', 'exclude', 'collisions', 'notes', 'files']);
   if (stored.scan_digest !== paths.since || stored.exclude !== excludeKey || stored.files === undefined || stored.notes === undefined) return null;
   const result = unchangedResult(Number(stored.files), Number(stored.notes));
@@ -256,9 +274,9 @@ function refreshPaths(handle: IndexHandle, paths: PathRefresh, kindOf: (f: Vault
     withBulkCacheReset(db, () => db.transaction(() => {
       if (storedMeta(db, 'scan_digest') !== paths.since) throw MOVED_ON;
       const before = counts();
-      const work = apply(db, root, [], kindOf, excludeKey, false, result, opts, { files: paths.files, storedFiles: result.files });
+      const work = apply(run, result, { ...diffPaths(db, paths.files, kindOf, result.files), excludeChanged: false });
       if (!work) return;
-      result.relinked = relinkIndex(db, work.scope, (d, t) => opts.onProgress?.({ phase: 'links', done: d, total: t }), work.anchored);
+      result.relinked = relinkIndex(db, work.scope, (d, t) => run.opts.onProgress?.({ phase: 'links', done: d, total: t }), work.anchored);
       rebuildAnchors(db, work.anchored);
       if (work.bulk) mergeAfterBulk(db);
       const after = counts();
@@ -308,8 +326,9 @@ export function refreshIndex(handle: IndexHandle, opts: RefreshOptions = {}): Re
   const config = readVaultConfig(root, configCache(db));
   const excludeKey = exclusionKey(config);
   const kindOf = (f: VaultFile): Kind => (isExcluded(config, f.path) ? 'excluded' : isMarkdownPath(f.path) ? 'note' : 'attachment');
+  const run: RefreshRun = { db, root, kindOf, excludeKey, opts, started };
   if (opts.paths) {
-    const done = refreshPaths(handle, opts.paths, kindOf, excludeKey, opts, started);
+    const done = refreshPaths(run, opts.paths);
     if (done) return done;
   }
   const stored = storedMetas(db, ['scan_digest', 'scan_tree', 'collisions', 'notes', 'files']);
@@ -329,7 +348,7 @@ export function refreshIndex(handle: IndexHandle, opts: RefreshOptions = {}): Re
       collisions = scan.collisions;
       result.files = scan.files.length;
       const excludeChanged = storedMeta(db, 'exclude') !== excludeKey;
-      const work = apply(db, root, scan.files, kindOf, excludeKey, excludeChanged, result, opts);
+      const work = apply(run, result, { ...diff(db, scan.files, kindOf), excludeChanged });
       // Link resolution holds the vault's file list in its own form: let go of the
       // scan's (100k records for 100k notes) so the two are never live together.
       scan.files = [];
@@ -411,18 +430,14 @@ function storeTree(db: Db, tree: ScanTree): void {
   }
 }
 
-function apply(
-  db: Db,
-  root: string,
-  files: VaultFile[],
-  kindOf: (f: VaultFile) => Kind,
-  excludeKey: string,
-  excludeChanged: boolean,
-  result: RefreshResult,
-  opts: RefreshOptions,
-  only?: { files: ReadonlyMap<string, VaultFile | null>; storedFiles: number },
-): { scope: RelinkScope; bulk: boolean; anchored: Set<string> } | null {
-  const plan = only ? diffPaths(db, only.files, kindOf, only.storedFiles) : diff(db, files, kindOf);
+/**
+ * Write a diff's plan into the index (removed, stale, then added files), counting
+ * into `result`; null when there was nothing to write. What it returns tells the
+ * caller what to relink and whose anchors to rebuild.
+ */
+function apply(run: RefreshRun, result: RefreshResult, plan: DiffedPlan): { scope: RelinkScope; bulk: boolean; anchored: Set<string> } | null {
+  const { db, root, excludeKey, opts } = run;
+  const { excludeChanged } = plan;
   if (isEmpty(plan) && !excludeChanged) return null;
   result.refreshed = true;
   // A first build resolves every link anyway: no need to collect 100k names and paths to say so.
@@ -484,34 +499,68 @@ function apply(
     progress();
   }
 
+  addFiles({ root, scope, anchored, result, insert, progress, removedHashes, addedHashes, parseWorkers: opts.parseWorkers }, plan.add);
+
+  countRenames(addedHashes, removedHashes, result);
+
+  putMeta(db, 'exclude', excludeKey);
+  putMeta(db, 'sections', String(sections));
+  putMeta(db, 'refreshed_at', new Date().toISOString());
+  return { scope, bulk, anchored };
+}
+
+/** What {@link addFiles} writes into: the refresh's relink scope, anchors, counts and progress (one per refresh). */
+interface AddTarget {
+  root: string;
+  scope: RelinkScope;
+  anchored: Set<string>;
+  result: RefreshResult;
+  insert: (w: Parameters<typeof insertNote>[1]) => void;
+  progress: () => void;
+  /** Hashes of the removed notes (an added note with one of them is a rename). */
+  removedHashes: ReadonlyMap<string, number>;
+  /** Filled: the hashes of added notes that match a removed one. */
+  addedHashes: string[];
+  parseWorkers: number | undefined;
+}
+
+/**
+ * Insert the plan's new files. Notes are prepared by the parse pool (in
+ * parallel for a big batch) and written in plan order, attachments in between
+ * as they come: the same rows and ids whether or not workers ran.
+ */
+function addFiles(w: AddTarget, add: Plan['add']): void {
   const added = (item: Plan['add'][number], prepared: Prepared | null) => {
-    insert({ file: item.file, kind: item.kind, prepared });
+    w.insert({ file: item.file, kind: item.kind, prepared });
     // Only a removed note can make an added one a rename; and a full relink needs no names.
-    if (prepared && 'note' in prepared && removedHashes.has(prepared.note.sha256)) addedHashes.push(prepared.note.sha256);
-    if (!scope.all) {
-      scope.nameKeys.add(nameKey(item.file.path));
-      scope.targets.add(item.file.path);
-      anchored.add(item.file.path);
+    if (prepared && 'note' in prepared && w.removedHashes.has(prepared.note.sha256)) w.addedHashes.push(prepared.note.sha256);
+    if (!w.scope.all) {
+      w.scope.nameKeys.add(nameKey(item.file.path));
+      w.scope.targets.add(item.file.path);
+      w.anchored.add(item.file.path);
     }
-    result.added++;
-    progress();
+    w.result.added++;
+    w.progress();
   };
-  // Notes are prepared by the parse pool (in parallel for a big batch) and written
-  // in plan order, attachments in between as they come: the same rows and ids
-  // whether or not workers ran.
-  const noteAt = plan.add.flatMap((a, i) => (a.kind === 'note' ? [i] : []));
+  const noteAt = add.flatMap((a, i) => (a.kind === 'note' ? [i] : []));
   let cursor = 0;
   const addUpTo = (stop: number) => {
-    for (; cursor < stop; cursor++) if (plan.add[cursor]!.kind !== 'note') added(plan.add[cursor]!, null);
+    for (; cursor < stop; cursor++) if (add[cursor]!.kind !== 'note') added(add[cursor]!, null);
   };
-  const workers = noteAt.length >= PARALLEL_MIN_NOTES ? (opts.parseWorkers ?? defaultParseWorkers()) : 0;
-  prepareInOrder(root, noteAt.map((i) => plan.add[i]!.file.path), (k, prepared) => {
+  const workers = noteAt.length >= PARALLEL_MIN_NOTES ? (w.parseWorkers ?? defaultParseWorkers()) : 0;
+  prepareInOrder(w.root, noteAt.map((i) => add[i]!.file.path), (k, prepared) => {
     addUpTo(noteAt[k]!);
-    added(plan.add[cursor++]!, prepared);
+    added(add[cursor++]!, prepared);
   }, workers);
-  addUpTo(plan.add.length);
+  addUpTo(add.length);
+}
 
-  // A rename is a delete plus an add of the same bytes; report it as what it is.
+/**
+ * A rename is a delete plus an add of the same bytes; report it as what it is:
+ * each added note whose sha256 matches a removed one (each removed one used
+ * once) moves one from added and deleted to renamed.
+ */
+function countRenames(addedHashes: readonly string[], removedHashes: Map<string, number>, result: RefreshResult): void {
   for (const h of addedHashes) {
     const left = removedHashes.get(h) ?? 0;
     if (left > 0) {
@@ -521,11 +570,6 @@ function apply(
       result.deleted--;
     }
   }
-
-  putMeta(db, 'exclude', excludeKey);
-  putMeta(db, 'sections', String(sections));
-  putMeta(db, 'refreshed_at', new Date().toISOString());
-  return { scope, bulk, anchored };
 }
 
 /**

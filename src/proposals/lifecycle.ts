@@ -161,7 +161,9 @@ function withExistingStore<T>(session: VaultSession, absent: () => T, body: (sto
   return withStore(session, body);
 }
 
-function reviewedEvent(p: ProposalRecord, review: StoredReview, actor: string, event: AuditEvent['event'], extra: Record<string, unknown> = {}): Omit<AuditEvent, 'seq' | 'at'> {
+/** The audit event of a review just saved: its verdict, what blocks it, how many warnings, and `extra` details. */
+function reviewedEvent(p: ProposalRecord, review: StoredReview, what: { actor: string; event: AuditEvent['event']; extra?: Record<string, unknown> }): Omit<AuditEvent, 'seq' | 'at'> {
+  const { actor, event, extra = {} } = what;
   const blocking = review.checks.filter((c) => !c.ok && c.severity === 'block').map((c) => c.name);
   return {
     event,
@@ -173,29 +175,35 @@ function reviewedEvent(p: ProposalRecord, review: StoredReview, actor: string, e
   };
 }
 
+/** A proposal to store and review ({@link storeAndReview}), with what its making already knows. */
+interface NewProposal {
+  proposal: Parameters<ProposalStore['insert']>[0];
+  actor: string;
+  /** The notes parsed while making it (default: the store's kept parses). */
+  parsed?: Map<string, NoteModel>;
+  /** What the agent expects its links to open (`expect_link_targets`). */
+  expected?: readonly ExpectedLinkTarget[];
+  /** The same changes' bundle, validated before storing under a placeholder id. */
+  checked?: Bundle;
+}
+
 /** Store a new proposal and review it at once, so the agent learns immediately whether it is pending or blocked. */
-async function storeAndReview(
-  session: VaultSession,
-  store: ProposalStore,
-  p: Parameters<ProposalStore['insert']>[0],
-  actor: string,
-  parsed?: Map<string, NoteModel>,
-  expected: readonly ExpectedLinkTarget[] = [],
-  checked?: Bundle,
-): Promise<ProposeResult> {
+async function storeAndReview(session: VaultSession, store: ProposalStore, np: NewProposal): Promise<ProposeResult> {
+  const { proposal: p, actor, parsed, expected = [], checked } = np;
   const rec = store.insert(p, actor);
   collectAfterBig(rec.changes); // the texts' encodings and their deflated copies are garbage now
   // the first review records what every new link opens: the precondition every later review checks;
   // `checked`: the same changes' bundle, validated before storing under a placeholder id; only the id differs
   const memo = parsed ?? store.parses();
-  const review = await runReview(session, rec, memo, {
+  const review = await runReview(session, rec, {
+    parsed: memo,
     knownKeys: store.knownTextKeys(),
     record: { expected, done: (targets) => store.setLinkTargets(rec.id, targets) },
     ...(checked ? { bundle: { ...checked, operation_id: rec.operation_id } } : {}),
   });
   // review and apply read these back instead of parsing the same texts again (issue 20 §8)
   store.keepParses(memo);
-  const stored = store.saveReview(rec.id, review, review.verdict, ['pending', 'blocked'], reviewedEvent(rec, review, actor, 'reviewed'));
+  const stored = store.saveReview(rec.id, review, { from: ['pending', 'blocked'], to: review.verdict, event: reviewedEvent(rec, review, { actor, event: 'reviewed' }) });
   const saved = store.require(rec.id);
   return {
     proposal: {
@@ -237,10 +245,8 @@ export async function propose(session: VaultSession, input: ProposeInput, actor:
   checkScope(type, checked.writes, session.config());
   collectAfterBig(changes); // the input document, the files read, the bundle's encoding
   return withStoreAsync(session, (store) =>
-    storeAndReview(
-      session,
-      store,
-      {
+    storeAndReview(session, store, {
+      proposal: {
         title: title?.trim() || defaultTitle(changes),
         summary,
         agent,
@@ -259,9 +265,9 @@ export async function propose(session: VaultSession, input: ProposeInput, actor:
       },
       actor,
       parsed,
-      input.expect_link_targets ?? [],
+      expected: input.expect_link_targets ?? [],
       checked,
-    ).then((r) => (captures.length > 0 ? { ...r, captures } : r)),
+    }).then((r) => (captures.length > 0 ? { ...r, captures } : r)),
   );
 }
 
@@ -280,14 +286,19 @@ function settleRecovery(session: VaultSession, store: ProposalStore, p: Proposal
   const done = readDone(root, p.operation_id, realFsOps);
   const event = (outcome: string) => ({ event: 'recovery' as const, actor, proposal: p.id, operation_id: p.operation_id, review_hash: p.review?.review_hash ?? null, details: { outcome } });
   if (done?.outcome === 'applied') {
-    store.transition(p.id, ['recovery'], 'applied', [event('applied'), ...rolledBack(p, actor, { operation_id: p.operation_id, changed_paths: done.changed_paths })], { applied_at: done.completed_at, changed_paths: done.changed_paths });
+    store.transition(p.id, {
+      from: ['recovery'],
+      to: 'applied',
+      event: [event('applied'), ...rolledBack(p, actor, { operation_id: p.operation_id, changed_paths: done.changed_paths })],
+      set: { applied_at: done.completed_at, changed_paths: done.changed_paths },
+    });
   } else if (done !== null) {
     // `tx resolve` settled it by hand: what is in the vault is the person's choice,
     // and the proposal's transaction id is spent (the engine would refuse it again)
     const reason = `its interrupted apply was settled with \`vaultgate tx resolve\` (${done.outcome.replace(/_/g, ' ')}); propose the change again if it is still wanted`;
-    store.transition(p.id, ['recovery'], 'declined', event(done.outcome), { declined_reason: reason });
+    store.transition(p.id, { from: ['recovery'], to: 'declined', event: event(done.outcome), set: { declined_reason: reason } });
   } else if (!fs.existsSync(path.join(txnLayout(root).pending, p.operation_id))) {
-    store.transition(p.id, ['recovery'], 'pending', event('rolled_back'));
+    store.transition(p.id, { from: ['recovery'], to: 'pending', event: event('rolled_back') });
   }
   return store.require(p.id);
 }
@@ -306,17 +317,16 @@ function settleUndo(session: VaultSession, store: ProposalStore, p: ProposalReco
   const undo = currentUndo(session.root, p.operation_id, realFsOps);
   const base = { actor, proposal: p.id, operation_id: p.operation_id, review_hash: p.review?.review_hash ?? null };
   if (p.state === 'applied' && undo) {
-    store.transition(
-      p.id,
-      ['applied'],
-      'undone',
-      { ...base, event: 'undone', details: { undone_by: undo.operation_id, undone_at: undo.completed_at, changed_paths: undo.changed_paths } },
-      { undone: { at: undo.completed_at, by: undo.operation_id } },
-    );
+    store.transition(p.id, {
+      from: ['applied'],
+      to: 'undone',
+      event: { ...base, event: 'undone', details: { undone_by: undo.operation_id, undone_at: undo.completed_at, changed_paths: undo.changed_paths } },
+      set: { undone: { at: undo.completed_at, by: undo.operation_id } },
+    });
     return store.require(p.id);
   }
   if (p.state === 'undone' && !undo && readDone(session.root, p.operation_id, realFsOps)?.outcome === 'applied') {
-    store.transition(p.id, ['undone'], 'applied', { ...base, event: 'applied', details: { redone: true, undo_undone: p.undone_by } }, { undone: null });
+    store.transition(p.id, { from: ['undone'], to: 'applied', event: { ...base, event: 'applied', details: { redone: true, undo_undone: p.undone_by } }, set: { undone: null } });
     return store.require(p.id);
   }
   return p;
@@ -353,10 +363,10 @@ export async function review(session: VaultSession, id: string, actor: string): 
     // an undone proposal's review is its stored one too: `reopen` reviews it again under a new transaction id
     if (p.state === 'applied' || p.state === 'recovery' || p.state === 'undone') return withView({ proposal: { id: p.id, state: p.state } }, p.review, p.claim);
     const parses = store.parses();
-    const r = await runReview(session, p, parses, { knownKeys: store.knownTextKeys() });
+    const r = await runReview(session, p, { parsed: parses, knownKeys: store.knownTextKeys() });
     parses.keep();
     const next: ProposalState = p.state === 'declined' ? 'declined' : r.verdict;
-    const stored = store.saveReview(p.id, r, next, [p.state], reviewedEvent(p, r, actor, 'reviewed'));
+    const stored = store.saveReview(p.id, r, { from: [p.state], to: next, event: reviewedEvent(p, r, { actor, event: 'reviewed' }) });
     const saved = store.require(id);
     return withView({ proposal: { id: saved.id, state: saved.state } }, stored ? r : saved.review, saved.claim);
   });
@@ -488,13 +498,13 @@ function rolledBack(p: { id: string; rollback_of: string | null }, actor: string
 }
 
 /** pending/blocked/recovery → applied, with its `applied` event (and `rolled_back` on what a rollback undid); false when it was already settled. */
-function markApplied(store: ProposalStore, id: string, reviewHash: string, actor: string, result: { operation_id: string; changed_paths: string[]; replayed: boolean }): boolean {
+function markApplied(store: ProposalStore, id: string, applied: { reviewHash: string; actor: string; result: { operation_id: string; changed_paths: string[]; replayed: boolean } }): boolean {
+  const { reviewHash, actor, result } = applied;
   const p = store.require(id);
-  return store.transition(
-    id,
-    ['recovery', 'pending', 'blocked'],
-    'applied',
-    [
+  return store.transition(id, {
+    from: ['recovery', 'pending', 'blocked'],
+    to: 'applied',
+    event: [
       {
         event: 'applied',
         actor,
@@ -505,8 +515,8 @@ function markApplied(store: ProposalStore, id: string, reviewHash: string, actor
       },
       ...rolledBack(p, actor, result),
     ],
-    { applied_at: now(), changed_paths: result.changed_paths },
-  );
+    set: { applied_at: now(), changed_paths: result.changed_paths },
+  });
 }
 
 export interface ApplyOptions {
@@ -543,19 +553,19 @@ export async function apply(session: VaultSession, id: string, reviewHash: strin
           const seen = approvedReview(cur.review) ?? approved;
           // the same proposal, so the same changes (they never change once stored): the bundle built above
           const parses = store.parses();
-          const r = await runReview(session, cur, parses, { knownKeys: store.knownTextKeys(), ...(cur.operation_id === p.operation_id ? { bundle } : {}) });
+          const r = await runReview(session, cur, { parsed: parses, knownKeys: store.knownTextKeys(), ...(cur.operation_id === p.operation_id ? { bundle } : {}) });
           parses.keep();
           const from: ProposalState[] = ['pending', 'blocked', 'recovery'];
           if (r.verdict === 'blocked') {
-            store.saveReview(id, r, 'blocked', from);
+            store.saveReview(id, r, { from, to: 'blocked' });
             throw blockedError(cur, r);
           }
           if (r.review_hash !== reviewHash) {
-            store.saveReview(id, r, 'pending', from);
+            store.saveReview(id, r, { from, to: 'pending' });
             throw mismatchError(id, reviewHash, seen, r);
           }
           // From here a crash leaves `recovery`, and whoever looks next settles it from the engine's record.
-          if (!store.saveReview(id, r, 'recovery', from)) {
+          if (!store.saveReview(id, r, { from, to: 'recovery' })) {
             const now = store.require(id);
             throw now.state === 'undone' ? undoneError(now) : declinedError(now);
           }
@@ -564,7 +574,7 @@ export async function apply(session: VaultSession, id: string, reviewHash: strin
         },
         // still under the lock: no other process can mistake this apply for a crash
         afterCommit: (done) => {
-          markApplied(store, id, reviewHash, actor, { ...done, replayed: false });
+          markApplied(store, id, { reviewHash, actor, result: { ...done, replayed: false } });
         },
       });
     } catch (e) {
@@ -572,7 +582,7 @@ export async function apply(session: VaultSession, id: string, reviewHash: strin
       throw forProposal(e, { verb: 'apply', id });
     }
     // a replay (the engine had already applied this operation id): record it if nobody did
-    markApplied(store, id, reviewHash, actor, result);
+    markApplied(store, id, { reviewHash, actor, result });
     return { operation_id: result.operation_id, changed_paths: result.changed_paths, proposal: { id, state: 'applied' }, ...(result.replayed ? { replayed: true as const } : {}) };
   } finally {
     store.close();
@@ -636,13 +646,12 @@ export function decline(session: VaultSession, id: string, reason: string, actor
   if (why === '') throw new VaultgateError('USAGE', 'a decline needs a reason', { hint: 'Say why, so the agent can do better: `--reason "…"`.' });
   return withStore(session, (store) => {
     const p = settle(session, store, store.require(id), actor);
-    const ok = store.transition(
-      id,
-      ['pending', 'blocked'],
-      'declined',
-      { event: 'declined', actor, proposal: id, operation_id: p.operation_id, review_hash: p.review?.review_hash ?? null, details: { reason: why } },
-      { declined_reason: why },
-    );
+    const ok = store.transition(id, {
+      from: ['pending', 'blocked'],
+      to: 'declined',
+      event: { event: 'declined', actor, proposal: id, operation_id: p.operation_id, review_hash: p.review?.review_hash ?? null, details: { reason: why } },
+      set: { declined_reason: why },
+    });
     if (!ok) {
       const cur = store.require(id);
       throw stateError(
@@ -678,19 +687,19 @@ export async function reopen(session: VaultSession, id: string, actor: string): 
     if (from !== 'declined' && from !== 'undone') throw stateError(p, 'reopen', 'declined or undone', `\`vaultgate review ${id}\` re-checks a proposal in any other state.`);
     const spent = readDone(session.root, p.operation_id, realFsOps) !== null ? p.operation_id : null;
     if (spent !== null) {
-      if (!store.transition(id, [from], from, undefined, { operation_id: nextOperationId(spent) })) {
+      if (!store.transition(id, { from: [from], to: from, set: { operation_id: nextOperationId(spent) } })) {
         throw stateError(store.require(id), 'reopen', 'declined or undone', 'It changed meanwhile; `vaultgate show ID` shows its state.');
       }
       p = store.require(id);
     }
     const parses = store.parses();
-    const r = await runReview(session, p, parses);
+    const r = await runReview(session, p, { parsed: parses });
     parses.keep();
-    if (!store.saveReview(id, r, r.verdict, [from], reviewedEvent(p, r, actor, 'reopened', { from, ...(spent ? { previous_operation_id: spent } : {}) }))) {
+    if (!store.saveReview(id, r, { from: [from], to: r.verdict, event: reviewedEvent(p, r, { actor, event: 'reopened', extra: { from, ...(spent ? { previous_operation_id: spent } : {}) } }) })) {
       throw stateError(store.require(id), 'reopen', 'declined or undone', 'It changed meanwhile; `vaultgate show ID` shows its state.');
     }
     // what it was is in the log; what it is now is a change not in the vault
-    store.transition(id, [r.verdict], r.verdict, undefined, { declined_reason: null, undone: null, ...(from === 'undone' ? { applied_at: null, changed_paths: null } : {}) });
+    store.transition(id, { from: [r.verdict], to: r.verdict, set: { declined_reason: null, undone: null, ...(from === 'undone' ? { applied_at: null, changed_paths: null } : {}) } });
     const saved = store.require(id);
     return withView({ proposal: { id, state: saved.state } }, saved.review, saved.claim);
   });
@@ -746,10 +755,8 @@ export async function rollback(session: VaultSession, id: string, actor: string)
         new_sha256: sha256Hex(Buffer.from(c.old_text, 'utf8')),
       };
     });
-    const result = await storeAndReview(
-      session,
-      store,
-      {
+    const result = await storeAndReview(session, store, {
+      proposal: {
         title: `Roll back ${id}: ${p.title}`.slice(0, LIMITS.title),
         summary: `Restores what ${id} changed (operation ${p.operation_id}).`,
         agent: null,
@@ -765,7 +772,7 @@ export async function rollback(session: VaultSession, id: string, actor: string)
         changes: inverse,
       },
       actor,
-    );
+    });
     // proposed, not done: `rolled_back` comes when the person applies it (markApplied)
     store.appendEvent({ event: 'rollback_proposed', actor, proposal: id, operation_id: p.operation_id, review_hash: null, details: { rollback_proposal: result.proposal.id, state: result.proposal.state } });
     return result;

@@ -467,6 +467,21 @@ function anchorRemovalChecks(changes: readonly StoredChange[], files: FileLinks[
   return out;
 }
 
+/** One link whose answer the change moves, as the review records it (one object per such link, as before). */
+interface ObservedChange {
+  /** The note holding the link (after the change). */
+  source: string;
+  kind: string;
+  raw: string;
+  line: number;
+  inComment: boolean;
+  was: Answer;
+  now: LinkResolution;
+  reason: LinkChangeReason;
+  /** The link's text after a rewrite. */
+  rawAfter?: string;
+}
+
 /** What one review shares between its steps: the file lists before and after, how links answer in each, and what it has found so far. */
 interface ReviewRun {
   parse: (text: string | null) => NoteModel | null;
@@ -478,7 +493,7 @@ interface ReviewRun {
   mapped: (target: string) => string;
   /** Why a link's answer moves, or null when it does not. */
   reasonOf: (was: Answer, now: Answer) => LinkChangeReason | null;
-  record: (source: string, link: { kind: string; raw: string; line: number; inComment: boolean }, was: Answer, now: LinkResolution, reason: LinkChangeReason, rawAfter?: string) => void;
+  record: (change: ObservedChange) => void;
   files: FileLinks[];
   checks: ReviewCheck[];
   /** Links looked at (the stability checks' denominator). */
@@ -528,7 +543,7 @@ function reviewNote(run: ReviewRun, i: number, note: { oldText: string | null; n
           paired = true;
           run.checked++;
           files[i]!.links_rewritten.push({ line: nl.startLine, kind: nl.kind, before: ol.raw, after: nl.raw, target: now.target });
-          record(to, { kind: nl.kind, raw: ol.raw, line: nl.startLine, inComment: nl.inComment }, was, now, 'rewritten', nl.raw);
+          record({ source: to, kind: nl.kind, raw: ol.raw, line: nl.startLine, inComment: nl.inComment, was, now, reason: 'rewritten', rawAfter: nl.raw });
           break;
         }
       }
@@ -561,7 +576,7 @@ function reviewNote(run: ReviewRun, i: number, note: { oldText: string | null; n
     // a self-link (`[[#H]]`) names no file: it follows its note wherever it goes
     if (cleanPath(nl.path) === '') continue;
     const reason = reasonOf(was, now);
-    if (reason !== null) record(to, { kind: nl.kind, raw: nl.raw, line: nl.startLine, inComment: nl.inComment }, was, now, reason);
+    if (reason !== null) record({ source: to, kind: nl.kind, raw: nl.raw, line: nl.startLine, inComment: nl.inComment, was, now, reason });
   }
 }
 
@@ -618,7 +633,8 @@ export function reviewLinks(db: Db, config: VaultConfig, changes: readonly Store
     return null;
   };
 
-  const record = (source: string, link: { kind: string; raw: string; line: number; inComment: boolean }, was: Answer, now: LinkResolution, reason: LinkChangeReason, rawAfter?: string) => {
+  const record = (link: ObservedChange) => {
+    const { source, was, now, reason, rawAfter } = link;
     const intended =
       link.inComment ||
       reason === 'rewritten' ||
@@ -672,7 +688,7 @@ export function reviewLinks(db: Db, config: VaultConfig, changes: readonly Store
         files[owner]!.links_broken.push({ source: row.source, line: row.start_line, raw: row.raw, reason: 'retargeted', target: was.target });
       }
       const reason = reasonOf(was, now);
-      if (reason !== null) record(row.source, { kind: row.kind, raw: row.raw, line: row.start_line, inComment: row.in_comment === 1 }, was, now, reason);
+      if (reason !== null) record({ source: row.source, kind: row.kind, raw: row.raw, line: row.start_line, inComment: row.in_comment === 1, was, now, reason });
     }
   }
   linkChanges.sort((a, b) => (a.source < b.source ? -1 : a.source > b.source ? 1 : a.line - b.line));

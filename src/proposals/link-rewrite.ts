@@ -99,7 +99,8 @@ function rewriteFailed(path: string, raw: string, target: string): VaultgateErro
  * accepted, every other link unchanged, the frontmatter no more broken than it
  * was. A rejected edit moves on to its next candidate.
  */
-function applyEdits(path: string, text: string, model: NoteModel, edits: Edit[], parse: Parse): string {
+function applyEdits(note: { path: string; text: string; model: NoteModel }, edits: Edit[], parse: Parse): string {
+  const { path, text, model } = note;
   const { bom, body } = splitBom(text);
   const at = new Map<Link, number>(model.links.map((l, i) => [l, i]));
   const choice = edits.map(() => 0);
@@ -169,13 +170,22 @@ export function rewriteLinks(ctx: RewriteContext, input: StoredChange[], heading
     changes[i] = c.action === 'move' && text === c.old_text ? { ...c, new_text: null, new_sha256: c.base_sha256 } : { ...c, new_text: text, new_sha256: sha };
   };
 
+  const texts: WorkingTexts = { parse, textOf, setText };
   const moves = changes.filter((c) => c.action === 'move');
-  if (moves.length > 0) rewriteForMoves(ctx, changes, moves, parse, textOf, setText);
-  for (const h of headings) rewriteForHeading(ctx, h, parse, textOf, setText);
+  if (moves.length > 0) rewriteForMoves(ctx, { changes, moves }, texts);
+  for (const h of headings) rewriteForHeading(ctx, h, texts);
   return changes;
 }
 
 type Parse = (text: string) => NoteModel;
+
+/** The notes as the rewrite goes: parsed (memoised), read with the proposal's edits in, and written back into its changes. */
+interface WorkingTexts {
+  parse: Parse;
+  /** A note's text with the proposal's edits so far (null: deleted). */
+  textOf: (p: string) => string | null;
+  setText: (p: string, t: string) => void;
+}
 
 /**
  * Notes in an area proposals may not write (an import, a mirror) are left as
@@ -187,7 +197,9 @@ function writable(ctx: RewriteContext, path: string): boolean {
   return areaOf(ctx.config, path).owner === 'human';
 }
 
-function rewriteForMoves(ctx: RewriteContext, changes: readonly StoredChange[], moves: readonly StoredChange[], parse: Parse, textOf: (p: string) => string | null, setText: (p: string, t: string) => void): void {
+function rewriteForMoves(ctx: RewriteContext, proposal: { changes: readonly StoredChange[]; moves: readonly StoredChange[] }, texts: WorkingTexts): void {
+  const { changes, moves } = proposal;
+  const { parse, textOf, setText } = texts;
   const movedTo = new Map(moves.map((c) => [c.path, c.to!]));
   const mapped = (p: string) => movedTo.get(p) ?? p;
   const deleted = new Set(changes.filter((c) => c.action === 'delete').map((c) => c.path));
@@ -253,12 +265,12 @@ function rewriteForMoves(ctx: RewriteContext, changes: readonly StoredChange[], 
     if (text === null) continue;
     const model = parse(text);
     const edits = model.links.filter((l) => !isExternalLink(l) && names.has(nameKey(l.path))).map((l) => editFor(l, source, source)).filter((e): e is Edit => e !== null);
-    if (edits.length > 0) setText(source, applyEdits(source, text, model, edits, parse));
+    if (edits.length > 0) setText(source, applyEdits({ path: source, text, model }, edits, parse));
   }
   // Links inside each moved note, read from its new folder.
   for (const { change, model } of movedNotes) {
     const edits = model.links.map((l) => editFor(l, change.path, change.to!)).filter((e): e is Edit => e !== null);
-    if (edits.length > 0) setText(change.path, applyEdits(change.to!, textOf(change.path)!, model, edits, parse));
+    if (edits.length > 0) setText(change.path, applyEdits({ path: change.to!, text: textOf(change.path)!, model }, edits, parse));
   }
 }
 
@@ -267,7 +279,8 @@ function linkableHeading(text: string): string {
   return text.replace(/[|#^[\]\\\r\n]/g, ' ').replace(/\s{2,}/g, ' ').trim();
 }
 
-function rewriteForHeading(ctx: RewriteContext, h: HeadingRename, parse: Parse, textOf: (p: string) => string | null, setText: (p: string, t: string) => void): void {
+function rewriteForHeading(ctx: RewriteContext, h: HeadingRename, texts: WorkingTexts): void {
+  const { parse, textOf, setText } = texts;
   const text = linkableHeading(h.text);
   const noteText = textOf(h.path)!;
   const after = parse(noteText);
@@ -309,6 +322,6 @@ function rewriteForHeading(ctx: RewriteContext, h: HeadingRename, parse: Parse, 
     if (t === null) continue;
     const model = source === h.path ? after : parse(t);
     const edits = model.links.map((l) => editFor(l, source)).filter((e): e is Edit => e !== null);
-    if (edits.length > 0) setText(source, applyEdits(source, t, model, edits, parse));
+    if (edits.length > 0) setText(source, applyEdits({ path: source, text: t, model }, edits, parse));
   }
 }

@@ -78,9 +78,12 @@ export interface ReviewOptions {
   bundle?: Bundle;
   /** Texts whose parse-memo key is already known (the proposal store checked their hashes): not hashed again. */
   knownKeys?: KnownTextKeys;
+  /** The parse memo to read and fill (shared with the caller's other reviews); default: a fresh one. */
+  parsed?: Map<string, NoteModel>;
 }
 
-export async function runReview(session: VaultSession, p: ReviewInput, parsed: Map<string, NoteModel> = new Map(), opts: ReviewOptions = {}): Promise<StoredReview> {
+export async function runReview(session: VaultSession, p: ReviewInput, opts: ReviewOptions = {}): Promise<StoredReview> {
+  const parsed = opts.parsed ?? new Map<string, NoteModel>();
   const root = session.root;
   const config = session.config();
   const checks: ReviewCheck[] = [];
@@ -94,7 +97,104 @@ export async function runReview(session: VaultSession, p: ReviewInput, parsed: M
     new_sha256: c.new_sha256,
   }));
 
-  // base: every touched file still holds the bytes the change was made on
+  const { base, pathProblems } = baseChecks(root, p);
+
+  // links first: the targets of the links the change adds are part of the bundle the engine plans
+  // every check reads the same few texts: parse each once
+  const parse = textMemo(parsed, (text) => parseNote(stripBom(text)), opts.knownKeys);
+  // Issue 8 lets --allow-shrink allow "a delete of a note with backlinks"; issue 12 names
+  // --allow-broken-links for it. Either flag allows it (and only that: a retargeted link
+  // still needs --allow-relink).
+  const brokenLinksFlag = p.allow_broken_links ? '--allow-broken-links' : p.allow_shrink ? '--allow-shrink' : undefined;
+  const links = session.read((h) =>
+    reviewLinks(h.db, config, p.changes, parse, {
+      allowRelink: p.allow_relink,
+      allowBrokenLinks: brokenLinksFlag !== undefined,
+      ...(brokenLinksFlag === undefined ? {} : { allowBrokenLinksFlag: brokenLinksFlag }),
+    }),
+  ).result;
+  // link_target (issue 22 §1): a new proposal records what its new links open; later reviews check it
+  const hashOf = targetHasher(root, p.changes);
+  let recorded = p.link_targets ?? null;
+  if (opts.record) {
+    recorded = recordLinkTargets(p.changes, links.files, hashOf, opts.record.expected ?? []);
+    opts.record.done(recorded);
+  }
+  const linkTargets = base.length === 0 && pathProblems.length === 0 ? siblingLinks(linkTargetChecks(recorded, p.changes, links.files, hashOf), p.provenance ?? null) : [];
+  const linkPins = linkTargetPins(recorded, p.changes);
+  const pins = proposalPins(recorded, p.changes);
+
+  // path: the engine's own rules (inspect plans the transaction and writes nothing); it also gives the approval hash
+  let approval: string | null = null;
+  if (base.length === 0 && pathProblems.length === 0 && linkTargets.every((c) => c.ok)) {
+    const planned = engineApproval(root, p, { bundle: opts.bundle, pins, linkPins });
+    if ('approval' in planned) approval = planned.approval;
+    else if (planned.refused.name === 'link_target') linkTargets.splice(0, linkTargets.length, planned.refused);
+    else (planned.refused.name === 'base' ? base : pathProblems).push(planned.refused);
+  }
+  collectAfterBig(p.changes); // the bundle's encoding, planned and dropped
+  checks.push(...(base.length ? base : [pass('base', 'every touched file still has the hash the change was based on')]));
+  const pathFailures = pathProblems.filter((c) => c.name === 'path');
+  checks.push(...(pathFailures.length ? pathFailures : [pass('path', base.length ? 'paths pass the engine’s rules (checked against disk once the base matches again)' : 'every path passes the transaction engine’s rules')]));
+  checks.push(...pathProblems.filter((c) => c.name !== 'path' && c.name !== 'source'));
+
+  checks.push(...checkOwners(files, config));
+  checks.push(...checkManagedBlocks(files, config));
+  checks.push(...frontmatterChecks(p.changes, parse));
+  checks.push(...links.checks.filter((c) => c.name === 'links'));
+  checks.push(...(linkTargets.length ? linkTargets : [pass('link_target', 'checked once the base matches again')]));
+  // evidence (issue 22 §2): the fragments a plan's claim cites, still in their notes
+  const evidence = p.claim ? evidenceChecks(root, p.claim, p.changes) : null;
+  if (evidence) checks.push(...evidence.checks);
+  // source (issue 22 §3): only for proposals that carry a capture
+  const sources = sourceChecks(root, p.changes);
+  const sourceRace = pathProblems.filter((c) => c.name === 'source');
+  checks.push(...(sourceRace.length && sources.every((c) => c.ok) ? sourceRace : sources));
+  checks.push(...links.checks.filter((c) => c.name !== 'links'));
+  const shrinks = p.changes.map((c) => shrinkOf(c, parse));
+  checks.push(...shrinkChecks(p, shrinks, links.files));
+  if (p.provenance) checks.push(...verbatimChecks(p.changes, p.provenance));
+  checks.push(...(await scenarioChecks(session, p, files)));
+
+  const reviewFiles: ReviewFile[] = p.changes.map((c, i) => reviewFile(c, links.files[i]!, shrinks[i]!));
+  const review = assembleReview(checks, reviewFiles, { linkChanges: links.changes, evidence: evidence?.evidence ?? null, approval });
+  collectAfterBig(p.changes); // the alignment's tokens and the parse's garbage
+  return review;
+}
+
+/**
+ * The review as stored: blocked when a blocking check failed, else pending;
+ * its hash covers what the person approves (link changes, files, evidence).
+ */
+function assembleReview(
+  checks: ReviewCheck[],
+  files: ReviewFile[],
+  found: { linkChanges: StoredReview['link_changes']; evidence: NonNullable<StoredReview['evidence']> | null; approval: string | null },
+): StoredReview {
+  const { linkChanges, evidence, approval } = found;
+  const blocked = checks.some((c) => !c.ok && c.severity === 'block');
+  const review = {
+    verdict: blocked ? 'blocked' : 'pending',
+    checks,
+    files,
+    diff: '',
+    link_changes: linkChanges,
+    ...(evidence ? { evidence } : {}),
+    review_hash: approval === null ? null : reviewHashOf(approval, { link_changes: linkChanges, files, ...(evidence ? { evidence } : {}) }),
+    approval_sha256: approval,
+    reviewed_at: new Date().toISOString(),
+  } satisfies StoredReview;
+  // the diffs are computed when read (shown, printed), not by every review: apply's own review never reads them
+  lazyProperty(review, 'diff', () => files.map((f) => f.diff).join(''), { keep: false });
+  return review;
+}
+
+/**
+ * base: every touched file still holds the bytes the change was made on, and a
+ * folder moved whole holds no file its moves do not list. A path the vault
+ * refuses to read is a `path` problem instead.
+ */
+function baseChecks(root: string, p: ReviewInput): { base: ReviewCheck[]; pathProblems: ReviewCheck[] } {
   const base: ReviewCheck[] = [];
   const pathProblems: ReviewCheck[] = [];
   const expect = (rel: string, want: string | null, role: string) => {
@@ -145,90 +245,32 @@ export async function runReview(session: VaultSession, p: ReviewInput, parsed: M
       details: { folder: f.from, to: f.to, added },
     });
   }
+  return { base, pathProblems };
+}
 
-  // links first: the targets of the links the change adds are part of the bundle the engine plans
-  // every check reads the same few texts: parse each once
-  const parse = textMemo(parsed, (text) => parseNote(stripBom(text)), opts.knownKeys);
-  // Issue 8 lets --allow-shrink allow "a delete of a note with backlinks"; issue 12 names
-  // --allow-broken-links for it. Either flag allows it (and only that: a retargeted link
-  // still needs --allow-relink).
-  const brokenLinksFlag = p.allow_broken_links ? '--allow-broken-links' : p.allow_shrink ? '--allow-shrink' : undefined;
-  const links = session.read((h) =>
-    reviewLinks(h.db, config, p.changes, parse, {
-      allowRelink: p.allow_relink,
-      allowBrokenLinks: brokenLinksFlag !== undefined,
-      ...(brokenLinksFlag === undefined ? {} : { allowBrokenLinksFlag: brokenLinksFlag }),
-    }),
-  ).result;
-  // link_target (issue 22 §1): a new proposal records what its new links open; later reviews check it
-  const hashOf = targetHasher(root, p.changes);
-  let recorded = p.link_targets ?? null;
-  if (opts.record) {
-    recorded = recordLinkTargets(p.changes, links.files, hashOf, opts.record.expected ?? []);
-    opts.record.done(recorded);
+/**
+ * The engine's verdict on the proposal's bundle (planned, nothing written): its
+ * approval hash, or the refusal as a check named for what it is about (a pinned
+ * link target or captured source that changed between the two reads, else the
+ * engine's own rule).
+ */
+function engineApproval(
+  root: string,
+  p: ReviewInput,
+  planned: { bundle: Bundle | undefined; pins: Record<string, string>; linkPins: Record<string, string> },
+): { approval: string } | { refused: ReviewCheck } {
+  const { pins, linkPins } = planned;
+  try {
+    const bundle = planned.bundle && Object.keys(pins).length === 0 ? planned.bundle : proposalBundle(p.operation_id, p.changes, pins, p.operation_type);
+    return { approval: inspectBundle(root, bundle).approval_sha256 };
+  } catch (raw) {
+    const e = p.id === undefined ? raw : forProposal(raw, { verb: 'review', id: p.id });
+    if (!isVaultgateError(e)) throw e;
+    // a pinned link target or captured source that changed in the moment between the two reads
+    const pinned = e.code === 'STALE_HASH' && e.path !== undefined && Object.hasOwn(pins, e.path);
+    const name = pinned ? (Object.hasOwn(linkPins, e.path!) ? 'link_target' : 'source') : engineCheck(e.code);
+    return { refused: { name, ok: false, severity: 'block', ...(e.path ? { path: e.path } : {}), message: e.message, details: { code: e.code, ...(e.hint ? { hint: e.hint } : {}) } } };
   }
-  const linkTargets = base.length === 0 && pathProblems.length === 0 ? siblingLinks(linkTargetChecks(recorded, p.changes, links.files, hashOf), p.provenance ?? null) : [];
-  const linkPins = linkTargetPins(recorded, p.changes);
-  const pins = proposalPins(recorded, p.changes);
-
-  // path: the engine's own rules (inspect plans the transaction and writes nothing); it also gives the approval hash
-  let approval: string | null = null;
-  if (base.length === 0 && pathProblems.length === 0 && linkTargets.every((c) => c.ok)) {
-    try {
-      const bundle = opts.bundle && Object.keys(pins).length === 0 ? opts.bundle : proposalBundle(p.operation_id, p.changes, pins, p.operation_type);
-      approval = inspectBundle(root, bundle).approval_sha256;
-    } catch (raw) {
-      const e = p.id === undefined ? raw : forProposal(raw, { verb: 'review', id: p.id });
-      if (!isVaultgateError(e)) throw e;
-      // a pinned link target or captured source that changed in the moment between the two reads
-      const pinned = e.code === 'STALE_HASH' && e.path !== undefined && Object.hasOwn(pins, e.path);
-      const name = pinned ? (Object.hasOwn(linkPins, e.path!) ? 'link_target' : 'source') : engineCheck(e.code);
-      const check: ReviewCheck = { name, ok: false, severity: 'block', ...(e.path ? { path: e.path } : {}), message: e.message, details: { code: e.code, ...(e.hint ? { hint: e.hint } : {}) } };
-      if (name === 'link_target') linkTargets.splice(0, linkTargets.length, check);
-      else (name === 'base' ? base : pathProblems).push(check);
-    }
-  }
-  collectAfterBig(p.changes); // the bundle's encoding, planned and dropped
-  checks.push(...(base.length ? base : [pass('base', 'every touched file still has the hash the change was based on')]));
-  const pathFailures = pathProblems.filter((c) => c.name === 'path');
-  checks.push(...(pathFailures.length ? pathFailures : [pass('path', base.length ? 'paths pass the engine’s rules (checked against disk once the base matches again)' : 'every path passes the transaction engine’s rules')]));
-  checks.push(...pathProblems.filter((c) => c.name !== 'path' && c.name !== 'source'));
-
-  checks.push(...checkOwners(files, config));
-  checks.push(...checkManagedBlocks(files, config));
-  checks.push(...frontmatterChecks(p.changes, parse));
-  checks.push(...links.checks.filter((c) => c.name === 'links'));
-  checks.push(...(linkTargets.length ? linkTargets : [pass('link_target', 'checked once the base matches again')]));
-  // evidence (issue 22 §2): the fragments a plan's claim cites, still in their notes
-  const evidence = p.claim ? evidenceChecks(root, p.claim, p.changes) : null;
-  if (evidence) checks.push(...evidence.checks);
-  // source (issue 22 §3): only for proposals that carry a capture
-  const sources = sourceChecks(root, p.changes);
-  const sourceRace = pathProblems.filter((c) => c.name === 'source');
-  checks.push(...(sourceRace.length && sources.every((c) => c.ok) ? sourceRace : sources));
-  checks.push(...links.checks.filter((c) => c.name !== 'links'));
-  const shrinks = p.changes.map((c) => shrinkOf(c, parse));
-  checks.push(...shrinkChecks(p, shrinks, links.files));
-  if (p.provenance) checks.push(...verbatimChecks(p.changes, p.provenance));
-  checks.push(...(await scenarioChecks(session, p, files)));
-
-  const reviewFiles: ReviewFile[] = p.changes.map((c, i) => reviewFile(c, links.files[i]!, shrinks[i]!));
-  const blocked = checks.some((c) => !c.ok && c.severity === 'block');
-  const review = {
-    verdict: blocked ? 'blocked' : 'pending',
-    checks,
-    files: reviewFiles,
-    diff: '',
-    link_changes: links.changes,
-    ...(evidence ? { evidence: evidence.evidence } : {}),
-    review_hash: approval === null ? null : reviewHashOf(approval, { link_changes: links.changes, files: reviewFiles, ...(evidence ? { evidence: evidence.evidence } : {}) }),
-    approval_sha256: approval,
-    reviewed_at: new Date().toISOString(),
-  } satisfies StoredReview;
-  // the diffs are computed when read (shown, printed), not by every review: apply's own review never reads them
-  lazyProperty(review, 'diff', () => reviewFiles.map((f) => f.diff).join(''), { keep: false });
-  collectAfterBig(p.changes); // the alignment's tokens and the parse's garbage
-  return review;
 }
 
 function reviewFile(c: StoredChange, links: FileLinks, shrink: number): ReviewFile {

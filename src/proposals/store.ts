@@ -352,6 +352,14 @@ export interface ProposalSummary {
 export const now = () => new Date().toISOString();
 
 /** The proposal store of one vault. Every method is one SQLite transaction (busy-waits up to STORE_BUSY_TIMEOUT_MS). */
+/** A compare-and-set of a proposal's state ({@link ProposalStore.transition}): from one of `from` to `to`, with its events and the columns it sets. */
+export interface StateMove {
+  from: readonly ProposalState[];
+  to: ProposalState;
+  event?: Omit<AuditEvent, 'seq' | 'at'> | ReadonlyArray<Omit<AuditEvent, 'seq' | 'at'>>;
+  set?: { applied_at?: string | null; changed_paths?: string[] | null; declined_reason?: string | null; undone?: { at: string; by: string } | null; operation_id?: string };
+}
+
 export class ProposalStore {
   /** Texts already read or written, by hash: a big proposal is read several times per command (apply: four). */
   readonly #texts = new Map<string, string>();
@@ -641,7 +649,8 @@ export class ProposalStore {
    * Save a review and move the state, but only from one of `from` (another
    * process may have moved it meanwhile: then nothing changes and false returns).
    */
-  saveReview(id: string, review: StoredReview, state: ProposalState, from: readonly ProposalState[], event?: Omit<AuditEvent, 'seq' | 'at'>): boolean {
+  saveReview(id: string, review: StoredReview, move: { from: readonly ProposalState[]; to: ProposalState; event?: Omit<AuditEvent, 'seq' | 'at'> }): boolean {
+    const { from, to: state, event } = move;
     return this.db
       .transaction(() => {
         const cur = this.db.prepare('SELECT state FROM proposals WHERE id = ?').pluck().get(id) as ProposalState | undefined;
@@ -658,13 +667,8 @@ export class ProposalStore {
   }
 
   /** Move the state from one of `from` to `to`, with optional events (in order), atomically; false when the state was not one of `from`. */
-  transition(
-    id: string,
-    from: readonly ProposalState[],
-    to: ProposalState,
-    event?: Omit<AuditEvent, 'seq' | 'at'> | ReadonlyArray<Omit<AuditEvent, 'seq' | 'at'>>,
-    set: { applied_at?: string | null; changed_paths?: string[] | null; declined_reason?: string | null; undone?: { at: string; by: string } | null; operation_id?: string } = {},
-  ): boolean {
+  transition(id: string, move: StateMove): boolean {
+    const { from, to, event, set = {} } = move;
     return this.db
       .transaction(() => {
         const cur = this.db.prepare('SELECT state FROM proposals WHERE id = ?').pluck().get(id) as ProposalState | undefined;

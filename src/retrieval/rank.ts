@@ -165,24 +165,58 @@ export function rankNotes(db: Db, q: NotesQuery, p: RankParams): { notes: Ranked
   // A term not counted now was remembered (`known` is null only when every term is counted).
   const idf = idfOf(db, idfTerms.map((t) => rowsNow.get(t.expr) ?? known!.get(t.expr)!));
 
+  const expanded = expansions.map((e, i) => ({ weight: e.weight, rows: mergeTop(round.expansions[i]!, k) }));
+  const candidates = scoredCandidates(db, { top, anchors, expanded }, p);
+  const ordered = [...candidates.values()].filter((c) => c.best.length > 0);
+  // Coverage for every candidate at once: one FTS query per term and table, the
+  // doclist walked in C and only candidate notes handed back.
+  const coverage = coverageOf(db, ordered.map((c) => c.fileId), { table, terms, idf });
+  const notes = ordered.map((c) => {
+    const share = coverage.get(c.fileId) ?? 0;
+    return { fileId: c.fileId, score: c.raw * share ** p.coverageExponent, coverage: share, sections: c.best };
+  });
+  notes.sort((a, b) => b.score - a.score || a.fileId - b.fileId);
+  if (table === 'words' && p.chooseNotes > 0 && terms.length >= 2 && (perNote > 1 || p.chooseKeepBest === 0)) {
+    const top = notes.slice(0, p.chooseNotes);
+    const rescored = chooseSections(
+      db,
+      top.map((n) => ({ fileId: n.fileId, known: new Map(n.sections.map((s) => [s.id, s.score])), extra: p.noteAnchorWeight * candidates.get(n.fileId)!.noteAnchor })),
+      { match, scoreSql: score, terms, idf, options: { exponent: p.sectionCoverageExponent, keepBest: p.chooseKeepBest, gate: p.chooseGate > 0 } },
+    );
+    for (const n of top) n.sections = rescored.get(n.fileId) ?? n.sections;
+  }
+  return { notes, total };
+}
+
+/**
+ * The candidate notes of the first round's rows (sections, anchor rows,
+ * expansions' sections), each with its sections' raw scores, best first: the
+ * section's BM25 plus its weighted anchor and expansion scores and the note's
+ * whole-note anchor bonus.
+ */
+function scoredCandidates(
+  db: Db,
+  found: { top: [number, number][]; anchors: [number, number][]; expanded: { weight: number; rows: [number, number][] }[] },
+  p: RankParams,
+): Map<number, Candidate> {
   const candidates = new Map<number, Candidate>();
   const candidate = (fileId: number) => {
     let c = candidates.get(fileId);
     if (!c) candidates.set(fileId, (c = { fileId, main: new Map(), extra: new Map(), anchor: new Map(), noteAnchor: 0, raw: 0, best: [] }));
     return c;
   };
-  for (const [id, s] of top) candidate(Math.floor(id / 2 ** SECTION_BITS)).main.set(id, s);
-  for (const [id, s] of anchors) {
+  for (const [id, s] of found.top) candidate(Math.floor(id / 2 ** SECTION_BITS)).main.set(id, s);
+  for (const [id, s] of found.anchors) {
     const c = candidate(Math.floor(id / 2 ** SECTION_BITS));
     if (id % 2 ** SECTION_BITS === NOTE_SLOT) c.noteAnchor = s;
     else c.anchor.set(id, s);
   }
-  expansions.forEach((e, i) => {
-    for (const [id, s] of mergeTop(round.expansions[i]!, k)) {
+  for (const e of found.expanded) {
+    for (const [id, s] of e.rows) {
       const c = candidate(Math.floor(id / 2 ** SECTION_BITS));
       c.extra.set(id, (c.extra.get(id) ?? 0) + e.weight * s);
     }
-  });
+  }
 
   // Raw scores: each candidate section's BM25 plus its weighted anchor scores.
   const firstSection = db.prepare(`SELECT id FROM sections WHERE id BETWEEN ? AND ? AND empty = 0 ORDER BY id LIMIT 1`).pluck();
@@ -200,29 +234,7 @@ export function rankNotes(db: Db, q: NotesQuery, p: RankParams): { notes: Ranked
       .sort((a, b) => b.score - a.score || a.id - b.id);
     c.raw = c.best[0]?.score ?? 0;
   }
-  const ordered = [...candidates.values()].filter((c) => c.best.length > 0);
-  // Coverage for every candidate at once: one FTS query per term and table, the
-  // doclist walked in C and only candidate notes handed back.
-  const coverage = coverageOf(db, table, terms, idf, ordered.map((c) => c.fileId));
-  const notes = ordered.map((c) => {
-    const share = coverage.get(c.fileId) ?? 0;
-    return { fileId: c.fileId, score: c.raw * share ** p.coverageExponent, coverage: share, sections: c.best };
-  });
-  notes.sort((a, b) => b.score - a.score || a.fileId - b.fileId);
-  if (table === 'words' && p.chooseNotes > 0 && terms.length >= 2 && (perNote > 1 || p.chooseKeepBest === 0)) {
-    const top = notes.slice(0, p.chooseNotes);
-    const rescored = chooseSections(
-      db,
-      match,
-      score,
-      terms,
-      idf,
-      top.map((n) => ({ fileId: n.fileId, known: new Map(n.sections.map((s) => [s.id, s.score])), extra: p.noteAnchorWeight * candidates.get(n.fileId)!.noteAnchor })),
-      { exponent: p.sectionCoverageExponent, keepBest: p.chooseKeepBest, gate: p.chooseGate > 0 },
-    );
-    for (const n of top) n.sections = rescored.get(n.fileId) ?? n.sections;
-  }
-  return { notes, total };
+  return candidates;
 }
 
 /**
@@ -232,7 +244,8 @@ export function rankNotes(db: Db, q: NotesQuery, p: RankParams): { notes: Ranked
  * the set come back (a lookup bounded by one note's rowid range walks the doclist
  * too, ~0.3 ms per note for a common word at 10k notes). 1 for a one-term query.
  */
-function coverageOf(db: Db, table: RankTable, terms: CoverageTerm[], idf: number[], fileIds: number[]): Map<number, number> {
+function coverageOf(db: Db, fileIds: number[], query: { table: RankTable; terms: CoverageTerm[]; idf: number[] }): Map<number, number> {
+  const { table, terms, idf } = query;
   if (terms.length < 2) return new Map(fileIds.map((id) => [id, 1]));
   const fts = table === 'words' ? ['sections_fts', 'anchors_fts'] : ['bigrams_fts'];
   const batch = JSON.stringify(fileIds);
@@ -300,7 +313,8 @@ function idfOf(db: Db, counts: number[]): number[] {
  * Every matching section ranked by its own score (BM25 plus anchors, no
  * coverage): `search --all-sections`. `total` counts matching sections.
  */
-export function rankSections(db: Db, match: string, filter: NoteFilter, want: number, p: RankParams): { sections: RankedSection[]; total: number } {
+export function rankSections(db: Db, q: { match: string; filter: NoteFilter; want: number }, p: RankParams): { sections: RankedSection[]; total: number } {
+  const { match, filter, want } = q;
   // Sharded like rankNotes's first round (read-pool.ts); a section id is unique to one shard, so the UNION counts add up.
   const round = runShardedGroups(db, (shard) => {
     const s = shardCondition('sections_fts', shard);

@@ -172,7 +172,7 @@ export function searchIndex(db: Db, query: string, opts: SearchOptions = {}): Se
   }
   const { parsed, limit, f } = prepareQuery(query, opts);
   if (parsed.match === null) return { query, total: 0, hits: [] };
-  const { sections, total } = rankSections(db, parsed.match, f, limit, (opts.profile ?? DEFAULT_RANKING_PROFILE).rank);
+  const { sections, total } = rankSections(db, { match: parsed.match, filter: f, want: limit }, (opts.profile ?? DEFAULT_RANKING_PROFILE).rank);
   const rows = sectionRows(db, sections.map((s) => s.id));
   const hits = sections.flatMap((s) => {
     const row = rows.get(s.id);

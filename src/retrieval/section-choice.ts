@@ -49,21 +49,20 @@ export interface ChoiceOptions {
   gate: boolean;
 }
 
-/**
- * Each note's matching sections, best first, chosen by {@link rescore}.
- *
- * @param scoreSql the section score expression (`-bm25(sections_fts, …)`)
- * @param idf one weight per term
- */
-export function chooseSections(
-  db: Db,
-  match: string,
-  scoreSql: string,
-  terms: CoverageTerm[],
-  idf: number[],
-  notes: NoteToRescore[],
-  options: ChoiceOptions,
-): Map<number, ChosenSection[]> {
+/** The query a section choice rescores by, as the ranking already built it. */
+export interface ChoiceQuery {
+  /** The FTS MATCH expression. */
+  match: string;
+  /** The section score expression (`-bm25(sections_fts, …)`). */
+  scoreSql: string;
+  terms: CoverageTerm[];
+  /** One weight per term. */
+  idf: number[];
+}
+
+/** Each note's matching sections, best first, chosen by {@link rescore}. */
+export function chooseSections(db: Db, notes: NoteToRescore[], by: ChoiceQuery & { options: ChoiceOptions }): Map<number, ChosenSection[]> {
+  const { match, scoreSql, terms, idf, options } = by;
   const out = new Map<number, ChosenSection[]>();
   if (notes.length === 0 || terms.length === 0) return out;
   const batch = JSON.stringify(notes.map((n) => n.fileId));

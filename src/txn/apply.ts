@@ -5,9 +5,9 @@ import { bundleSha256 } from './approval.js';
 import { pathsOf, type Bundle } from './bundle-schema.js';
 import { fsyncDir } from './durable.js';
 import { assertNotBlocked, assertVaultRoot, withEngine, type EngineOptions } from './engine.js';
-import { rethrowIfCrash, type FsOps } from './fs-ops.js';
+import { rethrowIfCrash, type FsOps, type OperationSite } from './fs-ops.js';
 import { currentUndo, finalize, readDone, type DoneRecord } from './history.js';
-import { intentFromPlan, markReleased, writeIntent } from './journal.js';
+import { intentFromPlan, markReleased, writeIntent, type Intent } from './journal.js';
 import { abs, txnLayout } from './layout.js';
 import type { LockHandle } from './lock.js';
 import { backupOriginal, performWrite, verifyOriginals } from './perform.js';
@@ -128,21 +128,7 @@ export function executePlan(
   const opDir = path.join(l.pending, op);
   const intent = intentFromPlan(plan, opts.undo_of === undefined ? {} : { undo_of: opts.undo_of });
   const result = { operation_id: op, changed_paths: plan.changed_paths, replayed: false as const };
-  let made = false;
-  try {
-    ops.mkdir(opDir);
-    made = true;
-    writeIntent(opDir, intent, ops);
-  } catch (e) {
-    rethrowIfCrash(e);
-    // nothing in the vault changed yet; the folder without an intent is discarded by recovery
-    try {
-      if (made) recoverOperation({ root, opDir, ops }, opts);
-    } catch (e2) {
-      rethrowIfCrash(e2);
-    }
-    throw writeFailed(e, op);
-  }
+  openJournal({ root, opDir, ops }, intent, opts);
   const inodes = new Map<number, bigint>();
   const originalIno = (w: PlannedWithOriginal): bigint => {
     const ino = inodes.get(w.index);
@@ -197,6 +183,28 @@ export function executePlan(
     }
     if (isVaultgateError(e)) throw e;
     throw writeFailed(e, op);
+  }
+}
+
+/**
+ * The operation's folder in pending/, with its intent written. When that fails
+ * nothing in the vault has changed yet: a folder made without an intent is
+ * discarded (as recovery would discard it) and the failure thrown.
+ */
+function openJournal(at: OperationSite, intent: Intent, opts: { keepBackups: number }): void {
+  let made = false;
+  try {
+    at.ops.mkdir(at.opDir);
+    made = true;
+    writeIntent(at.opDir, intent, at.ops);
+  } catch (e) {
+    rethrowIfCrash(e);
+    try {
+      if (made) recoverOperation(at, opts);
+    } catch (e2) {
+      rethrowIfCrash(e2);
+    }
+    throw writeFailed(e, intent.operation_id);
   }
 }
 

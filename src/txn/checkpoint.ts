@@ -3,6 +3,7 @@ import path from 'node:path';
 import { unreachable, VaultgateError } from '../errors.js';
 import { sha256Hex } from '../vault/index.js';
 import { withEngine, type EngineOptions } from './engine.js';
+import type { FsOps } from './fs-ops.js';
 import { readDone } from './history.js';
 import { abs, isOperationId } from './layout.js';
 import { GIT_MAX_OUTPUT_BYTES } from './settings.js';
@@ -48,6 +49,29 @@ function must(r: GitRun, what: string): string {
 
 const dirty = (message: string, hint: string) => new VaultgateError('GIT_INDEX_DIRTY', message, { hint });
 
+/**
+ * The git repository holding the vault, refused when there is none or when a
+ * merge, cherry-pick, revert or rebase is in progress (a checkpoint commits
+ * only on a repository at rest).
+ */
+function idleRepository(root: string, op: string, ops: FsOps): string {
+  const top = git(root, ['rev-parse', '--show-toplevel']);
+  if (top.status !== 0) {
+    throw new VaultgateError('GIT_FAILED', `the vault is not inside a git repository`, { hint: 'Run `git init` in the vault first, or skip checkpoints.' });
+  }
+  const repo = top.stdout;
+  for (const [head, what] of [['MERGE_HEAD', 'a merge'], ['CHERRY_PICK_HEAD', 'a cherry-pick'], ['REVERT_HEAD', 'a revert']] as const) {
+    if (git(repo, ['rev-parse', '-q', '--verify', head]).status === 0) {
+      throw dirty(`${what} is in progress in the git repository`, `Finish or abort ${what} first (\`git status\` says how), then run \`vaultgate checkpoint ${op}\` again.`);
+    }
+  }
+  for (const dir of ['rebase-merge', 'rebase-apply']) {
+    const p = must(git(repo, ['rev-parse', '--git-path', dir]), 'rev-parse');
+    if (ops.lstat(path.resolve(repo, p))) throw dirty('a rebase is in progress in the git repository', 'Finish or abort the rebase first, then run the checkpoint again.');
+  }
+  return repo;
+}
+
 export async function checkpointOperation(root: string, op: string, opts: EngineOptions & { message?: string } = {}): Promise<CheckpointResult> {
   const unknown = () =>
     new VaultgateError('OPERATION_UNKNOWN', `no applied operation ${JSON.stringify(op)}`, { hint: '`vaultgate tx status` and .vaultgate/txn/history.jsonl list operations.' });
@@ -55,20 +79,7 @@ export async function checkpointOperation(root: string, op: string, opts: Engine
   return withEngine(root, opts, async ({ ops }) => {
     const rec = readDone(root, op, ops);
     if (!rec || rec.outcome !== 'applied') throw unknown();
-    const top = git(root, ['rev-parse', '--show-toplevel']);
-    if (top.status !== 0) {
-      throw new VaultgateError('GIT_FAILED', `the vault is not inside a git repository`, { hint: 'Run `git init` in the vault first, or skip checkpoints.' });
-    }
-    const repo = top.stdout;
-    for (const [head, what] of [['MERGE_HEAD', 'a merge'], ['CHERRY_PICK_HEAD', 'a cherry-pick'], ['REVERT_HEAD', 'a revert']] as const) {
-      if (git(repo, ['rev-parse', '-q', '--verify', head]).status === 0) {
-        throw dirty(`${what} is in progress in the git repository`, `Finish or abort ${what} first (\`git status\` says how), then run \`vaultgate checkpoint ${op}\` again.`);
-      }
-    }
-    for (const dir of ['rebase-merge', 'rebase-apply']) {
-      const p = must(git(repo, ['rev-parse', '--git-path', dir]), 'rev-parse');
-      if (ops.lstat(path.resolve(repo, p))) throw dirty('a rebase is in progress in the git repository', 'Finish or abort the rebase first, then run the checkpoint again.');
-    }
+    const repo = idleRepository(root, op, ops);
     const parentRun = git(repo, ['rev-parse', '-q', '--verify', 'HEAD^{commit}']);
     const parent = parentRun.status === 0 ? parentRun.stdout : null;
     const detached = git(repo, ['symbolic-ref', '-q', 'HEAD']).status !== 0;

@@ -161,16 +161,7 @@ function walkOnce(root: string, previous: ScanTree | null): StatWalk {
   const walk = (rel: string) => {
     const dirAbs = rel === '' ? root : rootPrefix + rel;
     const old = previous?.dirs[rel];
-    let rec: DirRecord | null = null;
-    if (old && old.t === 1) {
-      let st: fs.Stats | undefined;
-      try {
-        st = fs.lstatSync(dirAbs);
-      } catch {
-        st = undefined;
-      }
-      if (st && st.isDirectory() && st.mtimeMs === old.m && st.ino === old.i) rec = old;
-    }
+    let rec = trustedRecord(old, dirAbs);
     if (rec === null) {
       foldersRead++;
       rec = readDir(rel, dirAbs, warnings);
@@ -217,6 +208,7 @@ function walkOnce(root: string, previous: ScanTree | null): StatWalk {
   walk('');
 
   const tree: ScanTree = !treeChanged && previous ? previous : { v: 1, dirs };
+  const columns: FileColumns = { rels, fileDir, fileName, sizes, mtimes, ctimes, inos, devs };
   return {
     digest: `${h1.toString(16).padStart(8, '0')}${h2.toString(16).padStart(8, '0')}-${fileName.length}`,
     tree,
@@ -225,19 +217,54 @@ function walkOnce(root: string, previous: ScanTree | null): StatWalk {
     count: fileName.length,
     warnings,
     files() {
-      const out: VaultFile[] = new Array(fileName.length);
-      for (let k = 0; k < fileName.length; k++) {
-        const rel = rels[fileDir[k]!]!;
-        const diskPath = rel === '' ? fileName[k]! : `${rel}/${fileName[k]!}`;
-        const slash = diskPath.lastIndexOf('/');
-        const dot = diskPath.lastIndexOf('.');
-        const ext = dot > slash + 1 ? diskPath.slice(dot + 1).toLowerCase() : '';
-        // One 'md' for every note rather than a 2-character string each (~2 MB at 100k notes).
-        out[k] = { path: nfc(diskPath), diskPath, size: sizes[k]!, mtimeMs: mtimes[k]!, ctimeMs: ctimes[k]!, ino: inos[k]!, dev: devs[k]!, ext: ext === 'md' ? 'md' : ext };
-      }
-      return out.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+      return vaultFiles(columns);
     },
   };
+}
+
+/**
+ * A folder's record from the last walk, when it can be trusted without reading
+ * the folder: a folder record (t 1) whose folder still has the same mtime and
+ * inode. Null: read the folder.
+ */
+function trustedRecord(old: DirRecord | undefined, dirAbs: string): DirRecord | null {
+  if (!old || old.t !== 1) return null;
+  let st: fs.Stats | undefined;
+  try {
+    st = fs.lstatSync(dirAbs);
+  } catch {
+    st = undefined;
+  }
+  return st && st.isDirectory() && st.mtimeMs === old.m && st.ino === old.i ? old : null;
+}
+
+/** The walk's files as columns, one entry per file in walk order (see walkOnce: no record or path is kept until asked for). */
+interface FileColumns {
+  rels: string[];
+  /** Per file, an index into `rels`. */
+  fileDir: number[];
+  fileName: string[];
+  sizes: number[];
+  mtimes: number[];
+  ctimes: number[];
+  inos: number[];
+  devs: number[];
+}
+
+/** The walk's file records, built on demand from its columns, sorted by path. */
+function vaultFiles(c: FileColumns): VaultFile[] {
+  const { rels, fileDir, fileName, sizes, mtimes, ctimes, inos, devs } = c;
+  const out: VaultFile[] = new Array(fileName.length);
+  for (let k = 0; k < fileName.length; k++) {
+    const rel = rels[fileDir[k]!]!;
+    const diskPath = rel === '' ? fileName[k]! : `${rel}/${fileName[k]!}`;
+    const slash = diskPath.lastIndexOf('/');
+    const dot = diskPath.lastIndexOf('.');
+    const ext = dot > slash + 1 ? diskPath.slice(dot + 1).toLowerCase() : '';
+    // One 'md' for every note rather than a 2-character string each (~2 MB at 100k notes).
+    out[k] = { path: nfc(diskPath), diskPath, size: sizes[k]!, mtimeMs: mtimes[k]!, ctimeMs: ctimes[k]!, ino: inos[k]!, dev: devs[k]!, ext: ext === 'md' ? 'md' : ext };
+  }
+  return out.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }
 
 /** Read one folder: its entries by kind, sorted, and whether its mtime can be trusted next time. */

@@ -438,7 +438,7 @@ test('a crash after the transaction committed but before the proposal was marked
     const rec = store.require('p-1');
     // what apply does under the lock, then the engine's transaction — and the process "dies" before marking the proposal
     // (the engine checks its own approval hash, which the review hash wraps with the link changes)
-    assert.ok(store.transition('p-1', ['pending'], 'recovery'));
+    assert.ok(store.transition('p-1', { from: ['pending'], to: 'recovery' }));
     await applyBundle(v.root, proposalBundle(rec.operation_id, rec.changes), rec.review!.approval_sha256!);
   } finally {
     store.close();
@@ -460,7 +460,7 @@ test('an interrupted apply a person settled with tx resolve: the proposal is dec
   let op: string;
   try {
     op = store.require('p-1').operation_id;
-    assert.ok(store.transition('p-1', ['pending'], 'recovery'));
+    assert.ok(store.transition('p-1', { from: ['pending'], to: 'recovery' }));
   } finally {
     store.close();
   }

@@ -1,5 +1,6 @@
 import { queryCandidates } from '../../context/gather.js';
 import type { Candidate } from '../../context/fit-budget.js';
+import type { CandidateQuery } from '../../context/types.js';
 import { SECTION_BITS, type Db, type FreshRead, type IndexReader, type RefreshResult } from '../../index/index.js';
 import { SECTION_COLUMNS, locateSection, makeSnippet, parseQuery, searchIndex, type SearchHit, type SearchOptions, type SearchResult, type SectionRow } from '../../retrieval/index.js';
 import type { ConsentGate } from '../providers/index.js';
@@ -8,7 +9,7 @@ import { agreement, fuseRanks, scriptGate } from './fuse.js';
 import { embedQueryTexts, type QueryVectors } from './query-vectors.js';
 import { indexChangeKey } from './index-change.js';
 import { liveVectorsFor, liveVectorsHeld, type LiveVectors } from './live-vectors.js';
-import { noteVectors, openStoredVectors, scanSections, sectionCosine, storedDims, type NoteVectors, type ScannedSection, type StoredVectors } from './stored-vectors.js';
+import { noteVectors, openStoredVectors, scanSections, sectionCosine, storedDims, type NoteVectors, type ScannedSection, type StoredModel, type StoredVectors } from './stored-vectors.js';
 
 type Env = Record<string, string | undefined>;
 
@@ -55,6 +56,15 @@ export interface DenseReport {
   consent_request?: string | null;
 }
 
+/** What a {@link DenseRun} starts from: where, the configuration (null: invalid), the query texts, and the report so far. */
+interface DenseRunInit {
+  root: string;
+  env: Env;
+  cfg: DenseConfig | null;
+  texts: string[];
+  base: Partial<DenseReport> & Pick<DenseReport, 'status'>;
+}
+
 /**
  * One search's or context's dense side: the query texts embedded up front (the
  * only async part: the index is read synchronously), then the fusion inside
@@ -73,14 +83,20 @@ export class DenseRun {
   private fusedAny = false;
   private gatedBy: DenseReport['gate'] = null;
 
-  constructor(
-    private readonly root: string,
-    private readonly env: Env,
-    private readonly cfg: DenseConfig | null,
-    private readonly texts: string[],
-    private vectors: (Float32Array | null)[],
-    base: Partial<DenseReport> & Pick<DenseReport, 'status'>,
-  ) {
+  private readonly root: string;
+  private readonly env: Env;
+  private readonly cfg: DenseConfig | null;
+  private readonly texts: string[];
+  /** Per text, its query vector once embedded (null until then, or when it was not sent). */
+  private vectors: (Float32Array | null)[];
+
+  constructor(init: DenseRunInit) {
+    const { cfg, base } = init;
+    this.root = init.root;
+    this.env = init.env;
+    this.cfg = cfg;
+    this.texts = init.texts;
+    this.vectors = init.texts.map(() => null);
     this.report = { provider: cfg?.spec.name ?? null, model: cfg?.model ?? null, gate: null, scripts: [], used: 0, missing: 0, added: 0, scanned: null, agreement: null, ...base };
   }
 
@@ -185,9 +201,9 @@ export class DenseRun {
   /** The scan over the stored vectors, once for all the run's queries; null when over the bound. */
   private scanned(): { top: ScannedSection[][]; scanned: number } | null {
     if (this.scan === undefined) {
-      const { spec, storedModel: model, maxScanNotes } = this.cfg!;
+      const { maxScanNotes } = this.cfg!;
       const queries = this.vectors.filter((v): v is Float32Array => v !== null);
-      const scan = this.live ? (qs: Float32Array[]) => this.live!.scan(qs, SCAN_TOP, maxScanNotes) : (qs: Float32Array[]) => scanSections(this.store!, spec.name, model, this.dims!, qs, SCAN_TOP, maxScanNotes);
+      const scan = this.live ? (qs: Float32Array[]) => this.live!.scan(qs, SCAN_TOP, maxScanNotes) : (qs: Float32Array[]) => scanSections(this.storedModel(), qs, { topK: SCAN_TOP, maxNotes: maxScanNotes });
       this.scan = queries.length > 0 ? scan(queries) : null;
       if (this.scan === null && queries.length > 0) this.warnings.push(`dense: more stored notes than max_scan_notes (${maxScanNotes}); only the lexical candidates were scored`);
       this.report.scanned = this.scan?.scanned ?? null;
@@ -204,8 +220,12 @@ export class DenseRun {
 
   /** Stored section vectors of these notes: from a face's live matrix when there is one, else from the store. */
   private noteVectorsOf(paths: string[]): Map<string, NoteVectors> {
-    const { spec, storedModel } = this.cfg!;
-    return this.live ? this.live.noteVectors(paths) : noteVectors(this.store!, spec.name, storedModel, this.dims!, paths);
+    return this.live ? this.live.noteVectors(paths) : noteVectors(this.storedModel(), paths);
+  }
+
+  /** The store's vectors of the configured model (once a store is open and its dims known). */
+  private storedModel(): StoredModel {
+    return { db: this.store!, provider: this.cfg!.spec.name, model: this.cfg!.storedModel, dims: this.dims! };
   }
 
   /** Whether this text is fused at all: configured, embedded, passing its script gate, vectors stored. */
@@ -284,10 +304,11 @@ export class DenseRun {
    * the section level, cut to the sections of the `limit` best notes (as the
    * lexical path cuts). Exact title and alias matches stay first.
    */
-  contextCandidates(db: Db, query: string, label: string, limit: number, scope: string[] | undefined): { candidates: Candidate[]; searchable: boolean } {
+  contextCandidates(db: Db, ask: CandidateQuery): { candidates: Candidate[]; searchable: boolean } {
+    const { query, label, limit, scope } = ask;
     const q = this.usable(query);
-    if (q === null) return queryCandidates(db, query, label, limit, scope);
-    const base = queryCandidates(db, query, label, Math.max(limit, CONTEXT_POOL), scope);
+    if (q === null) return queryCandidates(db, ask);
+    const base = queryCandidates(db, { ...ask, limit: Math.max(limit, CONTEXT_POOL) });
     if (base.candidates.length === 0) return base;
     const { weight, minAgreement } = this.cfg!;
     const isLead = (c: Candidate) => /^(title|alias) match for /.test(c.reason);
@@ -309,7 +330,7 @@ export class DenseRun {
     if (agree !== null) this.agreements.push(agree);
     if (agree !== null && agree < minAgreement) {
       this.gatedBy = 'agreement';
-      return queryCandidates(db, query, label, limit, scope);
+      return queryCandidates(db, ask);
     }
     const have = new Set(base.candidates.map((c) => c.sectionId));
     const allowed = scope && new Set(scope);
@@ -405,7 +426,7 @@ export async function startDense(root: string, env: Env, texts: string[], gate: 
   const setting = readDenseSetting(env);
   if (setting.kind === 'off') return null;
   if (setting.kind === 'invalid') {
-    const run = new DenseRun(root, env, null, texts, texts.map(() => null), { status: 'config_invalid', provider: setting.provider });
+    const run = new DenseRun({ root, env, cfg: null, texts, base: { status: 'config_invalid', provider: setting.provider } });
     run.warnings.push(`dense: ${setting.message}; the ranking is lexical`);
     return run;
   }
@@ -418,8 +439,8 @@ export async function startDense(root: string, env: Env, texts: string[], gate: 
   });
   const toSend = texts.filter((_, i) => pass[i]);
   const base = { scripts: [...scripts].sort() };
-  if (toSend.length === 0) return new DenseRun(root, env, cfg, texts, texts.map(() => null), { ...base, status: 'gated', gate: 'script' });
-  const run = new DenseRun(root, env, cfg, texts, texts.map(() => null), { ...base, status: pass.every(Boolean) ? 'skipped' : 'gated', gate: pass.every(Boolean) ? null : 'script' });
+  if (toSend.length === 0) return new DenseRun({ root, env, cfg, texts, base: { ...base, status: 'gated', gate: 'script' } });
+  const run = new DenseRun({ root, env, cfg, texts, base: { ...base, status: pass.every(Boolean) ? 'skipped' : 'gated', gate: pass.every(Boolean) ? null : 'script' } });
   run.inFlight(embedQueryTexts(root, env, cfg, toSend, gate), pass);
   return run;
 }

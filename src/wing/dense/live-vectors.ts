@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import { vectorStoreFile } from '../similar/vector-store.js';
-import { NotePool, bestSections, dotAt, noteVectors, openStoredVectors, storeVersion, storedDims, storedNoteList, storedNoteVectors, type NoteVectors, type ScanResult, type StoredVectors } from './stored-vectors.js';
+import { NotePool, bestSections, dotAt, noteVectors, openStoredVectors, storeVersion, storedDims, storedNoteList, storedNoteVectors, type NoteVectors, type ScanResult, type StoredModel, type StoredVectors } from './stored-vectors.js';
 
 type Env = Record<string, string | undefined>;
 
@@ -146,6 +146,7 @@ export class LiveVectors {
       return;
     }
     const list = storedNoteList(db, this.provider, this.model);
+    const stored: StoredModel = { db, provider: this.provider, model: this.model, dims };
     const paths: string[] = [];
     const shas: string[] = [];
     const matrix = new Float32Array(list.length * dims);
@@ -157,7 +158,7 @@ export class LiveVectors {
       if (!stillOurs()) return;
       const chunk = list.slice(c, c + LOAD_SLICE).map((n) => n.path);
       // One read transaction per slice: a row's note vector and its sections are of one commit.
-      const [notes, secs] = db.transaction(() => [storedNoteVectors(db, this.provider, this.model, dims, chunk), sections ? noteVectors(db, this.provider, this.model, dims, chunk) : null] as const)();
+      const [notes, secs] = db.transaction(() => [storedNoteVectors(stored, chunk), sections ? noteVectors(stored, chunk) : null] as const)();
       for (const p of chunk) {
         const r = notes.get(p);
         if (!r) continue; // deleted since the listing
@@ -200,7 +201,8 @@ export class LiveVectors {
     });
     if (stale.length > LOAD_SLICE * 8) return false;
     const stalePaths = stale.map((n) => n.path);
-    const fresh = storedNoteVectors(db, this.provider, this.model, dims, stalePaths);
+    const stored: StoredModel = { db, provider: this.provider, model: this.model, dims };
+    const fresh = storedNoteVectors(stored, stalePaths);
     // Section vectors while they fit the budget: the held ones kept, the new ones read in chunks, all dropped past it.
     let sections: (Float32Array | undefined)[] | null = null;
     let freshSections = new Map<string, NoteVectors>();
@@ -211,7 +213,7 @@ export class LiveVectors {
         if (i !== undefined && this.#shas[i] === n.sha256) bytes += this.#sections[i]?.byteLength ?? 0;
       }
       for (let k = 0; k < stalePaths.length && bytes <= this.#budgetBytes; k += 500) {
-        for (const [p, v] of noteVectors(db, this.provider, this.model, dims, stalePaths.slice(k, k + 500))) {
+        for (const [p, v] of noteVectors(stored, stalePaths.slice(k, k + 500))) {
           freshSections.set(p, v);
           bytes += v.vectors.byteLength;
         }
@@ -264,7 +266,7 @@ export class LiveVectors {
   noteVectors(paths: readonly string[]): Map<string, NoteVectors> {
     const dims = this.#dims;
     if (this.#db === null || dims === null) return new Map();
-    if (this.#sections === null) return noteVectors(this.#db, this.provider, this.model, dims, paths);
+    if (this.#sections === null) return noteVectors({ db: this.#db, provider: this.provider, model: this.model, dims }, paths);
     const out = new Map<string, NoteVectors>();
     for (const p of paths) {
       const i = this.#row.get(p);

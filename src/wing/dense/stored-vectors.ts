@@ -55,8 +55,17 @@ function decode(buf: Buffer): Float32Array {
   return new Float32Array(copy.buffer);
 }
 
+/** Which stored vectors: one provider's model in a store, with its vector length. */
+export interface StoredModel {
+  db: StoredVectors;
+  provider: string;
+  model: string;
+  dims: number;
+}
+
 /** Stored vectors of the given notes (those embedded at all), one row each. */
-export function noteVectors(db: StoredVectors, provider: string, model: string, dims: number, paths: readonly string[]): Map<string, NoteVectors> {
+export function noteVectors(stored: StoredModel, paths: readonly string[]): Map<string, NoteVectors> {
+  const { db, provider, model, dims } = stored;
   const out = new Map<string, NoteVectors>();
   if (paths.length === 0) return out;
   const rows = db
@@ -171,7 +180,9 @@ export function dotAt(m: Float32Array, offset: number, q: Float32Array, dims: nu
  * Returns null (having read `maxNotes` rows) when the store holds more than `maxNotes` notes.
  * A long-lived face scans its live matrix instead (live-vectors.ts), with the same result.
  */
-export function scanSections(db: StoredVectors, provider: string, model: string, dims: number, queries: readonly Float32Array[], topK: number, maxNotes = Infinity): ScanResult | null {
+export function scanSections(stored: StoredModel, queries: readonly Float32Array[], bound: { topK: number; maxNotes?: number }): ScanResult | null {
+  const { db, provider, model, dims } = stored;
+  const { topK, maxNotes = Infinity } = bound;
   // No count(*) first: on this table it reads every record (measured ~100 ms at 10k notes); the bound is checked while scanning.
   let notes = 0;
   const pools = queries.map(() => new NotePool());
@@ -182,7 +193,7 @@ export function scanSections(db: StoredVectors, provider: string, model: string,
     if (v.length !== dims) continue;
     for (let qi = 0; qi < queries.length; qi++) pools[qi]!.offer(r.path, dotAt(v, 0, queries[qi]!, dims));
   }
-  const top = queries.map((q, qi) => bestSections(noteVectors(db, provider, model, dims, pools[qi]!.best()), dims, q, topK));
+  const top = queries.map((q, qi) => bestSections(noteVectors(stored, pools[qi]!.best()), dims, q, topK));
   return { top, scanned: notes };
 }
 
@@ -195,7 +206,8 @@ export function storedNoteList(db: StoredVectors, provider: string, model: strin
 }
 
 /** The note vectors (not the sections') of the given notes, with their hash; a vector of another length than `dims` is null. */
-export function storedNoteVectors(db: StoredVectors, provider: string, model: string, dims: number, paths: readonly string[]): Map<string, { sha256: string; vector: Float32Array | null }> {
+export function storedNoteVectors(stored: StoredModel, paths: readonly string[]): Map<string, { sha256: string; vector: Float32Array | null }> {
+  const { db, provider, model, dims } = stored;
   const out = new Map<string, { sha256: string; vector: Float32Array | null }>();
   if (paths.length === 0) return out;
   const rows = db

@@ -29,12 +29,12 @@ export interface AcceptedAnswer {
  * every refusal; only a fully accepted answer returns.
  */
 export function acceptAnswer(
-  root: string,
-  env: Env,
+  at: { root: string; env: Env },
   catalog: Catalog,
-  raw: Uint8Array,
-  source: { kind: 'file' | 'provider'; provider?: string; rawResponse?: string },
+  answer: { raw: Uint8Array; source: { kind: 'file' | 'provider'; provider?: string; rawResponse?: string } },
 ): AcceptedAnswer {
+  const { root, env } = at;
+  const { raw, source } = answer;
   const result = validateAnswer(catalog, raw);
   const rawText = Buffer.from(raw).toString('utf8');
   const answerId = saveAnswer(root, env, {
@@ -46,11 +46,15 @@ export function acceptAnswer(
     refusals: result.refusals,
     recommendations: result.accepted,
   });
-  if (result.refusals.length > 0) throw refused(catalog.catalog_id, answerId, result.refusals, result.accepted.map((r) => r.index), result.total);
+  if (result.refusals.length > 0) throw refused({ catalogId: catalog.catalog_id, answerId }, result);
   return { catalog_id: catalog.catalog_id, answer_id: answerId, accepted: true, recommendations: result.accepted };
 }
 
-function refused(catalogId: string, answerId: number, refusals: Refusal[], accepted: number[], total: number): VaultgateError {
+/** ANSWER_REFUSED for a stored answer, listing every refusal and the recommendations that were accepted. */
+function refused(ids: { catalogId: string; answerId: number }, result: { refusals: Refusal[]; accepted: AcceptedRecommendation[]; total: number }): VaultgateError {
+  const { catalogId, answerId } = ids;
+  const { refusals, total } = result;
+  const accepted = result.accepted.map((r) => r.index);
   const whole = refusals.some((r) => r.recommendation === null);
   const badRecs = new Set(refusals.map((r) => r.recommendation)).size;
   return new VaultgateError(
@@ -67,7 +71,7 @@ function refused(catalogId: string, answerId: number, refusals: Refusal[], accep
 export function relateValidate(root: string, env: Env, catalogId: string, answer: Uint8Array): AcceptedAnswer {
   const catalog = loadCatalog(root, env, catalogId);
   assertCatalogFresh(root, catalog);
-  return acceptAnswer(root, env, catalog, answer, { kind: 'file' });
+  return acceptAnswer({ root, env }, catalog, { raw: answer, source: { kind: 'file' } });
 }
 
 export interface SendResult extends AcceptedAnswer {
@@ -110,6 +114,6 @@ export async function relateSend(root: string, env: Env, catalogId: string, opts
       hint: spec.kind === 'ollama' ? 'Check that the url points at Ollama (`/api/chat`).' : 'Check that the url is an OpenAI-compatible base ending in /v1.',
     });
   }
-  const accepted = acceptAnswer(root, env, catalog, Buffer.from(content, 'utf8'), { kind: 'provider', provider: `${spec.name}/${model}`, rawResponse: response.text });
+  const accepted = acceptAnswer({ root, env }, catalog, { raw: Buffer.from(content, 'utf8'), source: { kind: 'provider', provider: `${spec.name}/${model}`, rawResponse: response.text } });
   return { ...accepted, sent: summary, consent: grant };
 }

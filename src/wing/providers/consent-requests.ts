@@ -1,8 +1,8 @@
 import crypto from 'node:crypto';
 import { VaultgateError } from '../../errors.js';
 import { openStore, type StoreDb } from '../../store/index.js';
-import type { ConsentGate, PlanSummary, SendPlan } from './consent.js';
-import { CONSENT_STORE, hostOf, openExisting, PURPOSE_TEXT, who } from './consent-store.js';
+import type { ConsentGate, SendPlan } from './consent.js';
+import { CONSENT_STORE, hostOf, openExisting, PURPOSE_TEXT, who, type KeyedPlan } from './consent-store.js';
 
 type Env = Record<string, string | undefined>;
 
@@ -32,7 +32,8 @@ export interface RequestRow {
  * same plan): what the person will see, and the start of the first body so they
  * can read what would go out. Its id names it to the person; it grants nothing.
  */
-export function addRequest(db: StoreDb, key: string, s: PlanSummary, plan: SendPlan, gate: ConsentGate, now: Date): string {
+export function addRequest(db: StoreDb, refused: KeyedPlan & { plan: SendPlan; gate: ConsentGate }, now: Date): string {
+  const { key, summary: s, plan, gate } = refused;
   const id = `cr-${crypto.randomBytes(6).toString('hex')}`;
   const first = plan.requests[0] ? Buffer.from(plan.requests[0]).toString('utf8') : '';
   db.transaction(() => {

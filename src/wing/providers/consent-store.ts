@@ -99,7 +99,16 @@ export function who(): string {
   return `${user}@${os.hostname()}`;
 }
 
-export function insertRecord(db: StoreDb, key: string, s: PlanSummary, via: ConsentGrant['via'], requestId: string | null, by: string): number {
+/** A plan as consent keeps it: its key (what identical runs share) and its summary. */
+export interface KeyedPlan {
+  key: string;
+  summary: PlanSummary;
+}
+
+/** Record a consent given for `planned`: how (`via`), answering which request (web), and by whom. */
+export function insertRecord(db: StoreDb, planned: KeyedPlan, grant: { via: ConsentGrant['via']; requestId: string | null; by: string }): number {
+  const { key, summary: s } = planned;
+  const { via, requestId, by } = grant;
   const r = db
     .prepare(
       `INSERT INTO consents(token, granted_at, who, purpose, provider, destination, model, files, requests, request_bytes, request_sha256, via, request_id)

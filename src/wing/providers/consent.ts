@@ -161,18 +161,19 @@ export function checkConsent(root: string, env: Env, plan: SendPlan, gate: Conse
     const live = db
       .prepare(`SELECT * FROM requests WHERE plan = ? AND expires_at > ? AND state IN ('pending', 'approved', 'declined') ORDER BY created_at DESC, rowid DESC`)
       .all(key, now.toISOString()) as RequestRow[];
+    const planned = { key, summary };
     const approved = live.find((r) => r.state === 'approved');
     if (approved) {
       // One approval, one run: the row is used in the same transaction that records the consent,
       // and only by the run whose update took it (two identical runs at once: one sends).
       const id = db.transaction(() => {
         const took = db.prepare(`UPDATE requests SET state = 'used', used_at = ? WHERE id = ? AND state = 'approved'`).run(now.toISOString(), approved.id).changes === 1;
-        return took ? insertRecord(db, key, summary, 'web', approved.id, approved.decided_by ?? who()) : null;
+        return took ? insertRecord(db, planned, { via: 'web', requestId: approved.id, by: approved.decided_by ?? who() }) : null;
       }).immediate();
       if (id !== null) return issue({ grant: { id, via: 'web' }, summary });
     }
     const answer = gate.ask ? gate.ask(consentQuestion(summary)) : gate.ask;
-    if (answer === true) return issue({ grant: { id: insertRecord(db, key, summary, 'terminal', null, who()), via: 'terminal' }, summary });
+    if (answer === true) return issue({ grant: { id: insertRecord(db, planned, { via: 'terminal', requestId: null, by: who() }), via: 'terminal' }, summary });
     if (answer === false) {
       throw new VaultgateError('CONSENT_DECLINED', `not sent: you did not consent to sending ${summary.request_bytes} bytes to ${hostOf(summary.destination)}`, {
         details: refusalDetails(summary, null),
@@ -186,7 +187,7 @@ export function checkConsent(root: string, env: Env, plan: SendPlan, gate: Conse
         hint: 'Nothing was sent, and identical runs are refused until the request expires (24 h). Use the offline default or a provider on this machine (docs/similar.md).',
       });
     }
-    const request = live.find((r) => r.state === 'pending')?.id ?? addRequest(db, key, summary, plan, gate, now);
+    const request = live.find((r) => r.state === 'pending')?.id ?? addRequest(db, { ...planned, plan, gate }, now);
     throw new VaultgateError(
       'CONSENT_REQUIRED',
       `sending to ${summary.destination} (not this machine) needs the person's consent: ${summary.purpose}, ${summary.files.length} notes, ${summary.texts} texts, ${summary.request_bytes} bytes; nothing was sent` +

@@ -34,6 +34,7 @@ const PINNED: Record<string, string[]> = {
     'queryCandidates',
     'renderContextMarkdown',
     'type Candidate',
+    'type CandidateQuery',
     'type ContextOptions',
     'type ContextPacket',
     'type DenseHook',

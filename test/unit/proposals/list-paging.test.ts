@@ -30,7 +30,7 @@ function seeded(): { root: string; home: string } {
       const changes = i === 9 ? [write(`Notes/${i}.md`, 'Archive/Sourdough.md')] : [write(`Notes/${i}.md`)];
       store.insert({ title, summary: null, agent: i % 3 === 0 ? 'bob' : 'alice', session: null, scenario: null, allow_shrink: false, origin: 'propose', rollback_of: null, changes }, 'test');
     }
-    for (const id of ['p-5', 'p-6']) assert.ok(store.transition(id, ['pending'], 'declined', undefined, { declined_reason: 'no' }));
+    for (const id of ['p-5', 'p-6']) assert.ok(store.transition(id, { from: ['pending'], to: 'declined', set: { declined_reason: 'no' } }));
   } finally {
     store.close();
   }

@@ -39,7 +39,7 @@ test('store: ids count up per vault, texts come back exactly, and nothing can be
     assert.throws(() => store.db.prepare('DELETE FROM texts').run(), /never deleted/);
     // both proposals share one copy of each text
     assert.equal(store.db.prepare('SELECT count(*) FROM texts').pluck().get(), 2);
-    assert.equal(store.transition('p-1', ['applied'], 'declined'), false, 'a transition from the wrong state changes nothing');
+    assert.equal(store.transition('p-1', { from: ['applied'], to: 'declined' }), false, 'a transition from the wrong state changes nothing');
     assert.equal(store.get('p-1')!.state, 'pending');
     assert.equal(store.log({ limit: 10 }).total, 2);
   } finally {

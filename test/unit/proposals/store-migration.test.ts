@@ -33,7 +33,7 @@ test('proposal store v2 → v3: every row kept, triggers and foreign keys kept, 
     assert.deepEqual([p.state, p.allow_relink, p.applied_at, p.changed_paths, p.undone_at, p.undone_by], ['applied', true, 'y', ['a.md'], null, null]);
     assert.deepEqual(p.changes.map((c) => [c.path, c.base_sha256, c.new_sha256]), [['a.md', sha('A'), sha('B')]]);
     assert.equal(store.log({ limit: 10 }).total, 1);
-    assert.equal(store.transition('p-1', ['applied'], 'undone', undefined, { undone: { at: 'z', by: '_undo-proposal-p-1-abcd' } }), true);
+    assert.equal(store.transition('p-1', { from: ['applied'], to: 'undone', set: { undone: { at: 'z', by: '_undo-proposal-p-1-abcd' } } }), true);
     assert.deepEqual([store.require('p-1').state, store.require('p-1').undone_by], ['undone', '_undo-proposal-p-1-abcd']);
     assert.throws(() => store.db.prepare(`DELETE FROM proposals`).run(), /never deleted/);
     assert.throws(() => store.db.prepare(`UPDATE changes SET path = 'b.md'`).run(), /never changed/);

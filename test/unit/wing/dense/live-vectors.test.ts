@@ -75,14 +75,15 @@ for (const budget of ['160', '0']) test(`live vectors (sections ${budget === '0'
     // One model is held at a time (another replaces it): the other first, then the one the rest of the test keeps.
     const same = async () => {
       const db = openStoredVectors(root, env)!;
+      const m = { db, provider: 'p', model: 'm', dims: DIMS };
       try {
         const other = await warmed('other');
-        assert.deepEqual(other.scan(queries, 20), scanSections(db, 'p', 'other', DIMS, queries, 20));
+        assert.deepEqual(other.scan(queries, 20), scanSections({ db, provider: 'p', model: 'other', dims: DIMS }, queries, { topK: 20 }));
         const live = await warmed('m');
         assert.equal(live.holdsSections, budget !== '0');
-        assert.deepEqual(live.scan(queries, 50), scanSections(db, 'p', 'm', DIMS, queries, 50));
+        assert.deepEqual(live.scan(queries, 50), scanSections(m, queries, { topK: 50 }));
         const some = ['a/n0.md', 'Z/n1.md', 'new/one.md', 'odd/short.md', 'missing.md', 'b/c/n5.md'];
-        assert.deepEqual(live.noteVectors(some), noteVectors(db, 'p', 'm', DIMS, some));
+        assert.deepEqual(live.noteVectors(some), noteVectors(m, some));
         assert.deepEqual(live.scan(queries, 50, 100), null);
       } finally {
         db.close();
