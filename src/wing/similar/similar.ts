@@ -3,10 +3,11 @@ import type { Db, IndexReader } from '../../index/index.js';
 import { linkFoldKey, readNoteArg } from '../../links/index.js';
 import { modelFor, resolveProvider, type ConsentGate, type ConsentGrant, type PlanSummary } from '../providers/index.js';
 import { refreshProviderVectors } from './embed-provider.js';
-import { countNoteVectors, forEachNoteVectors, loadNoteVectors, loadSectionRefs, type SectionRef } from './load-vectors.js';
+import { countNoteVectors, forEachNoteRow, loadNoteVectors, loadSectionRefs, type SectionRef } from './load-vectors.js';
 import { DEFAULT_LSA_PARAMS } from './lsa.js';
 import { refreshLsaVectors, type RefreshOutcome } from './lsa-refresh.js';
 import { DEFAULT_WEIGHTS, pairScore, type NoteVectors, type PairScore } from './score.js';
+import { ScanScorer } from './scan-score.js';
 import { templateNotes } from './templates.js';
 import { dot } from './sparse.js';
 import { mapForScan, openVectorStore, type VectorDb } from './vector-store.js';
@@ -153,18 +154,22 @@ export async function similarNotes(ctx: SimilarContext, note: string, opts: Prov
   return withVectors(ctx, opts, ({ store, provider, model, info }) => {
     const me = vectorsOf(loadNoteVectors(store, provider, model, [path]), path);
     const { links, templates } = ctx.reader.read((h) => ({ links: linkPairs(h.db, [path]), templates: templateNotes(h.db, ctx.root) })).result;
-    // Every note is scored, one row at a time; only the ones shown get their sections' headings read.
-    const scored: { path: string; score: number; s: PairScore; linked: Linked }[] = [];
-    forEachNoteVectors(store, provider, model, (other) => {
+    // Every note is scored, one row at a time, by its score alone; only the ones shown are
+    // scored in full (their best section pairs) and get their sections' headings read.
+    const scorer = new ScanScorer(me, DEFAULT_WEIGHTS);
+    const scored: { path: string; score: number; linked: Linked }[] = [];
+    forEachNoteRow(store, provider, model, (other) => {
       if (other.path === path || templates.has(other.path)) return;
       const linked = linkedOf(links, path, other.path);
       if (linked !== 'none' && !opts.includeLinked) return;
-      const s = pairScore(me, other, DEFAULT_WEIGHTS);
-      if (s.score < (opts.minScore ?? -Infinity)) return;
-      scored.push({ path: other.path, score: round(s.score), s, linked });
+      const score = scorer.score(other);
+      if (score < (opts.minScore ?? -Infinity)) return;
+      scored.push({ path: other.path, score: round(score), linked });
     });
     scored.sort((x, y) => y.score - x.score || (x.path < y.path ? -1 : 1));
-    const shown = scored.slice(0, opts.limit ?? 10);
+    const top = scored.slice(0, opts.limit ?? 10);
+    const others = loadNoteVectors(store, provider, model, top.map((c) => c.path));
+    const shown = top.map((c) => ({ ...c, s: pairScore(me, others.get(c.path)!, DEFAULT_WEIGHTS) }));
     const refs = loadSectionRefs(store, provider, model, [path, ...shown.map((c) => c.path)]);
     const candidates = shown.map((c) => candidate(refs.get(path)!, { path: c.path, sections: refs.get(c.path)! }, c.s, c.linked));
     return { note: path, ...info, candidates };
