@@ -113,7 +113,12 @@ function vectorsOf(notes: Map<string, NoteVectors>, path: string): NoteVectors {
 /** Resolved links between notes, as `source\u0000target`. */
 function linkPairs(db: Db, paths?: readonly string[]): Set<string> {
   const sql = `SELECT DISTINCT f.path AS source, l.target AS target FROM links l JOIN files f ON f.id = l.file_id WHERE l.target IS NOT NULL AND l.target != f.path`;
-  const rows = (paths ? db.prepare(`${sql} AND (f.path IN (SELECT value FROM json_each(?)) OR l.target IN (SELECT value FROM json_each(?)))`).all(JSON.stringify(paths), JSON.stringify(paths)) : db.prepare(sql).all()) as { source: string; target: string }[];
+  // For a few notes: their links out, then their links in (each by its index), not a pass over every link.
+  const rows = (
+    paths
+      ? db.prepare(`${sql} AND f.path IN (SELECT value FROM json_each(?)) UNION ${sql} AND l.target IN (SELECT value FROM json_each(?))`).all(JSON.stringify(paths), JSON.stringify(paths))
+      : db.prepare(sql).all()
+  ) as { source: string; target: string }[];
   return new Set(rows.map((r) => `${r.source}\u0000${r.target}`));
 }
 
@@ -153,7 +158,7 @@ export async function similarNotes(ctx: SimilarContext, note: string, opts: Prov
   const path = noteArg(ctx, note);
   return withVectors(ctx, opts, ({ store, provider, model, info }) => {
     const me = vectorsOf(loadNoteVectors(store, provider, model, [path]), path);
-    const { links, templates } = ctx.reader.read((h) => ({ links: linkPairs(h.db, [path]), templates: templateNotes(h.db, ctx.root) })).result;
+    const { links, templates } = ctx.reader.read((h) => ({ links: linkPairs(h.db, [path]), templates: templateNotes(h.db, ctx.root, store) })).result;
     // Every note is scored, one row at a time, by its score alone; only the ones shown are
     // scored in full (their best section pairs) and get their sections' headings read.
     const scorer = new ScanScorer(me, DEFAULT_WEIGHTS);
@@ -247,7 +252,7 @@ export async function duplicateGroups(ctx: SimilarContext, opts: ProviderChoice 
 
 function duplicatesOf(ctx: SimilarContext, { store, provider, model, info }: Vectors, threshold: number): DuplicatesResult {
   const notes = loadNoteVectors(store, provider, model);
-  const { links, templates } = ctx.reader.read((h) => ({ links: linkPairs(h.db), templates: templateNotes(h.db, ctx.root) })).result;
+  const { links, templates } = ctx.reader.read((h) => ({ links: linkPairs(h.db), templates: templateNotes(h.db, ctx.root, store) })).result;
   const list = [...notes.values()].filter((n) => !templates.has(n.path)).sort((x, y) => (x.path < y.path ? -1 : 1));
   const name = (p: string) => linkFoldKey(p.slice(p.lastIndexOf('/') + 1));
   const floor = threshold - SAME_NAME_MARGIN;
