@@ -51,6 +51,32 @@ export function forEachNoteRow(store: VectorDb, provider: string, model: string,
   }
 }
 
+/** A note's row without its sections: what a scan reads first (the section blobs lie after, on overflow pages it never touches). */
+export interface NoteHead {
+  rowid: number;
+  path: string;
+  dense: Float32Array;
+  sparse: SparseVec | null;
+}
+
+/** Every note's head, for a scan that reads a note's sections ({@link noteSectionsReader}) only when it needs them. */
+export function forEachNoteHead(store: VectorDb, provider: string, model: string, fn: (h: NoteHead) => void): void {
+  for (const r of store.prepare('SELECT rowid, path, dense, sparse FROM notes WHERE provider = ? AND model = ?').iterate(provider, model) as Iterable<{ rowid: number; path: string; dense: Buffer; sparse: Buffer | null }>) {
+    fn({ rowid: r.rowid, path: r.path, dense: f32(r.dense), sparse: r.sparse ? sparseView(r.sparse) : null });
+  }
+}
+
+/** A note's sections by rowid (from {@link forEachNoteHead}), packed. */
+export function noteSectionsReader(store: VectorDb): (rowid: number) => { lens: Int32Array; all: Float32Array; dims: number } {
+  const stmt = store.prepare('SELECT section_len, section_dense FROM notes WHERE rowid = ?');
+  return (rowid) => {
+    const r = stmt.get(rowid) as { section_len: Buffer; section_dense: Buffer };
+    const lens = i32(r.section_len);
+    const all = f32(r.section_dense);
+    return { lens, all, dims: lens.length ? all.length / lens.length : 0 };
+  };
+}
+
 const EMPTY = new Float32Array(0);
 
 // Views on the blobs SQLite handed over (each its own allocation), copied only when not 4-byte aligned.

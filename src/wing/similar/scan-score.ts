@@ -1,4 +1,4 @@
-import type { NoteRow } from './load-vectors.js';
+import type { NoteHead, NoteRow } from './load-vectors.js';
 import { type NoteVectors, type ScoreWeights } from './score.js';
 import { sparseDot } from './sparse.js';
 
@@ -27,10 +27,31 @@ export class ScanScorer {
     this.mineWt = sa.map((s) => Math.sqrt(s.len));
   }
 
-  score(b: NoteRow): number {
+  /**
+   * `b`'s score, or null when it cannot reach `floor`: the note-level parts
+   * first, with coverage at its most ({@link COVERAGE_MAX}); the sections
+   * (`sections`, read only then) only for a note that might.
+   */
+  scoreAbove(h: NoteHead, floor: number, sections: (h: NoteHead) => Omit<NoteRow, keyof NoteHead>): number | null {
     const { me, w } = this;
+    const dense = dotAt(me.dense, h.dense, 0);
+    const sparse = me.sparse && h.sparse ? sparseDot(me.sparse, h.sparse) : null;
+    const ws = sparse === null ? 0 : w.sparse;
+    const total = ws + w.dense + w.coverage;
+    const most = ((sparse ?? 0) * ws + dense * w.dense + Math.max(COVERAGE_MAX, dense) * w.coverage) / (total || 1);
+    if (most < floor) return null;
+    return this.finish(dense, sparse, sections(h));
+  }
+
+  score(b: NoteRow): number {
+    const { me } = this;
     const dense = dotAt(me.dense, b.dense, 0);
     const sparse = me.sparse && b.sparse ? sparseDot(me.sparse, b.sparse) : null;
+    return this.finish(dense, sparse, b);
+  }
+
+  private finish(dense: number, sparse: number | null, b: Omit<NoteRow, keyof NoteHead>): number {
+    const { w } = this;
     // `usable` on the packed row: sections with a vector, the long ones if there are any.
     const { lens, all, dims } = b;
     let longCount = 0;
@@ -86,6 +107,13 @@ export class ScanScorer {
     return ((sparse ?? 0) * ws + dense * w.dense + coverage * w.coverage) / (total || 1);
   }
 }
+
+/**
+ * Coverage is a weighted mean of cosines of normalised vectors: at most 1,
+ * and a little over only by float32 rounding in their normalisation. The
+ * margin keeps the bound a bound.
+ */
+const COVERAGE_MAX = 1.01;
 
 /** sparse.ts `dot(a, b.subarray(off, off + a.length))`, without the view. */
 function dotAt(a: Float32Array, b: Float32Array, off: number): number {

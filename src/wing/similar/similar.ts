@@ -3,7 +3,7 @@ import type { Db, IndexReader } from '../../index/index.js';
 import { linkFoldKey, readNoteArg } from '../../links/index.js';
 import { modelFor, resolveProvider, type ConsentGate, type ConsentGrant, type PlanSummary } from '../providers/index.js';
 import { refreshProviderVectors } from './embed-provider.js';
-import { countNoteVectors, forEachNoteRow, loadNoteVectors, loadSectionRefs, type SectionRef } from './load-vectors.js';
+import { countNoteVectors, forEachNoteHead, loadNoteVectors, noteSectionsReader, type NoteHead, loadSectionRefs, type SectionRef } from './load-vectors.js';
 import { DEFAULT_LSA_PARAMS } from './lsa.js';
 import { refreshLsaVectors, type RefreshOutcome } from './lsa-refresh.js';
 import { DEFAULT_WEIGHTS, pairScore, type NoteVectors, type PairScore } from './score.js';
@@ -160,19 +160,33 @@ export async function similarNotes(ctx: SimilarContext, note: string, opts: Prov
     const me = vectorsOf(loadNoteVectors(store, provider, model, [path]), path);
     const { links, templates } = ctx.reader.read((h) => ({ links: linkPairs(h.db, [path]), templates: templateNotes(h.db, ctx.root, store) })).result;
     // Every note is scored, one row at a time, by its score alone; only the ones shown are
-    // scored in full (their best section pairs) and get their sections' headings read.
+    // scored in full (their best section pairs) and get their sections' headings read. A
+    // note whose note-level parts cannot lift it into the best `limit` so far (rounded, as
+    // they are ranked) is left there, its sections never read: it could not be shown.
+    const limit = opts.limit ?? 10;
     const scorer = new ScanScorer(me, DEFAULT_WEIGHTS);
+    const sectionsOf = noteSectionsReader(store);
+    const readSections = (h: NoteHead) => sectionsOf(h.rowid);
+    const best: number[] = [];
     const scored: { path: string; score: number; linked: Linked }[] = [];
-    forEachNoteRow(store, provider, model, (other) => {
+    forEachNoteHead(store, provider, model, (other) => {
       if (other.path === path || templates.has(other.path)) return;
       const linked = linkedOf(links, path, other.path);
       if (linked !== 'none' && !opts.includeLinked) return;
-      const score = scorer.score(other);
-      if (score < (opts.minScore ?? -Infinity)) return;
-      scored.push({ path: other.path, score: round(score), linked });
+      const bar = limit > 0 && best.length === limit ? best[limit - 1]! - 0.0001 : -Infinity;
+      const score = scorer.scoreAbove(other, bar, readSections);
+      if (score === null || score < (opts.minScore ?? -Infinity)) return;
+      const rounded = round(score);
+      scored.push({ path: other.path, score: rounded, linked });
+      if (limit > 0 && (best.length < limit || rounded > best[limit - 1]!)) {
+        let at = Math.min(best.length, limit - 1);
+        while (at > 0 && best[at - 1]! < rounded) at--;
+        best.splice(at, 0, rounded);
+        if (best.length > limit) best.pop();
+      }
     });
     scored.sort((x, y) => y.score - x.score || (x.path < y.path ? -1 : 1));
-    const top = scored.slice(0, opts.limit ?? 10);
+    const top = scored.slice(0, limit);
     const others = loadNoteVectors(store, provider, model, top.map((c) => c.path));
     const shown = top.map((c) => ({ ...c, s: pairScore(me, others.get(c.path)!, DEFAULT_WEIGHTS) }));
     const refs = loadSectionRefs(store, provider, model, [path, ...shown.map((c) => c.path)]);
