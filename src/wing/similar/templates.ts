@@ -44,12 +44,12 @@ export function templateFolders(root: string): string[] {
 export function templateNotes(db: Db, root: string, store?: VectorDb): Set<string> {
   const folders = templateFolders(root).map((f) => f.toLowerCase() + '/');
   const out = new Set<string>();
-  const print = crypto.createHash('sha256').update(`${String(db.pragma('user_version', { simple: true }))}\n`);
-  for (const r of db.prepare(`SELECT path, sha256, frontmatter_error FROM files WHERE kind = 'note' ORDER BY path`).iterate() as Iterable<{ path: string; sha256: string | null; frontmatter_error: string | null }>) {
-    print.update(`${r.path}\u0000${r.sha256 ?? ''}\n`);
+  for (const r of db.prepare(`SELECT path, frontmatter_error FROM files WHERE kind = 'note'`).iterate() as Iterable<{ path: string; frontmatter_error: string | null }>) {
     if (folders.some((f) => r.path.toLowerCase().startsWith(f)) || r.frontmatter_error?.includes('NON_SCALAR_KEY')) out.add(r.path);
   }
-  const fingerprint = print.digest('hex');
+  // Every note's path and hash as one string from SQLite (a different order only misses the cache).
+  const notes = db.prepare(`SELECT group_concat(x, char(10)) FROM (SELECT path || char(0) || ifnull(sha256, '') AS x FROM files WHERE kind = 'note' ORDER BY path)`).pluck().get() as string | null;
+  const fingerprint = crypto.createHash('sha256').update(`${String(db.pragma('user_version', { simple: true }))}\n${notes ?? ''}`).digest('hex');
   const cached = store ? getMeta(store, PLACEHOLDER_META) : null;
   let placeholders: string[];
   if (cached && (JSON.parse(cached) as { fingerprint: string }).fingerprint === fingerprint) {
