@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import crypto from 'node:crypto';
 import type { Db } from '../../index/index.js';
+import { notesFingerprint } from './notes-fingerprint.js';
 import { getMeta, setMeta, type VectorDb } from './vector-store.js';
 
 /**
@@ -36,9 +36,8 @@ export function templateFolders(root: string): string[] {
 /**
  * The notes that are templates. Which notes hold placeholders is a scan of
  * every section's text (~33 MB at 10k notes): it is kept in the vector
- * store's meta with a fingerprint of what it was found in — the index's
- * schema version and every note's path and hash — and scanned again only
- * when that changes. The folders and frontmatter errors are read every time
+ * store's meta with the fingerprint of the index's notes it was found in
+ * (notes-fingerprint.ts), and scanned again only when that changes. The folders and frontmatter errors are read every time
  * (one small query).
  */
 export function templateNotes(db: Db, root: string, store?: VectorDb): Set<string> {
@@ -47,9 +46,7 @@ export function templateNotes(db: Db, root: string, store?: VectorDb): Set<strin
   for (const r of db.prepare(`SELECT path, frontmatter_error FROM files WHERE kind = 'note'`).iterate() as Iterable<{ path: string; frontmatter_error: string | null }>) {
     if (folders.some((f) => r.path.toLowerCase().startsWith(f)) || r.frontmatter_error?.includes('NON_SCALAR_KEY')) out.add(r.path);
   }
-  // Every note's path and hash as one string from SQLite (a different order only misses the cache).
-  const notes = db.prepare(`SELECT group_concat(x, char(10)) FROM (SELECT path || char(0) || ifnull(sha256, '') AS x FROM files WHERE kind = 'note' ORDER BY path)`).pluck().get() as string | null;
-  const fingerprint = crypto.createHash('sha256').update(`${String(db.pragma('user_version', { simple: true }))}\n${notes ?? ''}`).digest('hex');
+  const fingerprint = notesFingerprint(db);
   const cached = store ? getMeta(store, PLACEHOLDER_META) : null;
   let placeholders: string[];
   if (cached && (JSON.parse(cached) as { fingerprint: string }).fingerprint === fingerprint) {

@@ -1,7 +1,8 @@
 /**
  * The warm `similar NOTE` scan: its score-only scorer gives pairScore's score
  * to the bit, its bound never drops a note that could be shown, and the
- * cached list of placeholder notes follows the vault's edits.
+ * cached list of placeholder notes and the no-change check follow the
+ * vault's edits.
  */
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -63,8 +64,12 @@ test('similar: a note given template placeholders after a warm run is left out o
   assert.ok(first.candidates.some((c) => c.path === 'garden 3.md'));
   const again = await similarNotes(ctx(), 'garden 0.md', { limit: 20 });
   assert.deepEqual(again.candidates, first.candidates, 'a warm run, from the cache, is the same');
+  assert.deepEqual([again.vectors.embedded, again.vectors.notes], [0, 8], 'nothing changed: nothing embedded, every note counted');
   fs.appendFileSync(path.join(root, 'garden 3.md'), '\ncreated {{date}}\n');
   const after = await similarNotes(ctx(), 'garden 0.md', { limit: 20 });
   assert.ok(!after.candidates.some((c) => c.path === 'garden 3.md'), 'the placeholder note is a template now');
   assert.equal(after.candidates.length, first.candidates.length - 1);
+  assert.deepEqual([after.vectors.embedded, after.vectors.retrained], [1, false], 'the edited note is folded in: the no-change check saw the edit');
+  const last = await similarNotes(ctx(), 'garden 0.md', { limit: 20 });
+  assert.deepEqual([last.vectors.embedded, last.candidates], [0, after.candidates]);
 });
