@@ -58,7 +58,8 @@ for (const n of SIZES) {
   vg(['index']);
   const vectorsFile = () => {
     const cache = path.join(home, 'cache');
-    return path.join(cache, fs.readdirSync(cache)[0]!, 'vectors.sqlite');
+    // The vault's cache folder (the one holding its index), not the code cache beside it.
+    return path.join(cache, fs.readdirSync(cache).find((d) => fs.existsSync(path.join(cache, d, 'index.sqlite')))!, 'vectors.sqlite');
   };
   const self = (r: { stdout: string }) => (JSON.parse(r.stdout) as { vectors: { took_ms: number; embedded: number; retrained: boolean; notes: number } }).vectors;
 

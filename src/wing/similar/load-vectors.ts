@@ -10,6 +10,32 @@ import type { VectorDb } from './vector-store.js';
  * A section without a vector (no known term, or empty) has length 0.
  */
 export function forEachNoteVectors(store: VectorDb, provider: string, model: string, fn: (v: NoteVectors) => void, only?: readonly string[]): void {
+  forEachNoteRow(
+    store,
+    provider,
+    model,
+    (r) => {
+      const { lens, all, dims } = r;
+      const sections: SectionVector[] = new Array(lens.length);
+      for (let i = 0; i < lens.length; i++) sections[i] = { dense: lens[i] ? all.subarray(i * dims, (i + 1) * dims) : EMPTY, len: lens[i]! };
+      fn({ path: r.path, dense: r.dense, sparse: r.sparse, sections });
+    },
+    only,
+  );
+}
+
+/** A note's row as stored: its sections' lengths and vectors packed (`dims` floats each), not yet split into objects. */
+export interface NoteRow {
+  path: string;
+  dense: Float32Array;
+  sparse: SparseVec | null;
+  lens: Int32Array;
+  all: Float32Array;
+  dims: number;
+}
+
+/** Every note's row, packed: what a scan of the whole vault reads without building a {@link NoteVectors} per note. */
+export function forEachNoteRow(store: VectorDb, provider: string, model: string, fn: (r: NoteRow) => void, only?: readonly string[]): void {
   const sql = 'SELECT path, dense, sparse, section_len, section_dense FROM notes WHERE provider = ? AND model = ?';
   const rows = (only ? store.prepare(`${sql} AND path IN (SELECT value FROM json_each(?))`).iterate(provider, model, JSON.stringify(only)) : store.prepare(sql).iterate(provider, model)) as Iterable<{
     path: string;
@@ -21,11 +47,34 @@ export function forEachNoteVectors(store: VectorDb, provider: string, model: str
   for (const r of rows) {
     const lens = i32(r.section_len);
     const all = f32(r.section_dense);
-    const dims = lens.length ? all.length / lens.length : 0;
-    const sections: SectionVector[] = new Array(lens.length);
-    for (let i = 0; i < lens.length; i++) sections[i] = { dense: lens[i] ? all.subarray(i * dims, (i + 1) * dims) : EMPTY, len: lens[i]! };
-    fn({ path: r.path, dense: f32(r.dense), sparse: r.sparse ? sparseView(r.sparse) : null, sections });
+    fn({ path: r.path, dense: f32(r.dense), sparse: r.sparse ? sparseView(r.sparse) : null, lens, all, dims: lens.length ? all.length / lens.length : 0 });
   }
+}
+
+/** A note's row without its sections: what a scan reads first (the section blobs lie after, on overflow pages it never touches). */
+export interface NoteHead {
+  rowid: number;
+  path: string;
+  dense: Float32Array;
+  sparse: SparseVec | null;
+}
+
+/** Every note's head, for a scan that reads a note's sections ({@link noteSectionsReader}) only when it needs them. */
+export function forEachNoteHead(store: VectorDb, provider: string, model: string, fn: (h: NoteHead) => void): void {
+  for (const r of store.prepare('SELECT rowid, path, dense, sparse FROM notes WHERE provider = ? AND model = ?').iterate(provider, model) as Iterable<{ rowid: number; path: string; dense: Buffer; sparse: Buffer | null }>) {
+    fn({ rowid: r.rowid, path: r.path, dense: f32(r.dense), sparse: r.sparse ? sparseView(r.sparse) : null });
+  }
+}
+
+/** A note's sections by rowid (from {@link forEachNoteHead}), packed. */
+export function noteSectionsReader(store: VectorDb): (rowid: number) => { lens: Int32Array; all: Float32Array; dims: number } {
+  const stmt = store.prepare('SELECT section_len, section_dense FROM notes WHERE rowid = ?');
+  return (rowid) => {
+    const r = stmt.get(rowid) as { section_len: Buffer; section_dense: Buffer };
+    const lens = i32(r.section_len);
+    const all = f32(r.section_dense);
+    return { lens, all, dims: lens.length ? all.length / lens.length : 0 };
+  };
 }
 
 const EMPTY = new Float32Array(0);

@@ -1,5 +1,6 @@
 import type { Db } from '../../index/index.js';
 import { indexedNotes, lsaBag, readNoteInputs } from './inputs.js';
+import { notesFingerprint } from './notes-fingerprint.js';
 import { addNote, columnsOf, DEFAULT_LSA_PARAMS, emptyCorpus, LsaProjector, noteBag, trainLsa, type LsaCorpus, type LsaModel, type LsaParams } from './lsa.js';
 import { decodeLsaModel, encodeLsaModel } from './lsa-model-codec.js';
 import { aggregateDense } from './note-aggregate.js';
@@ -25,6 +26,8 @@ export const RETRAIN_SHARE = 0.25;
 /** Below this many changed notes a retrain is never triggered by drift. */
 export const RETRAIN_MIN_NOTES = 50;
 const PROVIDER = 'lsa';
+/** Meta key: the LSA model and the index notes' fingerprint (notes-fingerprint.ts) the store was last brought up to date with. */
+const NOTES_META = 'lsa_notes';
 
 export interface RefreshOutcome {
   provider: string;
@@ -49,13 +52,28 @@ export interface LsaRefreshOptions {
 export function refreshLsaVectors(index: Db, store: VectorDb, opts: LsaRefreshOptions = {}): RefreshOutcome {
   const t0 = performance.now();
   const params = opts.params ?? DEFAULT_LSA_PARAMS;
-  const notes = indexedNotes(index);
   const currentId = getMeta(store, 'lsa_model');
   const modelRow = currentId
     ? (store.prepare('SELECT dims, trained_notes, folded_notes, params FROM models WHERE provider = ? AND model = ?').get(PROVIDER, currentId) as
         | { dims: number; trained_notes: number; folded_notes: number; params: string }
         | undefined)
     : undefined;
+  const driftRetrains = (drift: number) => drift > (opts.retrainMinNotes ?? RETRAIN_MIN_NOTES) && drift > RETRAIN_SHARE * Math.max(modelRow!.trained_notes, 1);
+  // The fingerprint and the notes from one snapshot of the index: the store claims the
+  // fingerprint only of the notes it was brought up to date with.
+  const snapshot = index.transaction(() => {
+    const fingerprint = notesFingerprint(index);
+    // Nothing changed since the store was last brought up to date (the same notes, the
+    // same model and parameters, no drift to retrain on): no note list to compare.
+    const unchanged = modelRow !== undefined && modelRow.params === JSON.stringify(params) && getMeta(store, NOTES_META) === `${currentId!} ${fingerprint}` && !driftRetrains(modelRow.folded_notes);
+    return { fingerprint, notes: unchanged ? null : indexedNotes(index) };
+  })();
+  const { fingerprint } = snapshot;
+  if (snapshot.notes === null) {
+    const count = store.prepare('SELECT count(*) FROM notes WHERE provider = ? AND model = ?').pluck().get(PROVIDER, currentId) as number;
+    return { provider: PROVIDER, model: currentId!, dims: modelRow!.dims, retrained: false, embedded: 0, dropped: 0, notes: count, took_ms: Math.round(performance.now() - t0) };
+  }
+  const notes = snapshot.notes;
   const stored = new Map<string, string>();
   if (modelRow) for (const r of store.prepare('SELECT path, sha256 FROM notes WHERE provider = ? AND model = ?').iterate(PROVIDER, currentId) as Iterable<{ path: string; sha256: string }>) stored.set(r.path, r.sha256);
   const live = new Set(notes.map((n) => n.path));
@@ -63,7 +81,7 @@ export function refreshLsaVectors(index: Db, store: VectorDb, opts: LsaRefreshOp
   const dropped = [...stored.keys()].filter((p) => !live.has(p));
   const paramsChanged = modelRow !== undefined && modelRow.params !== JSON.stringify(params);
   const drift = modelRow ? modelRow.folded_notes + changed.length + dropped.length : Infinity;
-  const retrain = !modelRow || paramsChanged || (drift > (opts.retrainMinNotes ?? RETRAIN_MIN_NOTES) && drift > RETRAIN_SHARE * Math.max(modelRow.trained_notes, 1));
+  const retrain = !modelRow || paramsChanged || driftRetrains(drift);
 
   if (retrain) {
     const { corpus, meta } = readCorpus(index, notes);
@@ -80,6 +98,7 @@ export function refreshLsaVectors(index: Db, store: VectorDb, opts: LsaRefreshOp
         .prepare('INSERT INTO models(provider, model, dims, created_at, trained_notes, folded_notes, params, body) VALUES (?, ?, ?, ?, ?, 0, ?, ?)')
         .run(PROVIDER, model.id, model.dims, new Date().toISOString(), notes.length, JSON.stringify(params), encodeLsaModel(model));
       setMeta(store, 'lsa_model', model.id);
+      setMeta(store, NOTES_META, `${model.id} ${fingerprint}`);
     })();
     return { provider: PROVIDER, model: model.id, dims: model.dims, retrained: true, embedded: notes.length, dropped: 0, notes: notes.length, took_ms: Math.round(performance.now() - t0) };
   }
@@ -90,7 +109,10 @@ export function refreshLsaVectors(index: Db, store: VectorDb, opts: LsaRefreshOp
     store.transaction(() => {
       writeNotes(store, model, corpus, meta, dropped, opts.onProgress);
       store.prepare('UPDATE models SET folded_notes = folded_notes + ? WHERE provider = ? AND model = ?').run(changed.length + dropped.length, PROVIDER, model.id);
+      setMeta(store, NOTES_META, `${model.id} ${fingerprint}`);
     })();
+  } else if (getMeta(store, NOTES_META) !== `${currentId!} ${fingerprint}`) {
+    setMeta(store, NOTES_META, `${currentId!} ${fingerprint}`);
   }
   return { provider: PROVIDER, model: currentId!, dims: modelRow!.dims, retrained: false, embedded: changed.length, dropped: dropped.length, notes: notes.length, took_ms: Math.round(performance.now() - t0) };
 }

@@ -3,10 +3,11 @@ import type { Db, IndexReader } from '../../index/index.js';
 import { linkFoldKey, readNoteArg } from '../../links/index.js';
 import { modelFor, resolveProvider, type ConsentGate, type ConsentGrant, type PlanSummary } from '../providers/index.js';
 import { refreshProviderVectors } from './embed-provider.js';
-import { countNoteVectors, forEachNoteVectors, loadNoteVectors, loadSectionRefs, type SectionRef } from './load-vectors.js';
+import { countNoteVectors, forEachNoteHead, loadNoteVectors, noteSectionsReader, type NoteHead, loadSectionRefs, type SectionRef } from './load-vectors.js';
 import { DEFAULT_LSA_PARAMS } from './lsa.js';
 import { refreshLsaVectors, type RefreshOutcome } from './lsa-refresh.js';
 import { DEFAULT_WEIGHTS, pairScore, type NoteVectors, type PairScore } from './score.js';
+import { ScanScorer } from './scan-score.js';
 import { templateNotes } from './templates.js';
 import { dot } from './sparse.js';
 import { mapForScan, openVectorStore, type VectorDb } from './vector-store.js';
@@ -112,7 +113,12 @@ function vectorsOf(notes: Map<string, NoteVectors>, path: string): NoteVectors {
 /** Resolved links between notes, as `source\u0000target`. */
 function linkPairs(db: Db, paths?: readonly string[]): Set<string> {
   const sql = `SELECT DISTINCT f.path AS source, l.target AS target FROM links l JOIN files f ON f.id = l.file_id WHERE l.target IS NOT NULL AND l.target != f.path`;
-  const rows = (paths ? db.prepare(`${sql} AND (f.path IN (SELECT value FROM json_each(?)) OR l.target IN (SELECT value FROM json_each(?)))`).all(JSON.stringify(paths), JSON.stringify(paths)) : db.prepare(sql).all()) as { source: string; target: string }[];
+  // For a few notes: their links out, then their links in (each by its index), not a pass over every link.
+  const rows = (
+    paths
+      ? db.prepare(`${sql} AND f.path IN (SELECT value FROM json_each(?)) UNION ${sql} AND l.target IN (SELECT value FROM json_each(?))`).all(JSON.stringify(paths), JSON.stringify(paths))
+      : db.prepare(sql).all()
+  ) as { source: string; target: string }[];
   return new Set(rows.map((r) => `${r.source}\u0000${r.target}`));
 }
 
@@ -152,19 +158,37 @@ export async function similarNotes(ctx: SimilarContext, note: string, opts: Prov
   const path = noteArg(ctx, note);
   return withVectors(ctx, opts, ({ store, provider, model, info }) => {
     const me = vectorsOf(loadNoteVectors(store, provider, model, [path]), path);
-    const { links, templates } = ctx.reader.read((h) => ({ links: linkPairs(h.db, [path]), templates: templateNotes(h.db, ctx.root) })).result;
-    // Every note is scored, one row at a time; only the ones shown get their sections' headings read.
-    const scored: { path: string; score: number; s: PairScore; linked: Linked }[] = [];
-    forEachNoteVectors(store, provider, model, (other) => {
+    const { links, templates } = ctx.reader.read((h) => ({ links: linkPairs(h.db, [path]), templates: templateNotes(h.db, ctx.root, store) })).result;
+    // Every note is scored, one row at a time, by its score alone; only the ones shown are
+    // scored in full (their best section pairs) and get their sections' headings read. A
+    // note whose note-level parts cannot lift it into the best `limit` so far (rounded, as
+    // they are ranked) is left there, its sections never read: it could not be shown.
+    const limit = opts.limit ?? 10;
+    const scorer = new ScanScorer(me, DEFAULT_WEIGHTS);
+    const sectionsOf = noteSectionsReader(store);
+    const readSections = (h: NoteHead) => sectionsOf(h.rowid);
+    const best: number[] = [];
+    const scored: { path: string; score: number; linked: Linked }[] = [];
+    forEachNoteHead(store, provider, model, (other) => {
       if (other.path === path || templates.has(other.path)) return;
       const linked = linkedOf(links, path, other.path);
       if (linked !== 'none' && !opts.includeLinked) return;
-      const s = pairScore(me, other, DEFAULT_WEIGHTS);
-      if (s.score < (opts.minScore ?? -Infinity)) return;
-      scored.push({ path: other.path, score: round(s.score), s, linked });
+      const bar = limit > 0 && best.length === limit ? best[limit - 1]! - 0.0001 : -Infinity;
+      const score = scorer.scoreAbove(other, bar, readSections);
+      if (score === null || score < (opts.minScore ?? -Infinity)) return;
+      const rounded = round(score);
+      scored.push({ path: other.path, score: rounded, linked });
+      if (limit > 0 && (best.length < limit || rounded > best[limit - 1]!)) {
+        let at = Math.min(best.length, limit - 1);
+        while (at > 0 && best[at - 1]! < rounded) at--;
+        best.splice(at, 0, rounded);
+        if (best.length > limit) best.pop();
+      }
     });
     scored.sort((x, y) => y.score - x.score || (x.path < y.path ? -1 : 1));
-    const shown = scored.slice(0, opts.limit ?? 10);
+    const top = scored.slice(0, limit);
+    const others = loadNoteVectors(store, provider, model, top.map((c) => c.path));
+    const shown = top.map((c) => ({ ...c, s: pairScore(me, others.get(c.path)!, DEFAULT_WEIGHTS) }));
     const refs = loadSectionRefs(store, provider, model, [path, ...shown.map((c) => c.path)]);
     const candidates = shown.map((c) => candidate(refs.get(path)!, { path: c.path, sections: refs.get(c.path)! }, c.s, c.linked));
     return { note: path, ...info, candidates };
@@ -242,7 +266,7 @@ export async function duplicateGroups(ctx: SimilarContext, opts: ProviderChoice 
 
 function duplicatesOf(ctx: SimilarContext, { store, provider, model, info }: Vectors, threshold: number): DuplicatesResult {
   const notes = loadNoteVectors(store, provider, model);
-  const { links, templates } = ctx.reader.read((h) => ({ links: linkPairs(h.db), templates: templateNotes(h.db, ctx.root) })).result;
+  const { links, templates } = ctx.reader.read((h) => ({ links: linkPairs(h.db), templates: templateNotes(h.db, ctx.root, store) })).result;
   const list = [...notes.values()].filter((n) => !templates.has(n.path)).sort((x, y) => (x.path < y.path ? -1 : 1));
   const name = (p: string) => linkFoldKey(p.slice(p.lastIndexOf('/') + 1));
   const floor = threshold - SAME_NAME_MARGIN;

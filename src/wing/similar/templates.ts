@@ -1,6 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Db } from '../../index/index.js';
+import { notesFingerprint } from './notes-fingerprint.js';
+import { getMeta, setMeta, type VectorDb } from './vector-store.js';
 
 /**
  * Notes that are templates — scaffolding for new notes, not content — are
@@ -31,17 +33,41 @@ export function templateFolders(root: string): string[] {
   return [...folders];
 }
 
-export function templateNotes(db: Db, root: string): Set<string> {
+/**
+ * The notes that are templates. Which notes hold placeholders is a scan of
+ * every section's text (~33 MB at 10k notes): it is kept in the vector
+ * store's meta with the fingerprint of the index's notes it was found in
+ * (notes-fingerprint.ts), and scanned again only when that changes. The folders and frontmatter errors are read every time
+ * (one small query).
+ */
+export function templateNotes(db: Db, root: string, store?: VectorDb): Set<string> {
   const folders = templateFolders(root).map((f) => f.toLowerCase() + '/');
   const out = new Set<string>();
   for (const r of db.prepare(`SELECT path, frontmatter_error FROM files WHERE kind = 'note'`).iterate() as Iterable<{ path: string; frontmatter_error: string | null }>) {
     if (folders.some((f) => r.path.toLowerCase().startsWith(f)) || r.frontmatter_error?.includes('NON_SCALAR_KEY')) out.add(r.path);
   }
-  for (const r of db.prepare(`SELECT DISTINCT f.path FROM sections s JOIN files f ON f.id = s.file_id WHERE f.kind = 'note' AND (s.text LIKE '%{{%' OR s.text LIKE '%<\\%%' ESCAPE '\\')`).iterate() as Iterable<{ path: string }>) {
-    if (!out.has(r.path)) {
-      const texts = db.prepare('SELECT s.text FROM sections s JOIN files f ON f.id = s.file_id WHERE f.path = ?').pluck().all(r.path) as string[];
-      if (texts.some((t) => PLACEHOLDER.test(t))) out.add(r.path);
-    }
+  const fingerprint = notesFingerprint(db);
+  const cached = store ? getMeta(store, PLACEHOLDER_META) : null;
+  let placeholders: string[];
+  if (cached && (JSON.parse(cached) as { fingerprint: string }).fingerprint === fingerprint) {
+    placeholders = (JSON.parse(cached) as { paths: string[] }).paths;
+  } else {
+    placeholders = placeholderNotes(db);
+    if (store) setMeta(store, PLACEHOLDER_META, JSON.stringify({ fingerprint, paths: placeholders }));
   }
+  for (const p of placeholders) out.add(p);
   return out;
+}
+
+/** Meta key of the notes that hold template placeholders, with the fingerprint they were found at. */
+const PLACEHOLDER_META = 'template_placeholders';
+
+/** Notes whose text holds a template placeholder: a LIKE over every section, then the pattern on the notes it finds. */
+function placeholderNotes(db: Db): string[] {
+  const out: string[] = [];
+  const texts = db.prepare('SELECT s.text FROM sections s JOIN files f ON f.id = s.file_id WHERE f.path = ?').pluck();
+  for (const r of db.prepare(`SELECT DISTINCT f.path FROM sections s JOIN files f ON f.id = s.file_id WHERE f.kind = 'note' AND (s.text LIKE '%{{%' OR s.text LIKE '%<\\%%' ESCAPE '\\')`).iterate() as Iterable<{ path: string }>) {
+    if ((texts.all(r.path) as string[]).some((t) => PLACEHOLDER.test(t))) out.push(r.path);
+  }
+  return out.sort();
 }
