@@ -17,6 +17,7 @@ import { fileURLToPath } from 'node:url';
 import { run, summarize, type Timing } from './lib/measure.js';
 import { snapshotCli } from './lib/snapshot-cli.js';
 import { ensureSyntheticVault } from './synthetic-vault.js';
+import { recordTargets, type TargetRow } from './lib/targets.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repo = path.resolve(here, '..');
@@ -37,6 +38,7 @@ function notesOf(dir: string, rel = ''): string[] {
 // a private copy of dist/ (others rebuild dist/ while a bench runs)
 const CLI = snapshotCli(repo, path.join(BENCH_DIR, 'cli-snapshot-similar'));
 const results: Record<string, unknown> = {};
+const targets: TargetRow[] = [];
 for (const n of SIZES) {
   const shared = path.join(BENCH_DIR, `vault-${n}`);
   const vaultDir = path.join(BENCH_DIR, `similar-vault-${n}`);
@@ -116,6 +118,12 @@ for (const n of SIZES) {
     vectors_bytes: vectorsBytes,
   };
   results[String(n)] = row;
+  const k = `${n / 1000}k notes`;
+  targets.push(
+    { issue: '#26', what: `similar first run, ${k}`, value: row.first_run.median / 1000, unit: 's', bound: '<=', limit: 20, note: 'wall' },
+    { issue: '#26', what: `similar first run peak RSS, ${k}`, value: rss ? rss / 1024 : null, unit: 'MB', bound: '<', limit: 300 },
+    { issue: '#26', what: `warm similar NOTE, ${k}`, value: warm.median / 1000, unit: 's', bound: '<=', limit: 0.5, note: 'wall' },
+  );
   const f = (t: Timing) => `${Math.round(t.median)} ms`;
   const cpu = (t: Timing | null) => (t ? f(t) : 'n/a');
   console.log(`\nsimilar on ${notes.length} synthetic notes (whole process, median; CPU = user + sys)`);
@@ -128,5 +136,6 @@ for (const n of SIZES) {
   console.log(`| --duplicates (whole vault) | ${f(dup)} | | | |`);
   console.log(`peak RSS of the first run (largest of ${first.length}): ${rss ? `${Math.round(rss / 1024)} MB` : 'n/a'}; vectors.sqlite ${(vectorsBytes / 1e6).toFixed(1)} MB`);
 }
+recordTargets('similar', targets);
 fs.mkdirSync(path.join(here, 'results'), { recursive: true });
 fs.writeFileSync(path.join(here, 'results', 'similar.json'), `${JSON.stringify({ date: new Date().toISOString(), results }, null, 2)}\n`);
