@@ -27,19 +27,16 @@ import { holdLiveVectors, liveVectorsFor } from '../src/wing/dense/live-vectors.
 import { benchThroughFaces } from './lib/dense-faces.js';
 import { recordTargets } from './lib/targets.js';
 import { encodeLengths, openVectorStore } from '../src/wing/similar/vector-store.js';
+import { mulberry32 } from './lib/random.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const SECTIONS = 5;
 const SHAPES = (process.env.VAULTGATE_BENCH_DENSE ?? '1000x768,10000x384,10000x768,10000x1024').split(',').map((s) => s.split('x').map(Number) as [number, number]);
 
-/** A deterministic pseudo-random stream (mulberry32): the same store every run. */
+/** A deterministic pseudo-random stream centred on 0 (bench/lib/random.ts's mulberry32): the same vectors every run. */
 function rng(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296 - 0.5;
-  };
+  const next = mulberry32(seed);
+  return () => next() - 0.5;
 }
 
 function unit(r: () => number, dims: number): Float32Array {

@@ -6,18 +6,15 @@ import { test } from 'node:test';
 import { holdLiveVectors, liveVectorsFor } from '../../../../src/wing/dense/live-vectors.js';
 import { noteVectors, openStoredVectors, scanSections } from '../../../../src/wing/dense/stored-vectors.js';
 import { encodeLengths, openVectorStore } from '../../../../src/wing/similar/vector-store.js';
+import { mulberry32 } from '../../../../bench/lib/random.js';
 
 const DIMS = 16;
 const SECTIONS = 3;
 
-/** A deterministic pseudo-random stream (mulberry32). */
+/** A deterministic pseudo-random stream centred on 0 (bench/lib/random.ts's mulberry32): the same vectors every run. */
 function rng(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296 - 0.5;
-  };
+  const next = mulberry32(seed);
+  return () => next() - 0.5;
 }
 
 function unit(r: () => number): Float32Array {
