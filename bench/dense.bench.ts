@@ -107,12 +107,12 @@ for (const [notes, dims] of SHAPES) {
     dims,
     sections: notes * SECTIONS,
     store_mb: Math.round(bytes / 1e5) / 10,
-    scan_ms: time(() => scanSections(db, 'p', 'm', dims, [q], 50)),
+    scan_ms: time(() => scanSections({ db, provider: 'p', model: 'm', dims }, [q], { topK: 50 })),
     live_load_ms: 0,
     live_scan_ms: 0,
     full_ms: time(() => fullScan(db, dims, q)),
     note_pool: SCAN_NOTE_POOL,
-    candidates_ms: time(() => noteVectors(db, 'p', 'm', dims, paths)),
+    candidates_ms: time(() => noteVectors({ db, provider: 'p', model: 'm', dims }, paths)),
   };
   // A long-lived face's matrix (live-vectors.ts): loaded once, then each scan is a loop over memory.
   const release = holdLiveVectors(root, env);
