@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { loadUseLite } from '../../src/lazy-require.js';
 import { cosine, USE_LITE_MISSING, useLiteInstalled } from '../helpers/use-lite.js';
 
-const POOL = new URL('../../dist/providers/local-embed-pool.js', import.meta.url);
+const POOL = new URL('../../dist/wing/providers/local-embed-pool.js', import.meta.url);
 const skip = !useLiteInstalled
   ? USE_LITE_MISSING
   : !fs.existsSync(fileURLToPath(POOL))
