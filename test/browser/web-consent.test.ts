@@ -18,6 +18,10 @@ import { offMachineUrl, startFakeProvider, type FakeProvider, type ReceivedReque
 import { serve } from '../helpers/serve.js';
 import { tempDir, tempVault } from '../helpers/temp-vault.js';
 
+// The callbacks handed to page.evaluate run in the browser, but this file is
+// type-checked against Node's lib (no DOM): name the browser globals they use.
+declare const document: any, window: any, Node: any, ClipboardEvent: any, DataTransfer: any;
+
 const CHROMIUM = '/usr/bin/chromium';
 const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 const skip = fs.existsSync(CHROMIUM) ? undefined : `chromium is not installed at ${CHROMIUM}: run \`bash scripts/setup-system.sh\``;

@@ -13,6 +13,10 @@ import { EVIDENCE_CLAIM, EVIDENCE_DST, EVIDENCE_NOTES, editNote, planProposal } 
 import { serve } from '../helpers/serve.js';
 import { tempDir, tempVault } from '../helpers/temp-vault.js';
 
+// The callbacks handed to page.evaluate run in the browser, but this file is
+// type-checked against Node's lib (no DOM): name the browser globals they use.
+declare const document: any, window: any, Node: any, ClipboardEvent: any, DataTransfer: any;
+
 const CHROMIUM = '/usr/bin/chromium';
 const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 const skip = !fs.existsSync(CHROMIUM)
@@ -40,7 +44,7 @@ test('web inbox: a plan proposal shows its claim with the cited fragments beside
     assert.equal(await row(p.frag('B', 2)).locator('.fragment').innerText(), 'Origin servers were overloaded in 2024.');
     assert.match(await row(p.frag('B', 2)).locator('.where').innerText(), /^B ops\/Cache lifetime\.md:8 \(Cache lifetime > Why\)$/);
     assert.match(await row(p.frag('A', 1)).locator('.where').innerText(), /reviews\/Origin load\.md:5 .*the link goes here/);
-    assert.deepEqual(await items.evaluateAll((ls) => ls.map((l) => l.className)), ['ok', 'ok', 'ok']);
+    assert.deepEqual(await items.evaluateAll((ls: any[]) => ls.map((l) => l.getAttribute('class'))), ['ok', 'ok', 'ok']);
     // the claim and its evidence come before the actions and the diff: judged first
     assert.ok(await page.evaluate(() => document.querySelector('#claim')!.compareDocumentPosition(document.querySelector('#detail .actions')!) === Node.DOCUMENT_POSITION_FOLLOWING));
 

@@ -21,6 +21,10 @@ import { REPO_ROOT, runCliProcess } from '../helpers/run-cli.js';
 import { serve, type Served } from '../helpers/serve.js';
 import { tempDir, tempVault } from '../helpers/temp-vault.js';
 
+// The callbacks handed to page.evaluate run in the browser, but this file is
+// type-checked against Node's lib (no DOM): name the browser globals they use.
+declare const document: any, window: any, Node: any, ClipboardEvent: any, DataTransfer: any;
+
 const CHROMIUM = '/usr/bin/chromium';
 const SHOTS = process.env.VAULTGATE_SCREENSHOTS === '1' ? path.join(REPO_ROOT, 'docs/screenshots') : null;
 /** The flags CI runs chromium with: no sandbox (containers), no GPU, nothing fetched from the network. */

@@ -11,6 +11,10 @@ import { runCliProcess } from '../helpers/run-cli.js';
 import { serve, type Served } from '../helpers/serve.js';
 import { tempDir, tempVault } from '../helpers/temp-vault.js';
 
+// The callbacks handed to page.evaluate run in the browser, but this file is
+// type-checked against Node's lib (no DOM): name the browser globals they use.
+declare const document: any, window: any, Node: any, ClipboardEvent: any, DataTransfer: any;
+
 const CHROMIUM = '/usr/bin/chromium';
 const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 const skip = !fs.existsSync(CHROMIUM) ? `chromium is not installed at ${CHROMIUM}: run \`bash scripts/setup-system.sh\`` : undefined;
@@ -77,7 +81,7 @@ test('web inbox, the person’s side: History in sentences, local times, short h
       const code = page.locator(`#log code.hash[data-full="${full}"]`).first();
       assert.equal(await code.innerText(), `${full.slice(0, 12)}…`);
       assert.equal(await code.getAttribute('title'), full);
-      const copied = await code.evaluate((node) => {
+      const copied = await code.evaluate((node: any) => {
         const range = document.createRange();
         range.selectNodeContents(node);
         const sel = window.getSelection()!;

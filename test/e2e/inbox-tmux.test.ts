@@ -93,7 +93,7 @@ test('inbox (tmux 80×24): a queue of 1,000 proposals shows its first rows, G an
     for (let i = 1; i <= 1000; i++) {
       const text = `# Note ${i}\n`;
       const change: StoredChange = { path: `Queue/${i}.md`, action: 'write', to: null, base_sha256: null, old_text: null, new_text: text, new_sha256: sha(text) };
-      store.insert({ title: `change ${i}`, summary: null, agent: i % 2 ? 'claude' : 'codex', session: null, scenario: null, allow_shrink: false, origin: 'propose', rollback_of: null, changes: [change] }, 'test');
+      store.insert({ title: `change ${i}`, summary: null, agent: i % 2 ? 'claude' : 'codex', session: null, scenario: null, allow_shrink: false, allow_relink: false, allow_broken_links: false, origin: 'propose', rollback_of: null, changes: [change] }, 'test');
     }
   } finally {
     store.close();

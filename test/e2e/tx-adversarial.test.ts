@@ -72,8 +72,8 @@ const mutation: fc.Arbitrary<{ kind: string; text: string }> = fc.oneof(
   }),
   fc.tuple(wrongType, fc.constantFrom('schema', 'operation_id', 'operation_type', 'writes', 'expected_hashes', 'read_preconditions', 'w.path', 'w.mode', 'w.content', 'w.to')).map(([v, field]) => {
     const b = base() as Record<string, unknown> & ReturnType<typeof base>;
-    if (field.startsWith('w.')) b.writes[field === 'w.to' ? 2 : 0]![field.slice(2)] = v;
-    else b[field] = field === 'writes' && Array.isArray(v) ? v.map(() => 1) : v;
+    if (field.startsWith('w.')) (b.writes[field === 'w.to' ? 2 : 0] as Record<string, unknown>)[field.slice(2)] = v;
+    else (b as Record<string, unknown>)[field] = field === 'writes' && Array.isArray(v) ? v.map(() => 1) : v;
     return { kind: 'wrong-type', text: JSON.stringify(b) };
   }),
   fc.tuple(badHash, fc.constantFrom('a.md', 'c.md', 'keep.md')).map(([h, p]) => {

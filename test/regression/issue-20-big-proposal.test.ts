@@ -25,7 +25,7 @@ import { tempVault } from '../helpers/temp-vault.js';
 
 let comparisons = 0;
 const equals = Diff.prototype.equals;
-Diff.prototype.equals = function (this: Diff<unknown, unknown>, ...args: Parameters<typeof equals>) {
+Diff.prototype.equals = function (this: Diff<string, string>, ...args: Parameters<typeof equals>) {
   comparisons++;
   return equals.apply(this, args);
 };

@@ -164,7 +164,7 @@ test('issue 20.2: the MCP server (watched session) sees a same-size edit, and re
   });
   const client = new Client({ name: 'vaultgate-test', version: '1.0.0' });
   await client.connect(transport);
-  const call = async (name: string, args: object) => (await client.callTool({ name, arguments: args })) as any;
+  const call = async (name: string, args: Record<string, unknown>) => (await client.callTool({ name, arguments: args })) as any;
   try {
     assert.equal((await call('search', { query: 'crimson' })).structuredContent.total, 1);
     editKeepingStat(v.note, NEW);

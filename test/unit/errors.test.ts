@@ -57,7 +57,7 @@ test('errors: the exit code follows from the code; anything untyped is a bug (1)
 test('errors: the founding systems’ names in docs/errors.md map to codes that exist (issue 22 §4)', () => {
   const page = fs.readFileSync(path.join(REPO_ROOT, 'docs/errors.md'), 'utf8');
   const section = page.slice(page.indexOf('## Coming from the founding systems'));
-  const rows = [...section.matchAll(/^\| `([A-Z_0-9]+)` \| `([A-Z_0-9]+)` \|/gm)].map((m) => [m[1]!, m[2]!]);
+  const rows = [...section.matchAll(/^\| `([A-Z_0-9]+)` \| `([A-Z_0-9]+)` \|/gm)].map((m) => [m[1]!, m[2]!] as const);
   assert.ok(rows.some(([from, to]) => from === 'CASEFOLD_PATH_ALIAS' && to === 'PATH_CASE_ALIAS'));
   for (const [from, to] of rows) {
     assert.ok(to in EXIT_CODES, `${from} maps to ${to}, which src/errors.ts does not have`);

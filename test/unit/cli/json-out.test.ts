@@ -12,7 +12,7 @@ const out = (v: unknown) => {
 
 test('writeJsonCompact writes exactly JSON.stringify(value)', () => {
   fc.assert(
-    fc.property(fc.anything({ withUndefined: true, withNullPrototype: true, withDate: true, withBoxedValues: false, withMap: true, withSet: true }), (v) => {
+    fc.property(fc.anything({ withNullPrototype: true, withDate: true, withBoxedValues: false, withMap: true, withSet: true }), (v) => {
       fc.pre(JSON.stringify(v) !== undefined);
       assert.equal(out(v).text, JSON.stringify(v));
     }),

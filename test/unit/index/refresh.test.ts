@@ -283,9 +283,9 @@ test('refresh: after a run of small changes, every link resolves exactly as a re
   assert.deepEqual(incremental, rebuilt);
   // Every token of every FTS table, placed by note path and section index rather than
   // by row id (ids depend on the order notes were indexed in): anchor text included.
-  assert.ok(incrementalFts.anchors_fts.some((r) => r.includes('seven')) === false, 'the edited link no longer describes the robber');
-  assert.ok(incrementalFts.anchors_fts.some((r) => r.includes('levain')), JSON.stringify(incrementalFts.anchors_fts));
-  assert.ok(incrementalFts.anchors_fts.some((r) => r.includes('wild')), 'frontmatter values are anchor text of their note');
+  assert.ok(incrementalFts.anchors_fts!.some((r) => r.includes('seven')) === false, 'the edited link no longer describes the robber');
+  assert.ok(incrementalFts.anchors_fts!.some((r) => r.includes('levain')), JSON.stringify(incrementalFts.anchors_fts));
+  assert.ok(incrementalFts.anchors_fts!.some((r) => r.includes('wild')), 'frontmatter values are anchor text of their note');
   assert.deepEqual(incrementalFts, rebuiltFts);
 });
 

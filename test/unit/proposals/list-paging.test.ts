@@ -28,7 +28,7 @@ function seeded(): { root: string; home: string } {
     for (let i = 1; i <= 30; i++) {
       const title = i === 7 ? 'Über die Brote' : i === 8 ? '100% rye_bread' : `change ${i}`;
       const changes = i === 9 ? [write(`Notes/${i}.md`, 'Archive/Sourdough.md')] : [write(`Notes/${i}.md`)];
-      store.insert({ title, summary: null, agent: i % 3 === 0 ? 'bob' : 'alice', session: null, scenario: null, allow_shrink: false, origin: 'propose', rollback_of: null, changes }, 'test');
+      store.insert({ title, summary: null, agent: i % 3 === 0 ? 'bob' : 'alice', session: null, scenario: null, allow_shrink: false, allow_relink: false, allow_broken_links: false, origin: 'propose', rollback_of: null, changes }, 'test');
     }
     for (const id of ['p-5', 'p-6']) assert.ok(store.transition(id, { from: ['pending'], to: 'declined', set: { declined_reason: 'no' } }));
   } finally {

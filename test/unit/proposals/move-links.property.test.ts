@@ -59,6 +59,8 @@ const vaultSpec = fc.record({
   format: fc.constantFrom(null, 'shortest', 'relative', 'absolute'),
   move: fc.record({ kind: fc.constantFrom('note', 'note', 'attachment', 'folder'), which: fc.nat(), dest: fc.constantFrom(...DEST_FOLDERS), name: fc.option(fc.constantFrom(...NAMES)), rename: fc.boolean() }),
 });
+/** One generated vault: what `vaultSpec` produces (fast-check 4 has no `fc.Infer`). */
+type VaultSpec = typeof vaultSpec extends fc.Arbitrary<infer T> ? T : never;
 
 const dirOf = (p: string) => (p.includes('/') ? p.slice(0, p.lastIndexOf('/')) : '');
 const baseOf = (p: string) => p.slice(p.lastIndexOf('/') + 1);
@@ -162,7 +164,7 @@ interface Built {
   attachments: string[];
 }
 
-function build(v: fc.Infer<typeof vaultSpec>): Built {
+function build(v: VaultSpec): Built {
   const notes = v.notes.map(([f, n]) => `${f}${n}.md`);
   const attachments = v.attachments.map(([f, n]) => `${f}${n}`);
   const all = [...notes, ...attachments];
@@ -176,7 +178,7 @@ function build(v: fc.Infer<typeof vaultSpec>): Built {
 }
 
 /** The move the spec asks for, or null when it does not fit this vault (the run is skipped). */
-function moveOf(v: fc.Infer<typeof vaultSpec>, b: Built): { request: ChangeRequest; moved: Map<string, string> } | null {
+function moveOf(v: VaultSpec, b: Built): { request: ChangeRequest; moved: Map<string, string> } | null {
   const all = [...b.notes, ...b.attachments];
   const taken = new Set(all.map((p) => p.toLowerCase()));
   const m = v.move;

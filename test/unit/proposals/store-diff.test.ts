@@ -24,7 +24,7 @@ test('store: ids count up per vault, texts come back exactly, and nothing can be
   const store = ProposalStore.open(root, { VAULTGATE_HOME: home });
   try {
     const mk = (title: string) =>
-      store.insert({ title, summary: null, agent: 'a', session: null, scenario: null, allow_shrink: false, origin: 'propose', rollback_of: null, changes: [write('\ufeffold\r\n', 'new 🎉\n')] }, 'a');
+      store.insert({ title, summary: null, agent: 'a', session: null, scenario: null, allow_shrink: false, allow_relink: false, allow_broken_links: false, origin: 'propose', rollback_of: null, changes: [write('\ufeffold\r\n', 'new 🎉\n')] }, 'a');
     const p1 = mk('one');
     const p2 = mk('two');
     assert.deepEqual([p1.id, p2.id], ['p-1', 'p-2']);

@@ -71,7 +71,7 @@ test('proposal store v9 → v10: deflated rows read back; a large text is kept r
     const larger = large.replace('word0', 'WORD0');
     const p = store.insert(
       {
-        title: 'T2', summary: null, agent: null, session: null, scenario: null, allow_shrink: false, origin: 'propose', rollback_of: null,
+        title: 'T2', summary: null, agent: null, session: null, scenario: null, allow_shrink: false, allow_relink: false, allow_broken_links: false, origin: 'propose', rollback_of: null,
         changes: [{ path: 'b.md', action: 'write', to: null, base_sha256: sha(small), old_text: small, new_text: larger, new_sha256: sha(larger) }],
       },
       'a',
@@ -113,7 +113,7 @@ test('proposal store: knownTextKeys are textKey of every text kept or read exact
   try {
     store.insert(
       {
-        title: 'T', summary: null, agent: null, session: null, scenario: null, allow_shrink: false, origin: 'propose', rollback_of: null,
+        title: 'T', summary: null, agent: null, session: null, scenario: null, allow_shrink: false, allow_relink: false, allow_broken_links: false, origin: 'propose', rollback_of: null,
         changes: [{ path: 'a.md', action: 'write', to: null, base_sha256: sha(old), old_text: old, new_text: now, new_sha256: sha(now) }],
       },
       'a',
@@ -146,7 +146,7 @@ test('proposal store: texts of every size up to the raw bound round-trip exactly
   try {
     texts.forEach((t, i) =>
       store.insert(
-        { title: `T${i}`, summary: null, agent: null, session: null, scenario: null, allow_shrink: false, origin: 'propose', rollback_of: null, changes: [{ path: `n${i}.md`, action: 'write', to: null, base_sha256: null, old_text: null, new_text: t, new_sha256: sha(t) }] },
+        { title: `T${i}`, summary: null, agent: null, session: null, scenario: null, allow_shrink: false, allow_relink: false, allow_broken_links: false, origin: 'propose', rollback_of: null, changes: [{ path: `n${i}.md`, action: 'write', to: null, base_sha256: null, old_text: null, new_text: t, new_sha256: sha(t) }] },
         'a',
       ),
     );

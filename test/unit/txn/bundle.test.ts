@@ -147,7 +147,7 @@ test('content_file is read relative to the bundle and must match its sha256', ()
   fs.writeFileSync(path.join(dir, 'img.png'), Buffer.from([0, 1, 2, 255]));
   const good = sha(Buffer.from([0, 1, 2, 255]));
   const b = parse({ ...base(), writes: [{ path: 'img.png', mode: 'create', content_file: 'img.png', sha256: good }], expected_hashes: { 'img.png': null } }, dir);
-  assert.deepEqual([...b.writes[0]!.content!], [0, 1, 2, 255]);
+  assert.deepEqual([...(b.writes[0] as { content?: Buffer }).content!], [0, 1, 2, 255]);
   assert.equal(code(() => parse({ ...base(), writes: [{ path: 'img.png', mode: 'create', content_file: 'img.png', sha256: sha('x') }], expected_hashes: { 'img.png': null } }, dir)), 'BUNDLE_INVALID');
   assert.equal(code(() => parse({ ...base(), writes: [{ path: 'img.png', mode: 'create', content_file: 'nope.png', sha256: good }], expected_hashes: { 'img.png': null } }, dir)), 'BUNDLE_INVALID');
 });
