@@ -31,6 +31,29 @@ const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 // Chunk names carry content hashes: drop the previous build's, or they pile up.
 const out = path.join(repo, 'dist/cli');
 for (const name of fs.existsSync(out) ? fs.readdirSync(out) : []) if (/^chunk-.*\.js(\.map)?$/.test(name)) fs.rmSync(path.join(out, name));
+/**
+ * tsc never deletes what it emitted for a source that has since moved or gone,
+ * so a stale dist/providers once kept a test passing here that a clean clone
+ * skipped. Drop every emitted file of dist/ whose source is no longer in src/
+ * (the bundle's own outputs below excepted), and the folders left empty.
+ */
+const BUNDLE_OUTPUTS = /^dist\/cli\/(cli|read|parse-worker|read-worker|local-embed-worker|chunk-[^/]*)\.(c?js)(\.map)?$/;
+function pruneOrphans(dir) {
+  for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+    const p = path.join(dir, e.name);
+    if (e.isDirectory()) {
+      pruneOrphans(p);
+      if (fs.readdirSync(p).length === 0) fs.rmdirSync(p);
+      continue;
+    }
+    const rel = path.relative(repo, p).split(path.sep).join('/');
+    const emitted = /^dist\/(.*?)(\.d\.ts|\.c?js)(\.map)?$/.exec(rel);
+    if (!emitted || BUNDLE_OUTPUTS.test(rel)) continue;
+    const source = path.join(repo, 'src', emitted[1]);
+    if (!fs.existsSync(`${source}.ts`) && !fs.existsSync(`${source}.tsx`)) fs.rmSync(p);
+  }
+}
+pruneOrphans(path.join(repo, 'dist'));
 // One id per build: a daemon answers only CLI processes of its own build (src/version.ts).
 const define = { __VAULTGATE_BUILD__: JSON.stringify(crypto.randomUUID()) };
 const common = {
