@@ -41,7 +41,7 @@ export interface LsaParams {
  * on whole notes beat training on sections (dev ROC AUC of the blended score
  * 0.903 vs 0.884 at 100 dims), and 150 dims beat 100 (0.911 vs 0.903).
  */
-export const DEFAULT_LSA_PARAMS: LsaParams = { dims: 150, k1: 1.2, b: 0.75, minDf: 2, maxTerms: 60_000, maxTrainRows: 12_000, alpha: 1, trainOn: 'notes', version: 1 };
+export const DEFAULT_LSA_PARAMS: Readonly<LsaParams> = Object.freeze({ dims: 150, k1: 1.2, b: 0.75, minDf: 2, maxTerms: 60_000, maxTrainRows: 12_000, alpha: 1, trainOn: 'notes', version: 1 });
 
 export interface LsaModel {
   /** Hash of the parameters and the training data: the `model` a vector is stored under. */
