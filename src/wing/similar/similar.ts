@@ -3,7 +3,7 @@ import type { Db, IndexReader } from '../../index/index.js';
 import { linkFoldKey, readNoteArg } from '../../links/index.js';
 import { modelFor, resolveProvider, type ConsentGate, type ConsentGrant, type PlanSummary } from '../providers/index.js';
 import { refreshProviderVectors } from './embed-provider.js';
-import { countNoteVectors, forEachNoteHead, loadNoteVectors, noteSectionsReader, type NoteHead, loadSectionRefs, type SectionRef } from './load-vectors.js';
+import { countNoteVectors, loadNoteVectors, loadSectionRefs, scanNoteHeads, type SectionRef } from './load-vectors.js';
 import { DEFAULT_LSA_PARAMS } from './lsa.js';
 import { refreshLsaVectors, type RefreshOutcome } from './lsa-refresh.js';
 import { DEFAULT_WEIGHTS, pairScore, type NoteVectors, type PairScore } from './score.js';
@@ -179,11 +179,11 @@ export async function similarNotes(ctx: SimilarContext, note: string, opts: Prov
     // they are ranked) is left there, its sections never read: it could not be shown.
     const limit = opts.limit ?? 10;
     const scorer = new ScanScorer(me, DEFAULT_WEIGHTS);
-    const sectionsOf = noteSectionsReader(store);
-    const readSections = (h: NoteHead) => sectionsOf(h.rowid);
     const best: number[] = [];
     const scored: { path: string; score: number; linked: Linked }[] = [];
-    forEachNoteHead(store, provider, model, (other) => {
+    // In the table's order (scanNoteHeads): what is shown does not depend on it, the bar only
+    // ever rises, and a note left out could not have reached the final best `limit`.
+    scanNoteHeads(store, provider, model, (other, readSections) => {
       if (other.path === path || templates.has(other.path)) return;
       const linked = linkedOf(links, path, other.path);
       if (linked !== 'none' && !opts.includeLinked) return;
