@@ -88,6 +88,7 @@ export function scanNoteHeads(store: VectorDb, provider: string, model: string, 
   let seen = 0;
   let read = 0;
   let last: number | null = null;
+  let whole = false;
   for (const r of heads.iterate(provider, model) as Iterable<HeadColumns>) {
     const head = headOf(r);
     last = r.rowid;
@@ -97,9 +98,12 @@ export function scanNoteHeads(store: VectorDb, provider: string, model: string, 
       return packed(one.get(r.rowid) as SectionColumns);
     });
     // Leaving the loop ends the statement (better-sqlite3 resets it).
-    if (seen === JUDGE_AFTER && read >= MOSTLY_READ * seen) break;
+    if (seen === JUDGE_AFTER && read >= MOSTLY_READ * seen) {
+      whole = true;
+      break;
+    }
   }
-  if (seen < JUDGE_AFTER || read < MOSTLY_READ * seen) return;
+  if (!whole) return;
   const rest = store.prepare('SELECT rowid, path, dense, sparse, section_len, section_dense FROM notes WHERE +provider = ? AND +model = ? AND rowid > ? ORDER BY rowid');
   for (const r of rest.iterate(provider, model, last) as Iterable<HeadColumns & SectionColumns>) {
     const sections = packed(r);
