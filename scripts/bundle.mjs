@@ -15,7 +15,9 @@
  *   only when none answers. The CommonJS form skips Node's ES module loader
  *   (~10-20 ms of every start) on a forwarded read.
  * - The rest of dist/ stays tsc's (tests, the bench and the library import it).
- * - Not bundled: better-sqlite3 (a native addon), and packages loaded on first
+ * - better-sqlite3's JavaScript is bundled, its native addon is not (see
+ *   sqliteAddon below).
+ * - Not bundled: packages loaded on first
  *   use through `createRequire` (zod, yaml, lezer: src/lazy-require.ts), or only
  *   by the terminal inbox (ink, react) or the MCP server (the MCP SDK, which
  *   imports zod itself: bundling it would load a second zod); they resolve from
@@ -62,7 +64,7 @@ const common = {
   bundle: true,
   platform: 'node',
   target: 'node20',
-  external: ['better-sqlite3', 'zod', 'yaml', '@lezer/*', 'turndown', 'ink', 'react', 'react/*', '@modelcontextprotocol/sdk'],
+  external: ['better-sqlite3/package.json', 'zod', 'yaml', '@lezer/*', 'turndown', 'ink', 'react', 'react/*', '@modelcontextprotocol/sdk'],
   sourcemap: 'linked',
   logLevel: 'warning',
 };
@@ -101,6 +103,38 @@ for (const name of ${JSON.stringify(names)}) Object.defineProperty(exports, name
   },
 };
 
+/**
+ * better-sqlite3's JavaScript goes into the bundles: as a package its 15 small
+ * files cost ~8 ms of every read to resolve and compile (no code cache reaches
+ * them); in read.cjs they come from the cache with the rest. Its native addon
+ * stays where npm put it. The package finds the addon with `bindings`, which
+ * works out the package's folder from its caller's file — inside a bundle that
+ * would be dist/cli. This stand-in loads the addon from the real package's
+ * folder (build/Release, where npm's install puts it), and asks `bindings`
+ * with that folder for any other layout (a Debug build, node-pre-gyp).
+ */
+const sqliteAddon = {
+  name: 'sqlite-addon',
+  setup(b) {
+    b.onResolve({ filter: /^bindings$/ }, (args) => {
+      if (args.namespace === 'vg-sqlite-addon') return { path: 'bindings', external: true };
+      return /[\\/]node_modules[\\/]better-sqlite3[\\/]/.test(args.importer) ? { path: 'bindings', namespace: 'vg-sqlite-addon' } : undefined;
+    });
+    b.onLoad({ filter: /.*/, namespace: 'vg-sqlite-addon' }, () => ({
+      contents: `module.exports = function sqliteAddon(name) {
+  const root = require('node:path').dirname(require.resolve('better-sqlite3/package.json'));
+  try {
+    return require(root + '/build/Release/' + name);
+  } catch (e) {
+    if (e.code !== 'MODULE_NOT_FOUND') throw e;
+    return require('bindings')({ bindings: name, module_root: root });
+  }
+};`,
+      loader: 'js',
+    }));
+  },
+};
+
 await build({
   ...common,
   entryPoints: {
@@ -109,7 +143,7 @@ await build({
     'read-worker': 'src/index/read-worker.ts',
     'local-embed-worker': 'src/wing/providers/local-embed-worker.ts',
   },
-  plugins: [lazyBuiltins],
+  plugins: [lazyBuiltins, sqliteAddon],
   splitting: true,
   format: 'esm',
   chunkNames: 'chunk-[hash]',
@@ -162,7 +196,7 @@ const commonJs = {
   define: { ...define, 'import.meta.url': '__vgImportMetaUrl' },
   banner: { js: "const __vgImportMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
 };
-await build({ ...common, ...commonJs, entryPoints: { read: 'src/cli/run-cli.ts' }, plugins: [lazyBuiltins, sharedBuiltins], ...strictImports });
+await build({ ...common, ...commonJs, entryPoints: { read: 'src/cli/run-cli.ts' }, plugins: [lazyBuiltins, sharedBuiltins, sqliteAddon], ...strictImports });
 
 /** main.ts's `import('./run-cli.js')` is the bundled CLI above, loaded at run time. */
 const cliAtRunTime = {

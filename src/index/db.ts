@@ -1,21 +1,19 @@
 import fs from 'node:fs';
-import { createRequire } from 'node:module';
 import path from 'node:path';
-import type Database from 'better-sqlite3';
+import Database from 'better-sqlite3';
 import { VaultgateError } from '../errors.js';
-import { once } from '../lazy-require.js';
 import { dataRoots, privateDir, privateFile, vaultCacheKey } from '../vault/index.js';
 import { APPLICATION_ID, FTS_TABLES, INDEXES_SQL, SCHEMA_VERSION, TABLES_SQL } from './schema.js';
 
 export type Db = Database.Database;
 
-/**
- * better-sqlite3 through `require`: imported as an ES module, Node first scans
- * its CommonJS source for export names (cjs-module-lexer, ~1.5 ms of every read).
- * Here rather than in lazy-require.ts, which the CLI's entry bundles: the entry
- * must not name SQLite at all (test/e2e/startup-graph.test.ts).
+/*
+ * better-sqlite3 is imported statically: the CLI's bundles carry its JavaScript
+ * (scripts/bundle.mjs), where this module is initialised only when a command
+ * first needs the index, and the package loads its native addon only when the
+ * first connection opens. The CLI's entry must still not reach it
+ * (test/e2e/startup-graph.test.ts).
  */
-const loadSqlite = once(() => createRequire(import.meta.url)('better-sqlite3') as typeof Database);
 type Env = Record<string, string | undefined>;
 
 /**
@@ -107,7 +105,7 @@ export function bulkCache(db: Db, on: boolean): void {
 }
 
 function connect(file: string, busyTimeoutMs = BUSY_TIMEOUT_MS): Db {
-  const db = new (loadSqlite())(file, { timeout: busyTimeoutMs });
+  const db = new Database(file, { timeout: busyTimeoutMs });
   db.pragma('foreign_keys = ON');
   db.pragma(`cache_size = -${CACHE_KIB}`);
   return db;

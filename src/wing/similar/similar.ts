@@ -3,7 +3,7 @@ import type { Db, IndexReader } from '../../index/index.js';
 import { linkFoldKey, readNoteArg } from '../../links/index.js';
 import { modelFor, resolveProvider, type ConsentGate, type ConsentGrant, type PlanSummary } from '../providers/index.js';
 import { refreshProviderVectors } from './embed-provider.js';
-import { countNoteVectors, forEachNoteHead, loadNoteVectors, noteSectionsReader, type NoteHead, loadSectionRefs, type SectionRef } from './load-vectors.js';
+import { countNoteVectors, loadNoteVectors, loadSectionRefs, scanNoteHeads, type SectionRef } from './load-vectors.js';
 import { DEFAULT_LSA_PARAMS } from './lsa.js';
 import { refreshLsaVectors, type RefreshOutcome } from './lsa-refresh.js';
 import { DEFAULT_WEIGHTS, pairScore, type NoteVectors, type PairScore } from './score.js';
@@ -62,25 +62,39 @@ export interface VectorsInfo {
 const round = (x: number) => Math.round(x * 10_000) / 10_000;
 
 /** The vectors brought up to date, and where to read them. */
-interface Vectors {
+interface Vectors<F> {
   store: VectorDb;
   provider: string;
   model: string;
   info: VectorsInfo;
+  /** What the command read from the index (withVectors's `fromIndex`). */
+  facts: F;
 }
 
-/** Bring the vectors up to date (incrementally), then `use` them (the store is open meanwhile). */
-async function withVectors<T>(ctx: SimilarContext, choice: ProviderChoice, use: (v: Vectors) => T): Promise<T> {
+/**
+ * Bring the vectors up to date (incrementally), then `use` them (the store is
+ * open meanwhile). `fromIndex` reads what the command needs of the index
+ * (links, template notes): for LSA in the same read as the refresh, so a
+ * one-shot process walks the vault and opens the index once, not twice
+ * (~50 ms of a warm `similar NOTE` at 10k notes); for a provider, in a read
+ * of its own after the vectors' refresh.
+ */
+async function withVectors<T, F>(ctx: SimilarContext, choice: ProviderChoice, fromIndex: (db: Db, store: VectorDb) => F, use: (v: Vectors<F>) => T): Promise<T> {
   const store = openVectorStore(ctx.root, ctx.env);
   try {
     const name = choice.provider ?? 'lsa';
     let outcome: RefreshOutcome & { storedModel?: string; sent?: PlanSummary | null; consent?: ConsentGrant | null };
+    let facts: F;
     if (name === 'lsa') {
       if (choice.model !== undefined) throw new VaultgateError('USAGE', '--model applies to embedding providers, not to the built-in lsa', { hint: 'Drop --model, or pass --provider NAME.' });
-      outcome = ctx.reader.read((h) => refreshLsaVectors(h.db, store, { params: DEFAULT_LSA_PARAMS, onProgress: ctx.onProgress })).result;
+      ({ outcome, facts } = ctx.reader.read((h) => {
+        const refreshed = refreshLsaVectors(h.db, store, { params: DEFAULT_LSA_PARAMS, onProgress: ctx.onProgress });
+        return { outcome: refreshed, facts: fromIndex(h.db, store) };
+      }).result);
     } else {
       const spec = resolveProvider(ctx.env, name);
       outcome = await refreshProviderVectors(ctx.reader, store, ctx.env, ctx.root, spec, modelFor(spec, 'embed', choice.model), { gate: choice.gate ?? { face: 'cli' }, onProgress: ctx.onProgress });
+      facts = ctx.reader.read((h) => fromIndex(h.db, store)).result;
     }
     const model = outcome.storedModel ?? outcome.model;
     if (!outcome.retrained) mapForScan(store);
@@ -89,7 +103,7 @@ async function withVectors<T>(ctx: SimilarContext, choice: ProviderChoice, use: 
       vectors: { notes: countNoteVectors(store, outcome.provider, model), embedded: outcome.embedded, retrained: outcome.retrained, took_ms: outcome.took_ms },
       ...(outcome.sent !== undefined ? { sent: outcome.sent, consent: outcome.consent ?? null } : {}),
     };
-    return use({ store, provider: outcome.provider, model, info });
+    return use({ store, provider: outcome.provider, model, info, facts });
   } finally {
     store.close();
   }
@@ -156,20 +170,20 @@ export interface SimilarResult extends VectorsInfo {
 /** `similar NOTE`: the notes most like NOTE, best first; already-linked notes left out unless asked for, templates never offered (templates.ts). */
 export async function similarNotes(ctx: SimilarContext, note: string, opts: ProviderChoice & { limit?: number; includeLinked?: boolean; minScore?: number }): Promise<SimilarResult> {
   const path = noteArg(ctx, note);
-  return withVectors(ctx, opts, ({ store, provider, model, info }) => {
+  const fromIndex = (db: Db, store: VectorDb) => ({ links: linkPairs(db, [path]), templates: templateNotes(db, ctx.root, store) });
+  return withVectors(ctx, opts, fromIndex, ({ store, provider, model, info, facts: { links, templates } }) => {
     const me = vectorsOf(loadNoteVectors(store, provider, model, [path]), path);
-    const { links, templates } = ctx.reader.read((h) => ({ links: linkPairs(h.db, [path]), templates: templateNotes(h.db, ctx.root, store) })).result;
     // Every note is scored, one row at a time, by its score alone; only the ones shown are
     // scored in full (their best section pairs) and get their sections' headings read. A
     // note whose note-level parts cannot lift it into the best `limit` so far (rounded, as
     // they are ranked) is left there, its sections never read: it could not be shown.
     const limit = opts.limit ?? 10;
     const scorer = new ScanScorer(me, DEFAULT_WEIGHTS);
-    const sectionsOf = noteSectionsReader(store);
-    const readSections = (h: NoteHead) => sectionsOf(h.rowid);
     const best: number[] = [];
     const scored: { path: string; score: number; linked: Linked }[] = [];
-    forEachNoteHead(store, provider, model, (other) => {
+    // In the table's order (scanNoteHeads): what is shown does not depend on it, the bar only
+    // ever rises, and a note left out could not have reached the final best `limit`.
+    scanNoteHeads(store, provider, model, (other, readSections) => {
       if (other.path === path || templates.has(other.path)) return;
       const linked = linkedOf(links, path, other.path);
       if (linked !== 'none' && !opts.includeLinked) return;
@@ -211,12 +225,11 @@ export async function pairSimilarity(ctx: SimilarContext, note: string, other: s
   const a = noteArg(ctx, note);
   const b = noteArg(ctx, other);
   if (a === b) throw new VaultgateError('USAGE', `NOTE and --to are the same note (${a})`, { hint: 'Compare two different notes.' });
-  return withVectors(ctx, opts, ({ store, provider, model, info }) => {
+  return withVectors(ctx, opts, (db) => linkPairs(db, [a]), ({ store, provider, model, info, facts: links }) => {
     const notes = loadNoteVectors(store, provider, model, [a, b]);
     const va = vectorsOf(notes, a);
     const vb = vectorsOf(notes, b);
     const s = pairScore(va, vb, DEFAULT_WEIGHTS, 5);
-    const links = ctx.reader.read((h) => linkPairs(h.db, [a])).result;
     const refs = loadSectionRefs(store, provider, model, [a, b]);
     const c = candidate(refs.get(a)!, { path: b, sections: refs.get(b)! }, s, linkedOf(links, a, b));
     const parts = { sparse: s.parts.sparse === null ? null : round(s.parts.sparse), dense: round(s.parts.dense), coverage: round(s.parts.coverage) };
@@ -261,12 +274,12 @@ const HEAD_DIMS = 32;
  * far; a pair that is not is not reported.
  */
 export async function duplicateGroups(ctx: SimilarContext, opts: ProviderChoice & { threshold: number }): Promise<DuplicatesResult> {
-  return withVectors(ctx, opts, (v) => duplicatesOf(ctx, v, opts.threshold));
+  const fromIndex = (db: Db, store: VectorDb) => ({ links: linkPairs(db), templates: templateNotes(db, ctx.root, store) });
+  return withVectors(ctx, opts, fromIndex, (v) => duplicatesOf(v, opts.threshold));
 }
 
-function duplicatesOf(ctx: SimilarContext, { store, provider, model, info }: Vectors, threshold: number): DuplicatesResult {
+function duplicatesOf({ store, provider, model, info, facts: { links, templates } }: Vectors<{ links: Set<string>; templates: Set<string> }>, threshold: number): DuplicatesResult {
   const notes = loadNoteVectors(store, provider, model);
-  const { links, templates } = ctx.reader.read((h) => ({ links: linkPairs(h.db), templates: templateNotes(h.db, ctx.root, store) })).result;
   const list = [...notes.values()].filter((n) => !templates.has(n.path)).sort((x, y) => (x.path < y.path ? -1 : 1));
   const name = (p: string) => linkFoldKey(p.slice(p.lastIndexOf('/') + 1));
   const floor = threshold - SAME_NAME_MARGIN;

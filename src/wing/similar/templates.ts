@@ -43,7 +43,9 @@ export function templateFolders(root: string): string[] {
 export function templateNotes(db: Db, root: string, store?: VectorDb): Set<string> {
   const folders = templateFolders(root).map((f) => f.toLowerCase() + '/');
   const out = new Set<string>();
-  for (const r of db.prepare(`SELECT path, frontmatter_error FROM files WHERE kind = 'note'`).iterate() as Iterable<{ path: string; frontmatter_error: string | null }>) {
+  // Without template folders only notes with a frontmatter error can be templates: those rows, not all 10k.
+  const sql = `SELECT path, frontmatter_error FROM files WHERE kind = 'note'${folders.length === 0 ? ' AND frontmatter_error IS NOT NULL' : ''}`;
+  for (const r of db.prepare(sql).iterate() as Iterable<{ path: string; frontmatter_error: string | null }>) {
     if (folders.some((f) => r.path.toLowerCase().startsWith(f)) || r.frontmatter_error?.includes('NON_SCALAR_KEY')) out.add(r.path);
   }
   const fingerprint = notesFingerprint(db);
