@@ -1,9 +1,9 @@
-import { linesOf, type NoteModel } from '../markdown/index.js';
-import { cleanLinkPath, linkFoldKey } from '../links/index.js';
+import { linesOf, type Link, type NoteModel } from '../markdown/index.js';
+import { cleanLinkPath, isExternalLink, linkFoldKey } from '../links/index.js';
 import { exactKeyOf } from './exact-key.js';
 import { MAX_SECTIONS_PER_NOTE } from './schema.js';
 import { splitSection } from './split-section.js';
-import { cjkBigrams, hasCjk, indexText, indexWords, normalizeText } from './text-pipeline.js';
+import { cjkBigrams, distinctTokens, hasCjk, indexText, normalizeText, tokenGeneration, tokenList, type TokenList } from './text-pipeline.js';
 
 /**
  * Turn one parsed note into the rows the index stores. Pure: no SQL, no disk.
@@ -28,7 +28,8 @@ export const MAX_INDEXED_BODY_CHARS = 200_000;
 
 export interface SectionToStore {
   idx: number;
-  headingPath: string[];
+  /** The heading path as stored: a JSON array of heading texts, outermost first. */
+  headingPath: string;
   level: number;
   startLine: number;
   endLine: number;
@@ -55,6 +56,9 @@ export interface PropertyRow {
 
 export interface NoteRows {
   title: string;
+  /** The title's exact-match key (`files.title_key`) and the path's name key (`files.name_key`). */
+  titleKey: string;
+  nameKey: string;
   sections: SectionToStore[];
   aliases: { alias: string; key: string }[];
   tags: { tag: string; name: string; line: number; source: string }[];
@@ -115,22 +119,25 @@ export function noteRows(path: string, text: string, model: NoteModel): NoteRows
   const title = noteTitle(path);
   const aliases = model.aliases.map((a) => ({ alias: a, key: exactKeyOf(a) }));
   const properties = propertyRows(model.frontmatter?.data ?? null);
-  const titleWords = indexWords(title);
-  const aliasWords = indexWords(model.aliases.join('\n'));
-  const ftsTitle = titleWords.join(' ');
-  const ftsAliases = aliasWords.join(' ');
+  // The stem table's generation the note's token lists are taken in (distinctTokens).
+  const generation = tokenGeneration();
+  const titleWords = tokenList(title);
+  const aliasWords = tokenList(model.aliases.join('\n'));
+  const ftsTitle = titleWords.words.join(' ');
+  const ftsAliases = aliasWords.words.join(' ');
   // Each section's own tokens (heading, headings above, body), for the note's distinct words.
-  const tokens: string[][][] = [];
+  const tokens: TokenList[][] = [];
   const titleCjk = hasCjk(title) ? normalizeText(title) : '';
   const sections: SectionToStore[] = [];
   const headingOnly = new Set<number>();
   const source = model.sections.length > 0 ? model.sections : [wholeNote(text, model)];
   source.forEach((s, n) => {
     const parts = splitSection(text, s.range, model.protected);
-    const ownWords = s.heading ? indexWords(s.headingPath[s.headingPath.length - 1] ?? '') : [];
-    const aboveWords = indexWords(s.headingPath.slice(0, -1).join('\n'));
-    const own = ownWords.join(' ');
-    const above = aboveWords.join(' ');
+    const ownWords = s.heading ? tokenList(s.headingPath[s.headingPath.length - 1] ?? '') : NO_TOKENS;
+    const aboveWords = tokenList(s.headingPath.slice(0, -1).join('\n'));
+    const headingJson = JSON.stringify(s.headingPath);
+    const own = ownWords.words.join(' ');
+    const above = aboveWords.words.join(' ');
     // The content of a bare heading is in its subsections when the next section is deeper.
     const next = source[n + 1];
     const hasSubsections = s.heading !== null && next?.heading != null && next.heading.level > s.heading.level;
@@ -141,15 +148,15 @@ export function noteRows(path: string, text: string, model: NoteModel): NoteRows
       const bodyCapped = body.length > MAX_INDEXED_BODY_CHARS;
       if (bodyCapped) body = body.slice(0, MAX_INDEXED_BODY_CHARS);
       const lines = parts.length === 1 ? s : linesOf(model.lineStarts, range);
-      const bodyWords = indexWords(body);
-      const bodyTokens = bodyWords.join(' ');
+      const bodyWords = tokenList(body);
+      const bodyTokens = bodyWords.words.join(' ');
       const empty = bodyTokens === '';
       tokens.push([ownWords, aboveWords, bodyWords]);
       const cjk = `${titleCjk}\n${hasCjk(s.headingPath[s.headingPath.length - 1] ?? '') ? normalizeText(s.headingPath[s.headingPath.length - 1]!) : ''}\n${hasCjk(body) ? normalizeText(body) : ''}`;
       const grams = cjk.length > 2 ? cjkBigrams(cjk).join(' ') : '';
       sections.push({
         idx: sections.length,
-        headingPath: s.headingPath,
+        headingPath: headingJson,
         level: s.heading?.level ?? 0,
         startLine: k === 0 ? s.startLine : lines.startLine,
         endLine: k === parts.length - 1 ? s.endLine : lines.endLine,
@@ -178,7 +185,7 @@ export function noteRows(path: string, text: string, model: NoteModel): NoteRows
     }
   });
   capSections(sections, text, model);
-  const noteWords = distinctWords(sections, [titleWords, aliasWords], tokens);
+  const noteWords = distinctWords(sections, [titleWords, aliasWords], tokens, generation);
   const tags = model.tags.map((t) => ({ tag: t.name.toLowerCase(), name: t.name, line: t.startLine, source: t.source }));
   const anchors = JSON.stringify({
     headings: model.headings,
@@ -187,7 +194,57 @@ export function noteRows(path: string, text: string, model: NoteModel): NoteRows
     lastLineStart: model.lineStarts[model.lineStarts.length - 1] ?? 0,
     length: model.length,
   });
-  return { title, sections, aliases, tags, properties, anchors, description: indexText(propertyText(properties)), noteWords };
+  return {
+    title,
+    titleKey: exactKeyOf(title),
+    nameKey: nameKey(path),
+    sections,
+    aliases,
+    tags,
+    properties,
+    anchors,
+    description: indexText(propertyText(properties)),
+    noteWords,
+  };
+}
+
+/**
+ * A link as its `links` row holds it, from `kind` to `name_key` (write-note.ts):
+ * plain values, computed where the note is parsed (a parse worker), so the
+ * writing thread only binds them, and cheaper to clone across than the link objects.
+ */
+export type LinkRow = [
+  kind: Link['kind'],
+  raw: string,
+  path: string,
+  subpath: string | null,
+  display: string | null,
+  startLine: number,
+  endLine: number,
+  startOffset: number,
+  endOffset: number,
+  inComment: 0 | 1,
+  property: string | null,
+  external: 0 | 1,
+  nameKey: string,
+];
+
+export function linkRows(links: readonly Link[]): LinkRow[] {
+  return links.map((l) => [
+    l.kind,
+    l.raw,
+    l.path,
+    l.subpath,
+    l.display,
+    l.startLine,
+    l.endLine,
+    l.range.start,
+    l.range.end,
+    l.inComment ? 1 : 0,
+    l.property ?? null,
+    isExternalLink(l) ? 1 : 0,
+    nameKey(l.path),
+  ]);
 }
 
 /**
@@ -195,14 +252,15 @@ export function noteRows(path: string, text: string, model: NoteModel): NoteRows
  * their columns were joined from), or null when none does. Note-wide tokens
  * (title, aliases) count once.
  */
-function distinctWords(sections: SectionToStore[], noteWide: string[][], tokens: string[][][]): string | null {
+function distinctWords(sections: SectionToStore[], noteWide: TokenList[], tokens: TokenList[][], generation: number): string | null {
   const kept = sections.filter((s) => s.fts !== null);
   if (kept.length === 0) return null;
-  const words = new Set<string>();
-  for (const list of noteWide) for (const w of list) words.add(w);
-  for (const s of kept) for (const list of tokens[s.idx]!) for (const w of list) words.add(w);
-  return [...words].join(' ');
+  const lists = [...noteWide];
+  for (const s of kept) lists.push(...tokens[s.idx]!);
+  return distinctTokens(lists, generation).join(' ');
 }
+
+const NO_TOKENS: TokenList = { words: [], stems: [] };
 
 /**
  * A note with more sections than a note's id range holds (a million headings:

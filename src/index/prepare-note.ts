@@ -1,7 +1,7 @@
 import { isVaultgateError } from '../errors.js';
-import { parseNote, type Link, type YamlError } from '../markdown/index.js';
+import { parseNote, type YamlError } from '../markdown/index.js';
 import { decodeUtf8, readVaultBytes, sha256Hex } from '../vault/index.js';
-import { noteRows, type NoteRows } from './note-rows.js';
+import { linkRows, noteRows, type LinkRow, type NoteRows } from './note-rows.js';
 
 /**
  * Everything indexing needs from one note, computed without the database: read,
@@ -12,7 +12,8 @@ import { noteRows, type NoteRows } from './note-rows.js';
 export interface PreparedNote {
   sha256: string;
   rows: NoteRows;
-  links: Link[];
+  /** The note's links in order, as their rows hold them. */
+  links: LinkRow[];
   frontmatterError: YamlError | null;
 }
 
@@ -41,7 +42,7 @@ export function readNoteText(root: string, path: string): { text: string; sha256
 export function prepareText(path: string, text: string, sha256: string): Prepared {
   try {
     const model = parseNote(text);
-    return { note: { sha256, rows: noteRows(path, text, model), links: model.links, frontmatterError: model.frontmatter?.error ?? null } };
+    return { note: { sha256, rows: noteRows(path, text, model), links: linkRows(model.links), frontmatterError: model.frontmatter?.error ?? null } };
   } catch (e) {
     return { warning: { path, code: 'PARSE_FAILED', message: `could not parse: ${(e as Error)?.message ?? String(e)}` } };
   }

@@ -133,6 +133,19 @@ export function anchorLookupFromDb(db: Db): AnchorLookup {
   };
 }
 
+/**
+ * Up to this many files, a full relink (a first build) resolves every page
+ * against one index of every file (~5 MB at 10k files) rather than building one
+ * per page of the files sharing the page's names: those repeat most files page
+ * after page (10k synthetic notes: 7 pages, ~35k paths folded instead of 10k).
+ */
+const WHOLE_INDEX_MAX_FILES = 20_000;
+
+function wholeIndexIfSmall(db: Db): FileIndex | null {
+  const files = db.prepare('SELECT count(*) FROM files').pluck().get() as number;
+  return files <= WHOLE_INDEX_MAX_FILES ? fileIndexFromDb(db) : null;
+}
+
 /** Links resolved per batch: bounded memory however many links a vault has (100k notes ≈ 350k links). */
 const RELINK_BATCH = 5000;
 
@@ -170,7 +183,7 @@ export function relinkIndex(db: Db, scope: RelinkScope, onProgress?: (done: numb
   // page's links (every file resolution can pick for them, the premise of
   // RelinkScope) and the sources of its self-links. An index of every file was
   // ~50 MB of the heap at 100k notes, held through the whole relink of a build.
-  const whole = scope.all ? null : fileIndexForNames(db, from);
+  const whole = scope.all ? wholeIndexIfSmall(db) : fileIndexForNames(db, from);
   const pageIndex = (rows: LinkRow[]) =>
     fileIndexForKeys(
       db,

@@ -99,6 +99,32 @@ function segmentCjk(run: string, out: string[]): void {
 }
 
 /**
+ * The stemmed words of recent short CJK runs. Intl.Segmenter costs ~2 µs per
+ * word however it is called (one run at a time or many joined), and a run is
+ * often a clause or a term that recurs (10k synthetic notes: 44k runs, 30k
+ * distinct; the segmenter was ~0.75 s of the cold index's CPU). A run's words
+ * depend on the run alone, so a cached answer is the same answer.
+ */
+const cjkCache = new Map<string, readonly string[]>();
+const CJK_CACHE_LIMIT = 20_000;
+/** Longer runs (clauses, sentences) seldom recur (the synthetic vault: 14k of 19k runs of 9–32 characters are unique); they are segmented every time. */
+const CJK_CACHE_MAX_CHARS = 8;
+
+/** The stemmed words of one maximal run of CJK characters, in order. */
+function cjkRunTokens(run: string): readonly string[] {
+  const hit = cjkCache.get(run);
+  if (hit !== undefined) return hit;
+  const words: string[] = [];
+  segmentCjk(run, words);
+  for (let w = 0; w < words.length; w++) words[w] = detached(stemWord(words[w]!));
+  if (run.length <= CJK_CACHE_MAX_CHARS) {
+    if (cjkCache.size >= CJK_CACHE_LIMIT) cjkCache.clear();
+    cjkCache.set(detached(run), words);
+  }
+  return words;
+}
+
+/**
  * Words of already-normalized text, in order: runs of letters, digits and marks
  * (what FTS5's unicode61 calls tokens), with runs of CJK characters split into
  * dictionary words by Intl.Segmenter. Surrogate pairs count as word characters.
@@ -293,7 +319,7 @@ export function indexText(text: string): string {
  * cost it back. A property test holds the two to the same words
  * (test/unit/index/text-pipeline.test.ts).
  */
-export function indexWords(text: string): string[] {
+export function indexWords(text: string, stems?: number[]): string[] {
   if (text === '') return [];
   const norm = normalizeText(text);
   const clean = norm.includes('data:') ? norm.replace(DATA_URI, ' ') : norm;
@@ -310,9 +336,10 @@ export function indexWords(text: string): string[] {
     const start = i;
     if (k === CJK_CHAR) {
       while (i < n && classOf(clean.charCodeAt(i)) === CJK_CHAR) i++;
-      const from = out.length;
-      segmentCjk(clean.slice(start, i), out);
-      for (let w = from; w < out.length; w++) out[w] = stemWord(out[w]!);
+      for (const word of cjkRunTokens(clean.slice(start, i))) {
+        out.push(word);
+        stems?.push(-1);
+      }
       continue;
     }
     let h = 0;
@@ -320,7 +347,60 @@ export function indexWords(text: string): string[] {
       h = (Math.imul(h, 31) + c) | 0;
       i++;
     }
-    if (i - start <= MAX_TOKEN_CHARS) out.push(stemTable.stem(clean, start, i, h));
+    if (i - start <= MAX_TOKEN_CHARS) {
+      out.push(stemTable.stem(clean, start, i, h));
+      stems?.push(stemTable.lastStem);
+    }
+  }
+  return out;
+}
+
+/**
+ * A token list of {@link indexWords} with the {@link StemTable} number of each
+ * token's stem (-1: a CJK word, which is not in the table), taken with
+ * {@link tokenList}.
+ */
+export interface TokenList {
+  words: string[];
+  stems: number[];
+}
+
+/** {@link indexWords} with the stem numbers that {@link distinctTokens} dedupes by. */
+export function tokenList(text: string): TokenList {
+  const stems: number[] = [];
+  return { words: indexWords(text, stems), stems };
+}
+
+/** The stem table's generation now: {@link distinctTokens} needs the lists' stem numbers to be of the same one. */
+export function tokenGeneration(): number {
+  return stemTable.generation;
+}
+
+/**
+ * The distinct tokens of `lists`, in order of first occurrence: what a `Set`
+ * of every token gives, for less. A token of the stem table is checked by its
+ * stem number's mark (a typed array read) instead of a hash lookup per token;
+ * CJK words go through a small set. Lists taken before the table last started
+ * over (`generation` is not the table's now: their numbers may name other
+ * stems) are deduped with a plain set.
+ */
+export function distinctTokens(lists: readonly TokenList[], generation: number): string[] {
+  if (generation !== stemTable.generation) return [...new Set(lists.flatMap((l) => l.words))];
+  const mark = stemTable.nextMark();
+  const out: string[] = [];
+  let cjk: Set<string> | undefined;
+  for (const { words, stems } of lists) {
+    for (let k = 0; k < words.length; k++) {
+      const stem = stems[k]!;
+      if (stem >= 0) {
+        if (stemTable.marked(stem, mark)) continue;
+      } else {
+        cjk ??= new Set();
+        if (cjk.has(words[k]!)) continue;
+        cjk.add(words[k]!);
+      }
+      out.push(words[k]!);
+    }
   }
   return out;
 }
@@ -335,7 +415,36 @@ class StemTable {
   #words: (string | undefined)[] = new Array(StemTable.SLOTS);
   #stems: string[] = new Array(StemTable.SLOTS);
   #hashes = new Int32Array(StemTable.SLOTS);
+  /**
+   * Per slot, the number of its word's stem: words with one stem ("state",
+   * "states") share it. Numbered in order of first sight, from {@link #stemNumbers}.
+   */
+  #stemOf = new Int32Array(StemTable.SLOTS);
+  #stemNumbers = new Map<string, number>();
+  /** Per stem number, the last {@link distinctTokens} call that saw it. */
+  #marks = new Int32Array(StemTable.SLOTS);
+  #mark = 0;
   #size = 0;
+  /** Bumped each time the table starts over (stem numbers then name other stems). */
+  generation = 0;
+  /** The stem number of the word {@link stem} last returned. */
+  lastStem = -1;
+
+  /** A mark no stem number holds yet. */
+  nextMark(): number {
+    if (this.#mark === 0x7fffffff) {
+      this.#marks.fill(0);
+      this.#mark = 0;
+    }
+    return ++this.#mark;
+  }
+
+  /** Whether stem number `stem` already holds `mark`; marks it either way. */
+  marked(stem: number, mark: number): boolean {
+    if (this.#marks[stem] === mark) return true;
+    this.#marks[stem] = mark;
+    return false;
+  }
 
   stem(text: string, start: number, end: number, hash: number): string {
     const mask = StemTable.SLOTS - 1;
@@ -343,7 +452,10 @@ class StemTable {
     for (let slot = hash & mask; ; slot = (slot + 1) & mask) {
       const word = this.#words[slot];
       if (word === undefined) return this.#add(slot, text.slice(start, end), hash);
-      if (this.#hashes[slot] === hash && word.length === len && text.startsWith(word, start)) return this.#stems[slot]!;
+      if (this.#hashes[slot] === hash && word.length === len && text.startsWith(word, start)) {
+        this.lastStem = this.#stemOf[slot]!;
+        return this.#stems[slot]!;
+      }
     }
   }
 
@@ -354,13 +466,19 @@ class StemTable {
       this.#words = new Array(StemTable.SLOTS);
       this.#stems = new Array(StemTable.SLOTS);
       this.#hashes.fill(0);
+      this.#stemNumbers.clear();
       this.#size = 0;
+      this.generation++;
       return this.#add(hash & (StemTable.SLOTS - 1), word, hash);
     }
     this.#words[slot] = detached(word);
     this.#stems[slot] = stem === word ? this.#words[slot]! : detached(stem);
     this.#hashes[slot] = hash;
     this.#size++;
+    let number = this.#stemNumbers.get(this.#stems[slot]!);
+    if (number === undefined) this.#stemNumbers.set(this.#stems[slot]!, (number = this.#stemNumbers.size));
+    this.#stemOf[slot] = number;
+    this.lastStem = number;
     return this.#stems[slot]!;
   }
 }

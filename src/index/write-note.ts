@@ -1,5 +1,4 @@
 import type Database from 'better-sqlite3';
-import { isExternalLink } from '../links/index.js';
 import type { VaultFile } from '../vault/index.js';
 import type { Db } from './db.js';
 import { nameKey, noteTitle } from './note-rows.js';
@@ -62,7 +61,7 @@ export function insertNote(db: Db, w: NoteWrite): number {
     st.file.run(
       file.path,
       file.diskPath,
-      nameKey(file.path),
+      rows?.nameKey ?? nameKey(file.path),
       file.size,
       file.mtimeMs,
       file.ctimeMs,
@@ -70,8 +69,8 @@ export function insertNote(db: Db, w: NoteWrite): number {
       file.dev,
       kind,
       note?.sha256 ?? null,
-      isNote ? noteTitle(file.path) : null,
-      isNote ? exactKeyOf(noteTitle(file.path)) : null,
+      isNote ? (rows?.title ?? noteTitle(file.path)) : null,
+      isNote ? (rows?.titleKey ?? exactKeyOf(noteTitle(file.path))) : null,
       rows?.anchors ?? null,
       rows?.description || null,
       fm ? JSON.stringify(fm) : null,
@@ -81,32 +80,13 @@ export function insertNote(db: Db, w: NoteWrite): number {
   if (!rows || !note) return 0;
   for (const s of rows.sections) {
     const id = sectionId(fileId, s.idx);
-    const path = JSON.stringify(s.headingPath);
     const fts = (s.fts ? FTS_WORDS : 0) | (s.bigrams ? FTS_BIGRAMS : 0);
-    st.section.run(id, fileId, s.idx, path, s.level, s.startLine, s.endLine, s.startOffset, s.endOffset, s.text, s.part, s.parts, s.bodyCapped ? 1 : 0, s.empty ? 1 : 0, fts);
+    st.section.run(id, fileId, s.idx, s.headingPath, s.level, s.startLine, s.endLine, s.startOffset, s.endOffset, s.text, s.part, s.parts, s.bodyCapped ? 1 : 0, s.empty ? 1 : 0, fts);
     if (s.fts) st.fts.run(id, s.fts.title, s.fts.aliases, s.fts.heading, s.fts.path, s.fts.body);
     if (s.bigrams) st.bigrams.run(id, s.bigrams);
   }
   if (rows.noteWords !== null) st.noteWords.run(fileId, rows.noteWords);
-  note.links.forEach((l, ord) => {
-    st.link.run(
-      fileId,
-      ord,
-      l.kind,
-      l.raw,
-      l.path,
-      l.subpath,
-      l.display,
-      l.startLine,
-      l.endLine,
-      l.range.start,
-      l.range.end,
-      l.inComment ? 1 : 0,
-      l.property ?? null,
-      isExternalLink(l) ? 1 : 0,
-      nameKey(l.path),
-    );
-  });
+  note.links.forEach((l, ord) => st.link.run(fileId, ord, ...l));
   for (const t of rows.tags) st.tag.run(fileId, t.tag, t.name, t.line, t.source);
   for (const a of rows.aliases) st.alias.run(fileId, a.alias, a.key);
   for (const p of rows.properties) st.property.run(fileId, p.key, p.value, p.raw);

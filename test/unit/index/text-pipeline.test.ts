@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
 import { normalizeText, textWords } from '../../../src/index/index.js';
-import { cjkRuns, hasCjk, indexText, indexWords, textTokens } from '../../../src/index/text-pipeline.js';
+import { cjkRuns, distinctTokens, hasCjk, indexText, indexWords, textTokens, tokenGeneration, tokenList } from '../../../src/index/text-pipeline.js';
 
 test('normalizeText folds case, compatibility forms and ё to е', () => {
   assert.equal(normalizeText('Ёлка ＡＢＣ ﬁle'), 'елка abc file');
@@ -99,4 +99,29 @@ test('indexWords (scan and stem in one pass, stems looked up by place) gives tex
   const many = Array.from({ length: 60_000 }, (_, i) => `w${i.toString(36)}ing`).join(' ');
   assert.equal(indexWords(many).join(' '), textTokens(many).join(' '));
   assert.equal(indexWords('runnings running').join(' '), textTokens('runnings running').join(' '));
+});
+
+test('distinctTokens gives what a Set of every token gives, in order: words sharing a stem count once, CJK words too, and lists from before the stem table started over', () => {
+  const pieces = ['state', 'states', 'stated', 'Заметки', 'заметка', 'running', 'runs', 'a', '全文搜索', '搜索', '반죽은', '반죽', 'x'.repeat(49), 'café', 'cafe'];
+  const setOf = (texts: string[]) => [...new Set(texts.flatMap((t) => textTokens(t)))];
+  fc.assert(
+    fc.property(fc.array(fc.array(fc.oneof(fc.constantFrom(...pieces), fc.string()), { maxLength: 12 }), { maxLength: 6 }), (lists) => {
+      const texts = lists.map((words) => words.join(' '));
+      const generation = tokenGeneration();
+      assert.deepEqual(distinctTokens(texts.map(tokenList), generation), setOf(texts));
+    }),
+    { numRuns: 1000, seed: 26 },
+  );
+  const generation = tokenGeneration();
+  const before = tokenList('states state');
+  // More distinct words than the table keeps: it starts over, and the older list's stem numbers are not trusted.
+  const many = tokenList(Array.from({ length: 60_000 }, (_, i) => `v${i.toString(36)}ing`).join(' '));
+  assert.notEqual(tokenGeneration(), generation);
+  assert.deepEqual(distinctTokens([before, many], generation), [...new Set([...before.words, ...many.words])]);
+});
+
+test('a short CJK run answers the same from the run cache as from the segmenter', () => {
+  const text = '项目 会议 项目会议 全文搜索 项目';
+  assert.equal(indexWords(text).join(' '), textTokens(text).join(' '));
+  assert.equal(indexWords(text).join(' '), textTokens(text).join(' '));
 });
