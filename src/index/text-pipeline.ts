@@ -324,6 +324,7 @@ export function indexWords(text: string, stems?: number[]): string[] {
   const norm = normalizeText(text);
   const clean = norm.includes('data:') ? norm.replace(DATA_URI, ' ') : norm;
   const out: string[] = [];
+  const table = stemTable();
   const n = clean.length;
   let i = 0;
   while (i < n) {
@@ -348,8 +349,8 @@ export function indexWords(text: string, stems?: number[]): string[] {
       i++;
     }
     if (i - start <= MAX_TOKEN_CHARS) {
-      out.push(stemTable.stem(clean, start, i, h));
-      stems?.push(stemTable.lastStem);
+      out.push(table.stem(clean, start, i, h));
+      stems?.push(table.lastStem);
     }
   }
   return out;
@@ -373,7 +374,7 @@ export function tokenList(text: string): TokenList {
 
 /** The stem table's generation now: {@link distinctTokens} needs the lists' stem numbers to be of the same one. */
 export function tokenGeneration(): number {
-  return stemTable.generation;
+  return stemTable().generation;
 }
 
 /**
@@ -385,15 +386,16 @@ export function tokenGeneration(): number {
  * stems) are deduped with a plain set.
  */
 export function distinctTokens(lists: readonly TokenList[], generation: number): string[] {
-  if (generation !== stemTable.generation) return [...new Set(lists.flatMap((l) => l.words))];
-  const mark = stemTable.nextMark();
+  const table = stemTable();
+  if (generation !== table.generation) return [...new Set(lists.flatMap((l) => l.words))];
+  const mark = table.nextMark();
   const out: string[] = [];
   let cjk: Set<string> | undefined;
   for (const { words, stems } of lists) {
     for (let k = 0; k < words.length; k++) {
       const stem = stems[k]!;
       if (stem >= 0) {
-        if (stemTable.marked(stem, mark)) continue;
+        if (table.marked(stem, mark)) continue;
       } else {
         cjk ??= new Set();
         if (cjk.has(words[k]!)) continue;
@@ -483,4 +485,12 @@ class StemTable {
   }
 }
 
-const stemTable = new StemTable();
+/**
+ * Made on first use: its typed arrays are ~2.5 MB, and only indexing stems
+ * through it (a read verb's query goes through `stem`), so a search that
+ * indexes nothing should not allocate and collect them.
+ */
+let sharedStemTable: StemTable | undefined;
+function stemTable(): StemTable {
+  return (sharedStemTable ??= new StemTable());
+}
