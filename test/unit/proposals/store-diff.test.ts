@@ -199,3 +199,17 @@ test('diff: property — near and over the edit bound, the same diff as jsdiff w
   const other = Array.from({ length: 2000 }, (_, i) => `other ${i}`).join('\n') + '\n';
   assert.equal(changeDiff(write(big, other)).split('\n').slice(3).join('\n'), reference(big, other));
 });
+
+/** The hunks are built from jsdiff's array diff of the lines: exactly structuredPatch's, on short texts of every shape (context overlaps, empty sides, no final newline, \r). */
+test('diff: property — short texts give exactly the hunks structuredPatch gives', () => {
+  const text = fc.tuple(fc.array(fc.stringMatching(/^[ab\r]{0,2}$/), { maxLength: 14 }), fc.boolean()).map(([ls, nl]) => ls.join('\n') + (nl && ls.length ? '\n' : ''));
+  fc.assert(
+    fc.property(text, text, (a, b) => {
+      if (a === b) return;
+      const oneLine = (t: string) => t.indexOf('\n') === -1 || t.indexOf('\n') === t.length - 1;
+      if (oneLine(a) && oneLine(b)) return; // the one-line shortcut, tested above
+      assert.equal(changeDiff(write(a, b)).split('\n').slice(3).join('\n'), referenceHunks(a, b));
+    }),
+    { numRuns: 2000 },
+  );
+});
