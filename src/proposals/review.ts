@@ -8,8 +8,8 @@ import { proposalBundle } from './bundle.js';
 import { changeDiff } from './diff.js';
 import { lazyProperty } from './lazy.js';
 import { collectAfterBig } from './collect.js';
-import { textMemo, type KnownTextKeys } from './text-key.js';
-import { reviewLinks, type FileLinks } from './link-review.js';
+import { textKeyOfHash, textMemo, type KnownTextKeys } from './text-key.js';
+import { indexedNotes, reviewLinks, type FileLinks, type ReviewedNote } from './link-review.js';
 import { linkTargetChecks, linkTargetPins, recordLinkTargets, targetHasher, type ExpectedLinkTarget } from './link-targets.js';
 import { reviewHashOf } from './review-hash.js';
 import { evidenceChecks } from './evidence-check.js';
@@ -101,18 +101,22 @@ export async function runReview(session: VaultSession, p: ReviewInput, opts: Rev
 
   // links first: the targets of the links the change adds are part of the bundle the engine plans
   // every check reads the same few texts: parse each once
-  const parse = textMemo(parsed, (text) => parseNote(stripBom(text)), opts.knownKeys);
+  // a base text the index holds exactly is read from it, not parsed (indexedNotes); filled under the read below
+  const indexed = new Map<string, ReviewedNote>();
+  const parse = textMemo(parsed, (text) => parseNote(stripBom(text)), opts.knownKeys, indexed);
   // Issue 8 lets --allow-shrink allow "a delete of a note with backlinks"; issue 12 names
   // --allow-broken-links for it. Either flag allows it (and only that: a retargeted link
   // still needs --allow-relink).
   const brokenLinksFlag = p.allow_broken_links ? '--allow-broken-links' : p.allow_shrink ? '--allow-shrink' : undefined;
-  const links = session.read((h) =>
-    reviewLinks(h.db, config, p.changes, parse, {
+  const links = session.read((h) => {
+    // the key a base text's parse is memoised under, from the hash the store checked it against
+    for (const [key, note] of indexedNotes(h.db, p.changes, (c) => textKeyOfHash(c.old_text, c.base_sha256))) indexed.set(key, note);
+    return reviewLinks(h.db, config, p.changes, parse, {
       allowRelink: p.allow_relink,
       allowBrokenLinks: brokenLinksFlag !== undefined,
       ...(brokenLinksFlag === undefined ? {} : { allowBrokenLinksFlag: brokenLinksFlag }),
-    }),
-  ).result;
+    });
+  }).result;
   // link_target (issue 22 §1): a new proposal records what its new links open; later reviews check it
   const hashOf = targetHasher(root, p.changes);
   let recorded = p.link_targets ?? null;
@@ -292,7 +296,7 @@ function reviewFile(c: StoredChange, links: FileLinks, shrink: number): ReviewFi
 }
 
 /** frontmatter: the new text's YAML parses; one that was already broken and fails the same way only warns. */
-function frontmatterChecks(changes: readonly StoredChange[], parse: (text: string) => NoteModel): ReviewCheck[] {
+function frontmatterChecks(changes: readonly StoredChange[], parse: (text: string) => ReviewedNote): ReviewCheck[] {
   const out: ReviewCheck[] = [];
   for (const c of changes) {
     if (c.action !== 'write' || c.new_text === null || !isMarkdownPath(c.path)) continue;
@@ -310,7 +314,7 @@ function frontmatterChecks(changes: readonly StoredChange[], parse: (text: strin
 }
 
 /** The text of a note around its links: what a change that only rewrites links leaves exactly as it was. */
-function aroundLinks(text: string, model: NoteModel): string[] {
+function aroundLinks(text: string, model: ReviewedNote): string[] {
   const body = stripBom(text);
   const out: string[] = [];
   let at = 0;
@@ -329,7 +333,7 @@ function aroundLinks(text: string, model: NoteModel): string[] {
  * rename's: the text around every link unchanged) removes nothing, however much
  * shorter a link's path gets.
  */
-function shrinkOf(c: StoredChange, parse: (text: string) => NoteModel): number {
+function shrinkOf(c: StoredChange, parse: (text: string) => ReviewedNote): number {
   if (c.action === 'delete') return 1;
   if (c.old_text === null || c.new_text === null) return 0;
   if (isMarkdownPath(c.to ?? c.path)) {

@@ -62,9 +62,11 @@ function bucketOf(text: string): string {
  * a short one (issue 20 §8: 60 texts of 200 KB were hashed over 300 times).
  * The same string is found by `===` among the remembered texts of its bucket
  * (a pointer compare for the same string, a length-and-prefix compare for
- * another); never as a Map key of its own (see above).
+ * another); never as a Map key of its own (see above). `preset`: values to
+ * answer with, by key, when the memo has none, without making or memoising one
+ * (review's view of a base text the index holds: never kept as a parse).
  */
-export function textMemo<T>(memo: Map<string, T>, make: (text: string) => T, seed: KnownTextKeys = []): (text: string) => T {
+export function textMemo<T, P = T>(memo: Map<string, T>, make: (text: string) => T, seed: KnownTextKeys = [], preset?: ReadonlyMap<string, P>): (text: string) => T | P {
   const known = new Map<string, Array<readonly [string, string]>>();
   const remember = (text: string, key: string) => {
     const bucket = bucketOf(text);
@@ -84,8 +86,10 @@ export function textMemo<T>(memo: Map<string, T>, make: (text: string) => T, see
   };
   return (text) => {
     const key = keyOf(text);
-    let value = memo.get(key);
-    if (value === undefined) memo.set(key, (value = make(text)));
-    return value;
+    const value = memo.get(key) ?? preset?.get(key);
+    if (value !== undefined) return value;
+    const made = make(text);
+    memo.set(key, made);
+    return made;
   };
 }

@@ -190,8 +190,8 @@ export function parseBundle(bytes: Uint8Array, opts: ParseOptions): Bundle {
  * `byteLength` bytes long): what a proposal's own bundle goes through, without
  * encoding 12 MB of texts only to parse them back character by character (issue 20 §8).
  */
-export function bundleFromValue(raw: unknown, opts: ParseOptions & { byteLength: number }): Bundle {
-  const b = schemaChecked(raw, opts.byteLength);
+export function bundleFromValue(raw: unknown, opts: ParseOptions & { byteLength: number; built?: boolean }): Bundle {
+  const b = opts.built === true && builtShapeOk(raw) && opts.byteLength <= MAX_BUNDLE_BYTES ? (raw as SchemaBundle) : schemaChecked(raw, opts.byteLength);
   const { writes, targets, expectedFor } = checkedWrites(b.writes, opts.baseDir);
   checkNoFileIsAFolder(targets);
   const expected = checkedExpectedHashes(b.expected_hashes, expectedFor);
@@ -200,6 +200,39 @@ export function bundleFromValue(raw: unknown, opts: ParseOptions & { byteLength:
 }
 
 type SchemaBundle = ReturnType<typeof schemaChecked>;
+
+const WRITE_KEYS = new Set(['path', 'mode', 'content', 'content_file', 'sha256', 'to']);
+const BUNDLE_KEYS = new Set(['schema', 'operation_id', 'operation_type', 'writes', 'expected_hashes', 'read_preconditions']);
+const isPlainObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v) && Object.getPrototypeOf(v) === Object.prototype;
+const optionalString = (v: unknown, min: number) => v === undefined || (typeof v === 'string' && v.length >= min);
+
+/**
+ * The bundle schema checked by hand, for a value built in this process (a
+ * proposal's bundle, `built`): true only for a value the schema accepts as it
+ * is. Loading the schema library costs ~55 ms of CPU, in each of propose, review
+ * and apply (issue 20 §8); a value that fails here goes through the schema
+ * anyway, for its exact error.
+ */
+function builtShapeOk(raw: unknown): boolean {
+  if (!isPlainObject(raw) || !Object.keys(raw).every((k) => BUNDLE_KEYS.has(k))) return false;
+  if (raw.expected_hashes === undefined || raw.schema !== BUNDLE_SCHEMA || typeof raw.operation_id !== 'string' || !OPERATION_ID.test(raw.operation_id)) return false;
+  if (typeof raw.operation_type !== 'string' || raw.operation_type.length < 1 || raw.operation_type.length > 64) return false;
+  const writes = raw.writes;
+  if (!Array.isArray(writes) || writes.length < 1 || writes.length > MAX_WRITES) return false;
+  return writes.every(
+    (w) =>
+      isPlainObject(w) &&
+      Object.keys(w).every((k) => WRITE_KEYS.has(k)) &&
+      typeof w.path === 'string' &&
+      w.path.length >= 1 &&
+      typeof w.mode === 'string' &&
+      (WRITE_MODES as readonly string[]).includes(w.mode) &&
+      optionalString(w.content, 0) &&
+      optionalString(w.content_file, 1) &&
+      (w.sha256 === undefined || (typeof w.sha256 === 'string' && SHA256.test(w.sha256))) &&
+      optionalString(w.to, 1),
+  );
+}
 
 /** The document checked against the bundle schema (size first): the first issue is the error. */
 function schemaChecked(raw: unknown, byteLength: number) {

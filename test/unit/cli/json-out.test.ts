@@ -50,3 +50,23 @@ test('escapeInner: property — the same text as JSON.stringify without its quot
     { numRuns: 1000 },
   );
 });
+
+/**
+ * Issue 20 §8 (round 3): a long string made of long strings already written in
+ * the document (a review's joined diff after each file's) writes their escaped
+ * text again instead of escaping it twice. Property: the bytes are
+ * JSON.stringify's, whatever the pieces hold (surrogate pairs at their edges
+ * included) and however they are joined.
+ */
+test('writeJsonCompact: property — a string joined from long strings already written is written exactly', () => {
+  const unit = fc.constantFrom('a', '\n', '"', '\\', '\u0001', 'é', '\ud83c', '\udf89', '🎉');
+  const piece = fc.tuple(fc.string({ unit, maxLength: 8 }), fc.string({ unit, maxLength: 8 }), fc.integer({ min: 0, max: 3 })).map(([head, tail, n]) => head + 'x'.repeat(64 * 1024 + n * 5000) + tail);
+  fc.assert(
+    fc.property(fc.array(piece, { minLength: 1, maxLength: 4 }), fc.array(fc.nat(), { maxLength: 6 }), fc.string({ unit, maxLength: 4 }), (pieces, order, extra) => {
+      const joined = order.length ? order.map((i) => pieces[i % pieces.length]!).join('') + extra : pieces.join('');
+      const doc = { files: pieces.map((diff) => ({ diff })), diff: joined, again: extra + joined };
+      assert.equal(out(doc).text, JSON.stringify(doc));
+    }),
+    { numRuns: 60 },
+  );
+});

@@ -3,7 +3,7 @@ import crypto from 'node:crypto';
 import { test } from 'node:test';
 import fc from 'fast-check';
 import { applyPatch, structuredPatch } from 'diff';
-import { changeDiff, MAX_DIFF_EDITS } from '../../../src/proposals/diff.js';
+import { changeDiff, lineTokens, MAX_DIFF_EDITS, QUICK_DIFF_EDITS } from '../../../src/proposals/diff.js';
 import { ProposalStore } from '../../../src/proposals/index.js';
 import type { StoredChange } from '../../../src/proposals/index.js';
 import { tempVault } from '../../helpers/temp-vault.js';
@@ -108,6 +108,61 @@ test('diff: property — one-line sides give exactly the hunk jsdiff gives', () 
  * exploring every path to the bound (80 ms a rewritten 2,000-line note). The diff is
  * exactly what it was: jsdiff's hunks, or the whole-file hunk it falls back to.
  */
+const sideLines = (t: string, sign: string) => {
+  if (t === '') return [];
+  const parts = t.split('\n');
+  const last = parts.pop()!;
+  return [...parts.map((l) => sign + l), ...(last !== '' ? [sign + last, '\\ No newline at end of file'] : [])];
+};
+const lineCountOf = (t: string) => (t === '' ? 0 : t.split('\n').length - (t.endsWith('\n') ? 1 : 0));
+/** The diff's hunks as jsdiff gives them with the full edit bound, or the whole-file hunk it falls back to. */
+function referenceHunks(a: string, b: string): string {
+  const p = structuredPatch('a', 'b', a, b, undefined, undefined, { context: 3, maxEditLength: MAX_DIFF_EDITS });
+  if (!p) return `@@ -${lineCountOf(a) ? 1 : 0},${lineCountOf(a)} +${lineCountOf(b) ? 1 : 0},${lineCountOf(b)} @@\n${[...sideLines(a, '-'), ...sideLines(b, '+')].join('\n')}\n`;
+  return p.hunks.map((h) => `@@ -${h.oldLines === 0 ? h.oldStart - 1 : h.oldStart},${h.oldLines} +${h.newLines === 0 ? h.newStart - 1 : h.newStart},${h.newLines} @@\n${h.lines.join('\n')}\n`).join('');
+}
+
+/**
+ * Issue 20 §8 (round 3): the line diff is tried with QUICK_DIFF_EDITS first, the
+ * full bound only when that gives up. Myers' search stops at the first edit count
+ * that reaches the end, so a few edits in a long note give jsdiff's own diff — on
+ * both sides of the quick bound.
+ */
+test('diff: property — a few edits in a long note (either side of the quick bound) give exactly the full-bound diff', () => {
+  const edits = fc.array(fc.tuple(fc.nat(), fc.constantFrom('change', 'insert', 'delete'), fc.stringMatching(/^[a-d \r]{0,6}$/)), { maxLength: QUICK_DIFF_EDITS + 20 });
+  const base = fc.tuple(fc.array(fc.stringMatching(/^[a-f ]{0,8}$/), { minLength: 50, maxLength: 400 }), fc.boolean());
+  fc.assert(
+    fc.property(base, edits, ([ls, nl], es) => {
+      const a = ls.join('\n') + (nl ? '\n' : '');
+      const lines = [...ls];
+      for (const [at, kind, l] of es) {
+        const i = at % (lines.length + 1);
+        if (kind === 'insert') lines.splice(i, 0, l);
+        else if (kind === 'delete' && lines.length > 0) lines.splice(i % lines.length, 1);
+        else if (lines.length > 0) lines[i % lines.length] = l;
+      }
+      const b = lines.join('\n') + (nl ? '\n' : '');
+      if (a === b) return;
+      assert.equal(changeDiff(write(a, b)).split('\n').slice(3).join('\n'), referenceHunks(a, b));
+    }),
+    { numRuns: 150 },
+  );
+});
+
+test('diff: property — lineTokens cuts a text into the lines jsdiff tokenises (each with its \\n or \\r\\n)', () => {
+  const jsdiffTokens = (text: string) => {
+    const parts = text.split(/(\n|\r\n)/);
+    if (!parts[parts.length - 1]) parts.pop();
+    const out: string[] = [];
+    for (let i = 0; i < parts.length; i++) {
+      if (i % 2) out[out.length - 1] = out[out.length - 1]! + parts[i]!;
+      else out.push(parts[i]!);
+    }
+    return out;
+  };
+  fc.assert(fc.property(fc.stringMatching(/^[ab\r\n]{0,30}$/), (t) => assert.deepEqual(lineTokens(t), jsdiffTokens(t))), { numRuns: 1000 });
+});
+
 test('diff: property — near and over the edit bound, the same diff as jsdiff with its fallback', () => {
   const sideLines = (t: string, sign: string) => {
     if (t === '') return [];
@@ -143,4 +198,18 @@ test('diff: property — near and over the edit bound, the same diff as jsdiff w
   const big = Array.from({ length: 2000 }, (_, i) => `line ${i}`).join('\n') + '\n';
   const other = Array.from({ length: 2000 }, (_, i) => `other ${i}`).join('\n') + '\n';
   assert.equal(changeDiff(write(big, other)).split('\n').slice(3).join('\n'), reference(big, other));
+});
+
+/** The hunks are built from jsdiff's array diff of the lines: exactly structuredPatch's, on short texts of every shape (context overlaps, empty sides, no final newline, \r). */
+test('diff: property — short texts give exactly the hunks structuredPatch gives', () => {
+  const text = fc.tuple(fc.array(fc.stringMatching(/^[ab\r]{0,2}$/), { maxLength: 14 }), fc.boolean()).map(([ls, nl]) => ls.join('\n') + (nl && ls.length ? '\n' : ''));
+  fc.assert(
+    fc.property(text, text, (a, b) => {
+      if (a === b) return;
+      const oneLine = (t: string) => t.indexOf('\n') === -1 || t.indexOf('\n') === t.length - 1;
+      if (oneLine(a) && oneLine(b)) return; // the one-line shortcut, tested above
+      assert.equal(changeDiff(write(a, b)).split('\n').slice(3).join('\n'), referenceHunks(a, b));
+    }),
+    { numRuns: 2000 },
+  );
 });

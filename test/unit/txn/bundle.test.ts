@@ -2,8 +2,9 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
+import fc from 'fast-check';
 import { isVaultgateError } from '../../../src/errors.js';
-import { parseBundle, parseStrictJson } from '../../../src/txn/index.js';
+import { bundleFromValue, parseBundle, parseStrictJson } from '../../../src/txn/index.js';
 import { tempDir } from '../../helpers/temp-vault.js';
 import { sha } from './txn-helpers.js';
 
@@ -173,4 +174,46 @@ test('the scope table is data: a policy can add a scope without touching the eng
   assert.throws(() => checkScope('journal', [{ path: 'Other/x.md', mode: 'create', content: Buffer.from('x') }], ctx, table), /OUT_OF_SCOPE|outside Journal/);
   assert.throws(() => checkScope('journal', [{ path: 'Journal/x.md', mode: 'delete' }], ctx, table), /not allowed/);
   assert.throws(() => checkScope('journal', [{ path: 'Journal/x.md', mode: 'delete' }], ctx), /unknown operation_type/);
+});
+
+/**
+ * Issue 20 §8: a bundle value built in-process (a proposal's, `built: true`) has
+ * its shape checked by hand instead of loading the schema library; a value that
+ * fails the hand check goes through the schema. Property: for any mutation of a
+ * valid bundle value, the built path answers exactly what the schema path does
+ * (the same bundle, or the same error code and message).
+ */
+test('bundle value: property — the hand shape check of a built value answers exactly as the schema does', () => {
+  const outcome = (v: unknown, built: boolean) => {
+    try {
+      return { ok: bundleFromValue(structuredClone(v), { baseDir: '/', byteLength: 100, built }) };
+    } catch (e) {
+      assert.ok(isVaultgateError(e), `untyped: ${(e as Error).stack}`);
+      return { code: e.code, message: e.message };
+    }
+  };
+  const anyValue = fc.oneof(fc.constant(undefined), fc.constant(null), fc.string({ maxLength: 3 }), fc.integer(), fc.boolean(), fc.constant([]), fc.constant({}), fc.constant('a'.repeat(65)), fc.constant('x'.repeat(64).replace(/x/g, 'a')), fc.constant('op 1'));
+  const bundleKeys = ['schema', 'operation_id', 'operation_type', 'writes', 'expected_hashes', 'read_preconditions', 'extra'];
+  const writeKeys = ['path', 'mode', 'content', 'content_file', 'sha256', 'to', 'extra'];
+  const mutation = fc.oneof(
+    fc.tuple(fc.constant('top'), fc.constantFrom(...bundleKeys), anyValue, fc.boolean()),
+    fc.tuple(fc.constant('write'), fc.constantFrom(...writeKeys), fc.oneof(anyValue, fc.constantFrom('create', 'replace', 'delete', 'move', 'b.md')), fc.boolean()),
+    fc.tuple(fc.constant('count'), fc.constantFrom('none', 'many'), fc.constant(null), fc.boolean()),
+  );
+  fc.assert(
+    fc.property(fc.array(mutation, { maxLength: 3 }), (ms) => {
+      const b = base() as Record<string, unknown>;
+      for (const [where, key, value, remove] of ms) {
+        const first: unknown = Array.isArray(b.writes) ? b.writes[0] : undefined;
+        const w = first !== null && typeof first === 'object' ? (first as Record<string, unknown>) : undefined;
+        if (where === 'count') b.writes = key === 'none' ? [] : Array.from({ length: 1025 }, (_, i) => ({ path: `n${i}.md`, mode: 'create', content: '' }));
+        else if (where === 'top') remove ? delete b[key] : (b[key] = value);
+        else if (w) remove ? delete w[key] : (w[key] = value);
+      }
+      assert.deepEqual(outcome(b, true), outcome(b, false));
+    }),
+    { numRuns: 400 },
+  );
+  // the valid base itself takes the hand-checked path and gives the schema's bundle
+  assert.deepEqual(outcome(base(), true), outcome(base(), false));
 });
