@@ -352,7 +352,7 @@ export class DenseRun {
       const best = [...new Set(rest.map((c) => c.path))].slice(0, this.cfg!.expandNotes);
       const expanded = expandNoteSections(db, vecs, best, have, this.dims!, q);
       for (const s of expanded) extra.set(s.row.id, s);
-      lexical = withNoteSections(rest, expanded);
+      lexical = withNoteSections(rest, cos, expanded);
     }
     const dense = [...[...cos].map(([id, c]) => ({ id, c })), ...[...extra].map(([id, s]) => ({ id, c: s.cosine }))].sort((a, b) => b.c - a.c).map((d) => d.id);
     const byId = new Map(rest.map((c) => [c.sectionId, c]));

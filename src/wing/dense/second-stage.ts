@@ -199,19 +199,21 @@ export function expandNoteSections(db: Db, vecs: Map<string, NoteVectors>, noteP
 }
 
 /**
- * The lexical ranking with each expanded note's other sections right after its
- * last lexical one: they take their note's place on the words' side (the note
- * matched; which of its sections answers is the dense side's call), best cosine first.
+ * The lexical ranking with, in each expanded note, its weakest section by the
+ * dense side swapped for the note's best left-out section when that one is
+ * closer to the query: the note keeps its place and its number of sections
+ * (adding sections instead crowded the next notes out of the first five, eval dev).
  */
-export function withNoteSections(lexical: readonly { sectionId: number; path: string }[], expanded: readonly { row: SectionRow; cosine: number }[]): number[] {
-  const byNote = new Map<string, { row: SectionRow; cosine: number }[]>();
-  for (const s of expanded) byNote.set(s.row.path, [...(byNote.get(s.row.path) ?? []), s]);
-  const last = new Map<string, number>();
-  lexical.forEach((c, i) => last.set(c.path, i));
-  const out: number[] = [];
-  lexical.forEach((c, i) => {
-    out.push(c.sectionId);
-    if (last.get(c.path) === i) for (const s of (byNote.get(c.path) ?? []).sort((a, b) => b.cosine - a.cosine)) out.push(s.row.id);
-  });
+export function withNoteSections(lexical: readonly { sectionId: number; path: string }[], cosines: ReadonlyMap<number, number>, expanded: readonly { row: SectionRow; cosine: number }[]): number[] {
+  const bestLeftOut = new Map<string, { row: SectionRow; cosine: number }>();
+  for (const s of expanded) if ((bestLeftOut.get(s.row.path)?.cosine ?? -Infinity) < s.cosine) bestLeftOut.set(s.row.path, s);
+  const out = lexical.map((c) => c.sectionId);
+  for (const [p, s] of bestLeftOut) {
+    let weakest = -1;
+    lexical.forEach((c, i) => {
+      if (c.path === p && (weakest < 0 || (cosines.get(c.sectionId) ?? Infinity) < (cosines.get(lexical[weakest]!.sectionId) ?? Infinity))) weakest = i;
+    });
+    if (weakest >= 0 && (cosines.get(lexical[weakest]!.sectionId) ?? Infinity) < s.cosine) out[weakest] = s.row.id;
+  }
   return out;
 }
