@@ -268,8 +268,6 @@ function cliEngine(run: CliRunner, name: string, dense?: string, denseSet: reado
       if (filled.exitCode !== 0) throw new Error(`embedding with ${dense} failed: ${JSON.stringify(filled.json?.error ?? filled.stderr.slice(0, 300))}`);
       fs.mkdirSync(path.dirname(config), { recursive: true });
       fs.writeFileSync(config, `search:\n  embeddings:\n    provider: ${JSON.stringify(dense)}\n${denseSettings(denseSet)}`);
-      // The title signal (second-stage.ts) reads title vectors: embed the titles not stored yet (resumable).
-      if (denseSet.some((p) => /^title_weight=/.test(p))) await fillTitles(vault, home);
     },
     async search(vault, home, query, limit, allSections = false) {
       const r = await run(vault, home, ['search', query, '--limit', String(limit), ...(allSections ? ['--all-sections'] : [])]);
@@ -282,16 +280,6 @@ function cliEngine(run: CliRunner, name: string, dense?: string, denseSet: reado
       return toHits(c.json?.evidence);
     },
   };
-}
-
-/** Embed the vault's note titles for the title signal, through the configured provider; prints what it cost. */
-async function fillTitles(vault: string, home: string): Promise<void> {
-  const { readDenseSetting, fillTitleVectors } = await import('../src/wing/dense/index.js');
-  const env = { ...process.env, VAULTGATE_HOME: home, VAULTGATE_VAULT: undefined };
-  const setting = readDenseSetting(env);
-  if (setting.kind !== 'on') throw new Error('title vectors: search.embeddings is not usable');
-  const fill = await fillTitleVectors(vault, env, setting.config);
-  console.log(`title vectors ${path.basename(home)}: ${fill.notes} notes, ${fill.embedded} embedded in ${fill.took_ms} ms`);
 }
 
 /** The expected section, or a subsection of it: a question about a section is answered by its parts too. */

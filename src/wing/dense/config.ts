@@ -37,9 +37,6 @@ export interface DenseConfig {
   weight: number;
   /** Above this many stored notes, no scan: only the lexical candidates get a dense score. */
   maxScanNotes: number;
-  /** Second-stage experiments (second-stage.ts), 0 = off: the title ranking's weight; notes expanded to all their sections. */
-  titleWeight: number;
-  expandNotes: number;
 }
 
 /** What the config says: nothing configured, a usable config, or a config that cannot be used (a warning, never a failed search). */
@@ -60,8 +57,6 @@ const embeddingsSchema = once(() => {
     weight: z.number().min(0).max(10).optional(),
     timeout_ms: z.number().int().min(100).max(600_000).optional(),
     max_scan_notes: z.number().int().min(0).max(100_000_000).optional(),
-    title_weight: z.number().min(0).max(10).optional(),
-    expand_notes: z.number().int().min(0).max(50).optional(),
   });
 });
 
@@ -119,8 +114,6 @@ function parseDenseSetting(env: Env): DenseSetting {
         minAgreement: e.min_agreement ?? DENSE_DEFAULTS.minAgreement,
         weight: e.weight ?? DENSE_DEFAULTS.weight,
         maxScanNotes: e.max_scan_notes ?? DENSE_DEFAULTS.maxScanNotes,
-        titleWeight: e.title_weight ?? 0,
-        expandNotes: e.expand_notes ?? 0,
       },
     };
   } catch (err) {

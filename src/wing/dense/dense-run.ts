@@ -5,10 +5,9 @@ import { SECTION_BITS, type Db, type FreshRead, type IndexReader, type RefreshRe
 import { SECTION_COLUMNS, locateSection, makeSnippet, parseQuery, searchIndex, type SearchHit, type SearchOptions, type SearchResult, type SectionRow } from '../../retrieval/index.js';
 import type { ConsentGate } from '../providers/index.js';
 import { readDenseSetting, type DenseConfig } from './config.js';
-import { agreement, fuseRanks, scriptGate, type Fused } from './fuse.js';
+import { agreement, fuseRanks, scriptGate } from './fuse.js';
 import { embedQueryTexts, type QueryVectors } from './query-vectors.js';
 import { indexChangeKey } from './index-change.js';
-import { addTitleRanking, expandNoteSections, readTitleVectors, withNoteSections } from './second-stage.js';
 import { liveVectorsFor, liveVectorsHeld, type LiveVectors } from './live-vectors.js';
 import { noteVectors, openStoredVectors, scanSections, sectionCosine, storedDims, type NoteVectors, type ScannedSection, type StoredModel, type StoredVectors } from './stored-vectors.js';
 
@@ -229,14 +228,6 @@ export class DenseRun {
     return { db: this.store!, provider: this.cfg!.spec.name, model: this.cfg!.storedModel, dims: this.dims! };
   }
 
-  /** The title ranking fused in when `title_weight` is set (second-stage.ts); else the fusion as it is. */
-  private withTitles<K>(db: Db, fused: Fused<K>[], noteOf: (key: K) => string, q: Float32Array): Fused<K>[] {
-    const w = this.cfg!.titleWeight;
-    if (w <= 0) return fused;
-    const titles = readTitleVectors(this.root, this.env, this.cfg!, db, [...new Set(fused.map((f) => noteOf(f.key)))]);
-    return addTitleRanking(fused, noteOf, titles, q, w);
-  }
-
   /** Whether this text is fused at all: configured, embedded, passing its script gate, vectors stored. */
   private usable(text: string): Float32Array | null {
     const v = this.vectorOf(text);
@@ -288,7 +279,7 @@ export class DenseRun {
       }
     }
     const dense = [...[...cos].map(([path, c]) => ({ path, c })), ...[...extra].map(([path, s]) => ({ path, c: s.cosine }))].sort((a, b) => b.c - a.c).map((d) => d.path);
-    const fused = this.withTitles(db, fuseRanks(text.map((h) => h.path), dense, weight), (p) => p, q);
+    const fused = fuseRanks(text.map((h) => h.path), dense, weight);
     const top = (1 + weight) / (60 + 1);
     const byPath = new Map(text.map((h) => [h.path, h]));
     const terms = parsed.terms;
@@ -347,17 +338,10 @@ export class DenseRun {
     if (parsed.excluded.length === 0) {
       for (const s of inIndex) if (!have.has(s.row.id) && (!allowed || allowed.has(s.row.path))) extra.set(s.row.id, s);
     }
-    let lexical = rest.map((c) => c.sectionId);
-    if (this.cfg!.expandNotes > 0) {
-      const best = [...new Set(rest.map((c) => c.path))].slice(0, this.cfg!.expandNotes);
-      const expanded = expandNoteSections(db, vecs, best, have, this.dims!, q);
-      for (const s of expanded) extra.set(s.row.id, s);
-      lexical = withNoteSections(rest, cos, expanded);
-    }
     const dense = [...[...cos].map(([id, c]) => ({ id, c })), ...[...extra].map(([id, s]) => ({ id, c: s.cosine }))].sort((a, b) => b.c - a.c).map((d) => d.id);
-    const byId = new Map(rest.map((c) => [c.sectionId, c]));
-    const fused = this.withTitles(db, fuseRanks(lexical, dense, weight), (id) => byId.get(id)?.path ?? extra.get(id)!.row.path, q);
+    const fused = fuseRanks(rest.map((c) => c.sectionId), dense, weight);
     const top = (1 + weight) / (60 + 1);
+    const byId = new Map(rest.map((c) => [c.sectionId, c]));
     const notes = new Set(lead.map((c) => c.path));
     const out: Candidate[] = [...lead];
     const addedNotes = new Set<string>();

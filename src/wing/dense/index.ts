@@ -19,5 +19,4 @@ export { readDenseSetting, DENSE_DEFAULTS, KNOWN_SCRIPTS, type DenseConfig, type
 export { fuseRanks, scriptGate, scriptsOf, agreement, RRF_K, AGREEMENT_DEPTH, type Fused } from './fuse.js';
 export { embedQueryTexts, parseVectors, type QueryVectors } from './query-vectors.js';
 export { openStoredVectors, scanSections, noteVectors, SCAN_NOTE_POOL, type StoredVectors } from './stored-vectors.js';
-export { fillTitleVectors, readTitleVectors, addTitleRanking, expandNoteSections, titleText, titleStoreFile, type TitleFill } from './second-stage.js';
 export { BackgroundEmbedder, type BackgroundEmbedStatus, type BackgroundEmbedOptions } from './background-embed.js';
