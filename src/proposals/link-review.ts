@@ -281,17 +281,19 @@ function sameAroundLinks({ text: a, links: al }: Side, { text: b, links: bl }: S
 type Alignment = { pairs: Array<[Link, Link]>; hunks: Array<{ lost: Link[]; gained: Link[] }> };
 
 /**
- * Notes up to this many UTF-16 units (each side) are aligned word by word as a
- * whole, as they always were; longer ones line by line first, then word by word
- * only inside each changed stretch no longer than this (issue 20 §8): a 200 KB
- * line rewritten is one stretch whose links are matched by their text alone,
- * never a word diff of the whole line.
+ * A changed stretch is aligned word by word only up to this many UTF-16 units
+ * (each side). Past its shared start and end, a text of one line within this
+ * bound is aligned word by word as a whole; anything else line by line first,
+ * then word by word inside each changed stretch within the bound (issue 20 §8:
+ * a few lines changed in each of 1,000 notes made every word of every note a
+ * token). A 200 KB line rewritten is one stretch whose links are matched by
+ * their text alone, never a word diff of the whole line.
  */
 export const ALIGN_WORDS_MAX_CHARS = 64 * 1024;
 
 /**
- * Old and new links of a note paired by place: the note's text is aligned word
- * by word with its links as single tokens, so a link stays paired with the
+ * Old and new links of a note paired by place: the note's text is aligned (by
+ * lines, then words) with its links as single tokens, so a link stays paired with the
  * link written in the same place, and an unchanged link is not confused with a
  * twin elsewhere (`[[Note]]` rewritten into `[[My Note]]` while `[[./B/Note]]`
  * becomes `[[Note]]`). `pairs`: links unchanged in place. `hunks`: each place
@@ -300,8 +302,8 @@ export const ALIGN_WORDS_MAX_CHARS = 64 * 1024;
  * stretch too long to align word by word: one hunk for it.
  */
 function alignLinks(before: Side, after: Side): Alignment {
-  const { text: oldText, links: oldLinks } = before;
-  const { text: newText, links: newLinks } = after;
+  const oldLinks = before.links;
+  const newLinks = after.links;
   const out: Alignment = { pairs: [], hunks: [] };
   if (oldLinks.length === newLinks.length && sameAroundLinks(before, after)) {
     // only links changed (a move's rewrite): each link pairs with the one in its place
@@ -317,8 +319,13 @@ function alignLinks(before: Side, after: Side): Alignment {
     if (oldLinks.length > 0 || newLinks.length > 0) out.hunks.push({ lost: [...oldLinks], gained: [...newLinks] });
     return out;
   }
-  if (oldText.length <= ALIGN_WORDS_MAX_CHARS && newText.length <= ALIGN_WORDS_MAX_CHARS) alignWords(before, after, out);
-  else alignLines(before, after, out);
+  // the shared start and end pair their links in order; what lies between is aligned
+  const trimmed = trimCommon(before, after);
+  const [was, now] = trimmed?.middle ?? [before, after];
+  if (trimmed) out.pairs.push(...trimmed.pairs);
+  const oneLine = !was.text.includes('\n') && !now.text.includes('\n');
+  if (oneLine && was.text.length <= ALIGN_WORDS_MAX_CHARS && now.text.length <= ALIGN_WORDS_MAX_CHARS) alignWords(was, now, out);
+  else alignLines(was, now, out);
   // links an overlapping range kept out of the token sequence
   const seenOld = new Set([...out.pairs.map((p) => p[0]), ...out.hunks.flatMap((h) => h.lost)]);
   const seenNew = new Set([...out.pairs.map((p) => p[1]), ...out.hunks.flatMap((h) => h.gained)]);
@@ -326,6 +333,76 @@ function alignLinks(before: Side, after: Side): Alignment {
   const restNew = newLinks.filter((l) => !seenNew.has(l));
   if (restOld.length > 0 || restNew.length > 0) out.hunks.push({ lost: restOld, gained: restNew });
   return out;
+}
+
+const isSpace = (c: number) => c === 0x20 || (c >= 0x09 && c <= 0x0d) || (c > 0x7f && /\s/.test(String.fromCharCode(c)));
+
+/** A cut at `at` moved until no link of `links` straddles it: `back` to the link's start, else forward to its end. */
+function outsideLinks(links: readonly Link[], at: number, back: boolean): number {
+  for (let moved = true; moved; ) {
+    moved = false;
+    for (const l of links) {
+      if (l.range.start < at && at < l.range.end) ((at = back ? l.range.start : l.range.end), (moved = true));
+    }
+  }
+  return at;
+}
+
+/** The links of `side` inside [from, to) (by where they start). */
+const linksIn = (links: readonly Link[], from: number, to: number) => links.filter((l) => l.range.start >= from && l.range.start < to);
+
+/**
+ * The stretch two whole notes share at their start and at their end is the
+ * same text, so its links pair in order and only the middle needs a word
+ * alignment (issue 20 §8: a few lines changed in each of 1,000 notes made
+ * every word of each note a token, twice a command). Each cut is at a word
+ * boundary both texts agree on (the characters on both sides of it are shared)
+ * and outside every link. When the parse did not find the same links in a
+ * shared stretch (a fence or a comment opened in it and closed differently),
+ * nothing is trimmed: null, and the whole notes are aligned as before.
+ * Otherwise: the shared links' pairs and the two middles.
+ */
+function trimCommon(before: Side, after: Side): { pairs: Array<[Link, Link]>; middle: [Side, Side] } | null {
+  const a = before.text;
+  const b = after.text;
+  const shortest = Math.min(a.length, b.length);
+  let p = 0;
+  while (p < shortest && a.charCodeAt(p) === b.charCodeAt(p)) p++;
+  let s = 0;
+  while (s < shortest - p && a.charCodeAt(a.length - 1 - s) === b.charCodeAt(b.length - 1 - s)) s++;
+  if (p === 0 && s === 0) return null;
+  // back to the start of the word (or space run) holding the last shared character
+  let head = p;
+  if (head > 0 && (head < a.length || head < b.length)) {
+    head = p - 1;
+    while (head > 0 && isSpace(a.charCodeAt(head - 1)) === isSpace(a.charCodeAt(head))) head--;
+  }
+  // outside every link of both sides (a cut moved for one side's link may fall in the other's)
+  for (let last = -1; last !== head; ) ((last = head), (head = Math.min(outsideLinks(before.links, head, true), outsideLinks(after.links, head, true))));
+  // forward to the end of the word (or space run) holding the first shared character of the end
+  let tailA = a.length - s;
+  if (s > 0 && tailA > head) {
+    tailA++;
+    while (tailA < a.length && isSpace(a.charCodeAt(tailA - 1)) === isSpace(a.charCodeAt(tailA))) tailA++;
+  }
+  let tail = a.length - tailA; // the shared end's length
+  for (let last = -1; last !== tail; ) ((last = tail), (tail = Math.min(a.length - outsideLinks(before.links, a.length - tail, false), b.length - outsideLinks(after.links, b.length - tail, false))));
+  if (head > a.length - tail || head > b.length - tail) return null;
+  const headA = linksIn(before.links, 0, head);
+  const headB = linksIn(after.links, 0, head);
+  const tailLinksA = linksIn(before.links, a.length - tail, Infinity);
+  const tailLinksB = linksIn(after.links, b.length - tail, Infinity);
+  const same = (x: readonly Link[], y: readonly Link[]) => x.length === y.length && x.every((l, k) => linkKey(l) === linkKey(y[k]!));
+  if (!same(headA, headB) || !same(tailLinksA, tailLinksB)) return null;
+  const pairs: Array<[Link, Link]> = headA.map((l, k) => [l, headB[k]!]);
+  tailLinksA.forEach((l, k) => pairs.push([l, tailLinksB[k]!]));
+  return {
+    pairs,
+    middle: [
+      { text: a.slice(head, a.length - tail), base: head, links: linksIn(before.links, head, a.length - tail) },
+      { text: b.slice(head, b.length - tail), base: head, links: linksIn(after.links, head, b.length - tail) },
+    ],
+  };
 }
 
 /** Word-by-word alignment of two stretches (each starting at its base in its note), within the work budget; past it, one hunk. */
@@ -373,17 +450,18 @@ function alignWords(before: Side, after: Side, out: Alignment): void {
  * parse found the same links there: an opened code fence above can hide them).
  */
 function alignLines(before: Side, after: Side, out: Alignment): void {
-  const { text: oldText, links: oldLinks } = before;
-  const { text: newText, links: newLinks } = after;
+  const { text: oldText, links: oldLinks, base: oldBase = 0 } = before;
+  const { text: newText, links: newLinks, base: newBase = 0 } = after;
   const oldLines = oldText.split('\n');
   const newLines = newText.split('\n');
   let oi = 0; // next old link not yet placed
   let ni = 0;
   const take = (links: readonly Link[], from: number, end: number): Link[] => {
     const got: Link[] = [];
+    const base = links === oldLinks ? oldBase : newBase;
     let k = links === oldLinks ? oi : ni;
-    while (k < links.length && links[k]!.range.start < end) {
-      if (links[k]!.range.start >= from) got.push(links[k]!);
+    while (k < links.length && links[k]!.range.start - base < end) {
+      if (links[k]!.range.start - base >= from) got.push(links[k]!);
       k++;
     }
     if (links === oldLinks) oi = k;
@@ -402,7 +480,7 @@ function alignLines(before: Side, after: Side, out: Alignment): void {
       out.hunks.push({ lost: ol, gained: nl });
       return;
     }
-    alignWords({ text: oldText.slice(os, oe), base: os, links: ol }, { text: newText.slice(ns, ne), base: ns, links: nl }, out);
+    alignWords({ text: oldText.slice(os, oe), base: oldBase + os, links: ol }, { text: newText.slice(ns, ne), base: newBase + ns, links: nl }, out);
   };
   const parts = boundedDiffArrays(oldLines, newLines);
   if (parts === undefined) {
@@ -584,6 +662,18 @@ interface ReviewRun {
   checked: number;
 }
 
+/** `resolve` memoised by the link's path and subpath: the only parts of a link its answer depends on. */
+function resolutionMemo(resolve: (l: Link) => LinkResolution): (l: Link) => LinkResolution {
+  const byPath = new Map<string, Map<string | null, LinkResolution>>();
+  return (l) => {
+    let bySubpath = byPath.get(l.path);
+    if (bySubpath === undefined) byPath.set(l.path, (bySubpath = new Map()));
+    let r = bySubpath.get(l.subpath);
+    if (r === undefined) bySubpath.set(l.subpath, (r = resolve(l)));
+    return r;
+  };
+}
+
 /**
  * The links of one note the change writes or moves, old text against new:
  * links kept as written are resolved again (from the note's new place);
@@ -600,11 +690,11 @@ function reviewNote(run: ReviewRun, i: number, note: { oldText: string | null; n
   const newLinks = newModel?.links ?? [];
   const anchorsBefore: AnchorLookup = (p) => (p === from && oldModel ? oldModel : dbAnchors(p));
   const aligned = alignLinks({ text: stripBom(oldText ?? ''), links: oldLinks }, { text: stripBom(newText ?? ''), links: newLinks });
-  // memoised: the pairing below may look at an added link once per removed link of its place
-  const wasMemo = new Map<Link, LinkResolution>();
-  const nowMemo = new Map<Link, LinkResolution>();
-  const wasOf = (l: Link) => wasMemo.get(l) ?? (wasMemo.set(l, resolveLink(before, l, from, anchorsBefore)), wasMemo.get(l)!);
-  const nowOf = (l: Link) => nowMemo.get(l) ?? (nowMemo.set(l, resolveLink(after, l, to, anchorsAfter)), nowMemo.get(l)!);
+  // memoised by what a link's answer depends on (its path and subpath, from this note): the
+  // pairing below may look at an added link once per removed link of its place, and a note
+  // links the same few notes many times (issue 20 §8)
+  const wasOf = resolutionMemo((l) => resolveLink(before, l, from, anchorsBefore));
+  const nowOf = resolutionMemo((l) => resolveLink(after, l, to, anchorsAfter));
 
   // rewrites: in each place links changed, walk the removed and the added ones in
   // order, pairing the heads that open the same file (or where it moved)
