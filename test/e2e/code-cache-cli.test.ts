@@ -1,7 +1,8 @@
 /**
- * The read verbs run dist/cli/read.cjs through V8's code cache (src/cli/code-cache.ts):
- * their answers must not depend on whether the cache was absent, used, or damaged,
- * and every other verb still runs the ES module build.
+ * The read verbs, and the write verbs run one process after another (propose,
+ * review, apply, tx), run dist/cli/read.cjs through V8's code cache
+ * (src/cli/code-cache.ts): their answers must not depend on whether the cache
+ * was absent, used, or damaged.
  */
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -41,4 +42,34 @@ test('code cache: search, context and index answer the same with no cache, a cac
   assert.deepEqual(await answers(), first, 'a damaged cache is refused and replaced');
   for (const name of written) assert.ok(fs.statSync(path.join(cacheDir, name)).size !== 4096, `${name} rewritten`);
   assert.deepEqual(fs.readdirSync(cacheDir).sort(), written);
+});
+
+test('code cache: a proposal proposed, reviewed and applied with no cache, a cache, and a damaged one', async () => {
+  const { root, home } = tempVault({ 'Bread.md': '# Bread\nRest the dough. See [[Oven]].\n', 'Oven.md': '# Oven\nPreheat.\n' });
+  const cacheDir = path.join(home, 'cache', 'code-cache');
+  const env = { VAULTGATE_DAEMON: 'off' };
+  const cli = async (args: string[]) => {
+    const r = await runCliProcess(args, { vault: root, home, env });
+    assert.equal(r.exitCode, 0, `${args.join(' ')}: ${r.stdout}${r.stderr}`);
+    return JSON.parse(r.stdout) as Record<string, unknown>;
+  };
+  /** One whole proposal: the note's line changed to `line`, applied; what review said, without the proposal's id. */
+  const lifecycle = async (line: string) => {
+    const note = (await cli(['note', 'Bread.md'])) as { sha256: string };
+    const proposed = (await cli(['propose', 'Bread.md', '--replace', 'Rest the dough.', '--with', line, '--base', note.sha256, '--title', 'rest'])) as { proposal: { id: string } };
+    const id = proposed.proposal.id;
+    const reviewed = (await cli(['review', id])) as { review_hash: string; checks: Array<{ name: string; ok: boolean }>; diff: string };
+    const applied = (await cli(['apply', id, '--review-hash', reviewed.review_hash])) as { proposal: { state: string } };
+    assert.equal(applied.proposal.state, 'applied');
+    assert.equal(fs.readFileSync(path.join(root, 'Bread.md'), 'utf8'), `# Bread\n${line} See [[Oven]].\n`);
+    // back to the first text for the next round, through the engine
+    fs.writeFileSync(path.join(root, 'Bread.md'), '# Bread\nRest the dough. See [[Oven]].\n');
+    return { checks: reviewed.checks.map((c) => [c.name, c.ok]), diff: reviewed.diff };
+  };
+  const first = await lifecycle('Rest it an hour.');
+  const verbs = fs.readdirSync(cacheDir).map((n) => n.replace(/^.*-/, '')).sort();
+  for (const verb of ['apply.bin', 'propose.bin', 'review.bin']) assert.ok(verbs.includes(verb), `${verb} written (${verbs.join(', ')})`);
+  assert.deepEqual(await lifecycle('Rest it an hour.'), first, 'from the cache');
+  for (const name of fs.readdirSync(cacheDir)) fs.writeFileSync(path.join(cacheDir, name), Buffer.alloc(4096, 7));
+  assert.deepEqual(await lifecycle('Rest it an hour.'), first, 'a damaged cache is refused and replaced');
 });
