@@ -335,6 +335,7 @@ function alignLinks(before: Side, after: Side): Alignment {
   return out;
 }
 
+/** What `\s` matches, as {@link tokens} splits words on it (not markdown's spaces: obsidian-syntax's isSpace). */
 const isSpace = (c: number) => c === 0x20 || (c >= 0x09 && c <= 0x0d) || (c > 0x7f && /\s/.test(String.fromCharCode(c)));
 
 /** A cut at `at` moved until no link of `links` straddles it: `back` to the link's start, else forward to its end. */
