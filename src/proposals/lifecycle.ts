@@ -14,7 +14,7 @@ import { asProposal, forProposal } from './engine-errors.js';
 import { rewriteLinks, type LinkRewriter } from './link-rewrite.js';
 import { readLinkFormat } from '../links/index.js';
 import { type ExpectedLinkTarget } from './link-targets.js';
-import { proposalPins, runReview } from './review.js';
+import { proposalPins, runReview, type ReviewReuse } from './review.js';
 import type { CaptureOutcome } from './capture.js';
 import { diffLinkEffects } from './review-hash.js';
 import type { Bundle } from '../txn/index.js';
@@ -195,15 +195,18 @@ async function storeAndReview(session: VaultSession, store: ProposalStore, np: N
   // the first review records what every new link opens: the precondition every later review checks;
   // `checked`: the same changes' bundle, validated before storing under a placeholder id; only the id differs
   const memo = parsed ?? store.parses();
+  // the targets recorded below are part of what the key covers: it is taken with them
+  const inputs: ReviewReuse = { last: null };
   const review = await runReview(session, rec, {
     parsed: memo,
     knownKeys: store.knownTextKeys(),
-    record: { expected, done: (targets) => store.setLinkTargets(rec.id, targets) },
+    record: { expected, done: (targets) => ((rec.link_targets = targets), store.setLinkTargets(rec.id, targets)) },
     ...(checked ? { bundle: { ...checked, operation_id: rec.operation_id } } : {}),
+    inputs,
   });
   // review and apply read these back instead of parsing the same texts again (issue 20 §8)
   store.keepParses(memo);
-  const stored = store.saveReview(rec.id, review, { from: ['pending', 'blocked'], to: review.verdict, event: reviewedEvent(rec, review, { actor, event: 'reviewed' }) });
+  const stored = store.saveReview(rec.id, review, { from: ['pending', 'blocked'], to: review.verdict, event: reviewedEvent(rec, review, { actor, event: 'reviewed' }), inputs: inputs.key ?? null });
   const saved = store.require(rec.id);
   return {
     proposal: {
@@ -356,6 +359,14 @@ export function settleOperation(session: VaultSession, operationId: string, acto
   );
 }
 
+/**
+ * What a review may reuse: a pending proposal's last review and the key of what
+ * it read (review-inputs.ts). A blocked or declined proposal is reviewed afresh.
+ */
+function reuseOf(p: ProposalRecord): ReviewReuse {
+  return { last: p.state === 'pending' && p.review !== null && p.review_inputs !== null ? { review: p.review, key: p.review_inputs } : null };
+}
+
 /** `review ID`: run every check again; pending/blocked follow the vault. An applied proposal shows its stored review. */
 export async function review(session: VaultSession, id: string, actor: string): Promise<ReviewResult> {
   return withStoreAsync(session, async (store) => {
@@ -363,17 +374,19 @@ export async function review(session: VaultSession, id: string, actor: string): 
     // an undone proposal's review is its stored one too: `reopen` reviews it again under a new transaction id
     if (p.state === 'applied' || p.state === 'recovery' || p.state === 'undone') return withView({ proposal: { id: p.id, state: p.state } }, p.review, p.claim);
     const parses = store.parses();
-    const r = await runReview(session, p, { parsed: parses, knownKeys: store.knownTextKeys() });
+    const inputs = reuseOf(p);
+    const r = await runReview(session, p, { parsed: parses, knownKeys: store.knownTextKeys(), inputs });
     parses.keep();
     const next: ProposalState = p.state === 'declined' ? 'declined' : r.verdict;
-    const stored = store.saveReview(p.id, r, { from: [p.state], to: next, event: reviewedEvent(p, r, { actor, event: 'reviewed' }) });
+    const event = reviewedEvent(p, r, { actor, event: 'reviewed', ...(inputs.reused ? { extra: { inputs_unchanged: true } } : {}) });
+    const stored = store.saveReview(p.id, r, { from: [p.state], to: next, event, inputs: inputs.key ?? null });
     const saved = store.require(id);
     return withView({ proposal: { id: saved.id, state: saved.state } }, stored ? r : saved.review, saved.claim);
   });
 }
 
 export interface ShowResult extends ReviewView {
-  proposal: Omit<ProposalRecord, 'changes' | 'review' | 'claim' | 'provenance'> & {
+  proposal: Omit<ProposalRecord, 'changes' | 'review' | 'review_inputs' | 'claim' | 'provenance'> & {
     rolled_back_by: string | null;
     /** The state of the rollback `rolled_back_by` names (`applied`: rolled back; `pending`/`blocked`: only proposed), or null. */
     rollback_state: ProposalState | null;
@@ -553,19 +566,21 @@ export async function apply(session: VaultSession, id: string, reviewHash: strin
           const seen = approvedReview(cur.review) ?? approved;
           // the same proposal, so the same changes (they never change once stored): the bundle built above
           const parses = store.parses();
-          const r = await runReview(session, cur, { parsed: parses, knownKeys: store.knownTextKeys(), ...(cur.operation_id === p.operation_id ? { bundle } : {}) });
+          const inputs = reuseOf(cur);
+          const r = await runReview(session, cur, { parsed: parses, knownKeys: store.knownTextKeys(), ...(cur.operation_id === p.operation_id ? { bundle } : {}), inputs });
           parses.keep();
           const from: ProposalState[] = ['pending', 'blocked', 'recovery'];
+          const key = inputs.key ?? null;
           if (r.verdict === 'blocked') {
-            store.saveReview(id, r, { from, to: 'blocked' });
+            store.saveReview(id, r, { from, to: 'blocked', inputs: key });
             throw blockedError(cur, r);
           }
           if (r.review_hash !== reviewHash) {
-            store.saveReview(id, r, { from, to: 'pending' });
+            store.saveReview(id, r, { from, to: 'pending', inputs: key });
             throw mismatchError(id, reviewHash, seen, r);
           }
           // From here a crash leaves `recovery`, and whoever looks next settles it from the engine's record.
-          if (!store.saveReview(id, r, { from, to: 'recovery' })) {
+          if (!store.saveReview(id, r, { from, to: 'recovery', inputs: key })) {
             const now = store.require(id);
             throw now.state === 'undone' ? undoneError(now) : declinedError(now);
           }
@@ -578,6 +593,9 @@ export async function apply(session: VaultSession, id: string, reviewHash: strin
         },
       });
     } catch (e) {
+      // the engine may have refused what the review approved (a file's mode changed and changed back while it was
+      // read, say): the next review is made afresh rather than answered from the key
+      store.forgetReviewInputs(id);
       settle(session, store, store.require(id), actor);
       throw forProposal(e, { verb: 'apply', id });
     }

@@ -10,16 +10,16 @@ import { lazyProperty } from './lazy.js';
 import { collectAfterBig } from './collect.js';
 import { textKeyOfHash, textMemo, type KnownTextKeys } from './text-key.js';
 import { indexedNotes, reviewLinks, type FileLinks, type ReviewedNote } from './link-review.js';
-import { linkTargetChecks, linkTargetPins, recordLinkTargets, targetHasher, type ExpectedLinkTarget } from './link-targets.js';
+import { linkTargetChecks, linkTargetPins, recordLinkTargets, type ExpectedLinkTarget } from './link-targets.js';
 import { reviewHashOf } from './review-hash.js';
 import { evidenceChecks } from './evidence-check.js';
 import type { LinkTarget, ProposalRecord, Provenance, ReviewFile, StoredChange, StoredReview } from './types.js';
 import { checkDraft, prepareSource } from '../markdown/verbatim.js';
 import { ownLines } from '../markdown/own-lines.js';
-import { readCurrent } from './vault-files.js';
 import { filesUnder, isFolder } from './changes.js';
 import { sourceChecks, sourcePins } from './source-check.js';
 import { forProposal } from './engine-errors.js';
+import { reviewInputs, reviewReads, type ReviewInputs, type ReviewReads } from './review-inputs.js';
 
 /**
  * Review: every check a proposal must pass, run against the vault as it is now,
@@ -80,6 +80,20 @@ export interface ReviewOptions {
   knownKeys?: KnownTextKeys;
   /** The parse memo to read and fill (shared with the caller's other reviews); default: a fresh one. */
   parsed?: Map<string, NoteModel>;
+  /** Key what this review reads, and answer the last review again when the key is its (review-inputs.ts). */
+  inputs?: ReviewReuse;
+}
+
+/**
+ * A review's reuse of the last one (issue 20 §8). The caller passes the last
+ * review and its key (null: nothing to reuse); runReview sets `key` to the key
+ * of what it read now, before reading it, and `reused` when it answered the
+ * last review again. The caller stores `key` with the review it saves.
+ */
+export interface ReviewReuse {
+  last: { review: StoredReview; key: string } | null;
+  key?: string | null;
+  reused?: boolean;
 }
 
 export async function runReview(session: VaultSession, p: ReviewInput, opts: ReviewOptions = {}): Promise<StoredReview> {
@@ -97,7 +111,12 @@ export async function runReview(session: VaultSession, p: ReviewInput, opts: Rev
     new_sha256: c.new_sha256,
   }));
 
-  const { base, pathProblems } = baseChecks(root, p);
+  let base: ReviewCheck[] = [];
+  let pathProblems: ReviewCheck[] = [];
+  let reused: StoredReview | null = null;
+  let keyer = null as ReviewInputs | null; // set under the read below
+  // the disk as this review reads it, once: the checks and the key of what it read use the same answers
+  const reads = reviewReads(root, p.changes);
 
   // links first: the targets of the links the change adds are part of the bundle the engine plans
   // every check reads the same few texts: parse each once
@@ -109,6 +128,19 @@ export async function runReview(session: VaultSession, p: ReviewInput, opts: Rev
   // still needs --allow-relink).
   const brokenLinksFlag = p.allow_broken_links ? '--allow-broken-links' : p.allow_shrink ? '--allow-shrink' : undefined;
   const links = session.read((h) => {
+    // the key of what this review reads, taken before reading any of it: a change made while it reads makes the next key differ
+    keyer = opts.inputs ? reviewInputs(root, h.db, config, p, reads) : null;
+    // a new proposal learns its link targets from this review: its key is finished once they are recorded
+    if (opts.inputs && !opts.record) {
+      const key = keyer?.key() ?? null;
+      opts.inputs.key = key;
+      const last = opts.inputs.last;
+      if (key !== null && last !== null && last.key === key) {
+        reused = madeNow(last.review);
+        return null;
+      }
+    }
+    ({ base, pathProblems } = baseChecks(root, p, reads));
     // the key a base text's parse is memoised under, from the hash the store checked it against
     for (const [key, note] of indexedNotes(h.db, p.changes, (c) => textKeyOfHash(c.old_text, c.base_sha256))) indexed.set(key, note);
     return reviewLinks(h.db, config, p.changes, parse, {
@@ -117,12 +149,20 @@ export async function runReview(session: VaultSession, p: ReviewInput, opts: Rev
       ...(brokenLinksFlag === undefined ? {} : { allowBrokenLinksFlag: brokenLinksFlag }),
     });
   }).result;
+  if (links === null) {
+    opts.inputs!.reused = true;
+    return reused!;
+  }
   // link_target (issue 22 §1): a new proposal records what its new links open; later reviews check it
-  const hashOf = targetHasher(root, p.changes);
+  const hashOf = reads.targetHash;
   let recorded = p.link_targets ?? null;
   if (opts.record) {
     recorded = recordLinkTargets(p.changes, links.files, hashOf, opts.record.expected ?? []);
     opts.record.done(recorded);
+    if (opts.inputs) {
+      keyer?.targets(recorded);
+      opts.inputs.key = keyer?.key() ?? null;
+    }
   }
   const linkTargets = base.length === 0 && pathProblems.length === 0 ? siblingLinks(linkTargetChecks(recorded, p.changes, links.files, hashOf), p.provenance ?? null) : [];
   const linkPins = linkTargetPins(recorded, p.changes);
@@ -166,6 +206,13 @@ export async function runReview(session: VaultSession, p: ReviewInput, opts: Rev
   return review;
 }
 
+/** The same review, made now: every property as it is (its diffs still computed only when read) but `reviewed_at`. */
+function madeNow(review: StoredReview): StoredReview {
+  const again = Object.defineProperties({}, Object.getOwnPropertyDescriptors(review)) as StoredReview;
+  again.reviewed_at = new Date().toISOString();
+  return again;
+}
+
 /**
  * The review as stored: blocked when a blocking check failed, else pending;
  * its hash covers what the person approves (link changes, files, evidence).
@@ -198,18 +245,16 @@ function assembleReview(
  * folder moved whole holds no file its moves do not list. A path the vault
  * refuses to read is a `path` problem instead.
  */
-function baseChecks(root: string, p: ReviewInput): { base: ReviewCheck[]; pathProblems: ReviewCheck[] } {
+function baseChecks(root: string, p: ReviewInput, reads: ReviewReads): { base: ReviewCheck[]; pathProblems: ReviewCheck[] } {
   const base: ReviewCheck[] = [];
   const pathProblems: ReviewCheck[] = [];
   const expect = (rel: string, want: string | null, role: string) => {
-    let actual: string | null;
-    try {
-      actual = readCurrent(root, rel)?.sha256 ?? null;
-    } catch (e) {
-      if (!isVaultgateError(e)) throw e;
-      pathProblems.push({ name: 'path', ok: false, severity: 'block', path: rel, message: e.message, details: { code: e.code } });
+    const cur = reads.current(rel);
+    if ('refused' in cur) {
+      pathProblems.push({ name: 'path', ok: false, severity: 'block', path: rel, message: cur.refused.message, details: { code: cur.refused.code } });
       return;
     }
+    const actual = cur.sha256;
     if (actual === want) return;
     const now = actual === null ? 'it no longer exists' : want === null ? 'it exists now' : `it now has ${actual}`;
     base.push({

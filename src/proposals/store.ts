@@ -235,10 +235,19 @@ const SCHEMA_V10 = `
 ALTER TABLE texts ADD COLUMN codec TEXT NOT NULL DEFAULT 'deflate-raw' CHECK (codec IN ('deflate-raw', 'raw'));
 `;
 
+/**
+ * v11 (issue 20 §8): the key of what the last review read (review-inputs.ts),
+ * NULL when it cannot be keyed; a review finding the same key answers the
+ * stored review again.
+ */
+const SCHEMA_V11 = `
+ALTER TABLE proposals ADD COLUMN review_inputs TEXT;
+`;
+
 export const PROPOSAL_STORE: StoreSpec = {
   name: 'proposals',
   applicationId: 0x56475052, // 'VGPR'
-  migrations: [SCHEMA_V1, SCHEMA_V2, SCHEMA_V3, SCHEMA_V4, SCHEMA_V5, SCHEMA_V6, SCHEMA_V7, SCHEMA_V8, SCHEMA_V9, SCHEMA_V10],
+  migrations: [SCHEMA_V1, SCHEMA_V2, SCHEMA_V3, SCHEMA_V4, SCHEMA_V5, SCHEMA_V6, SCHEMA_V7, SCHEMA_V8, SCHEMA_V9, SCHEMA_V10, SCHEMA_V11],
 };
 
 /**
@@ -291,6 +300,7 @@ interface ProposalRow {
   undone_by: string | null;
   provenance: string | null;
   operation_type: string;
+  review_inputs: string | null;
 }
 
 interface ChangeRow {
@@ -576,6 +586,7 @@ export class ProposalStore {
       changes,
       folder_moves: JSON.parse(row.folder_moves) as FolderMove[],
       review: row.review === null ? null : withDiffs(JSON.parse(row.review) as StoredReview, changes),
+      review_inputs: row.review_inputs,
       applied_at: row.applied_at,
       changed_paths: row.changed_paths === null ? null : (JSON.parse(row.changed_paths) as string[]),
       declined_reason: row.declined_reason,
@@ -648,9 +659,10 @@ export class ProposalStore {
   /**
    * Save a review and move the state, but only from one of `from` (another
    * process may have moved it meanwhile: then nothing changes and false returns).
+   * `inputs`: the key of what the review read (review-inputs.ts); absent, none.
    */
-  saveReview(id: string, review: StoredReview, move: { from: readonly ProposalState[]; to: ProposalState; event?: Omit<AuditEvent, 'seq' | 'at'> }): boolean {
-    const { from, to: state, event } = move;
+  saveReview(id: string, review: StoredReview, move: { from: readonly ProposalState[]; to: ProposalState; event?: Omit<AuditEvent, 'seq' | 'at'>; inputs?: string | null }): boolean {
+    const { from, to: state, event, inputs = null } = move;
     return this.db
       .transaction(() => {
         const cur = this.db.prepare('SELECT state FROM proposals WHERE id = ?').pluck().get(id) as ProposalState | undefined;
@@ -658,12 +670,17 @@ export class ProposalStore {
         const blocking = [...new Set(review.checks.filter((c) => !c.ok && c.severity === 'block').map((c) => c.name))];
         const warnings = review.checks.filter((c) => !c.ok && c.severity === 'warn').length;
         this.db
-          .prepare('UPDATE proposals SET review = ?, review_hash = ?, blocking = ?, warnings = ?, state = ?, updated_at = ? WHERE id = ?')
-          .run(JSON.stringify(withoutDiffs(review)), review.review_hash, JSON.stringify(blocking), warnings, state, now(), id);
+          .prepare('UPDATE proposals SET review = ?, review_hash = ?, blocking = ?, warnings = ?, state = ?, updated_at = ?, review_inputs = ? WHERE id = ?')
+          .run(JSON.stringify(withoutDiffs(review)), review.review_hash, JSON.stringify(blocking), warnings, state, now(), inputs, id);
         if (event) this.appendEvent(event);
         return true;
       })
       .immediate();
+  }
+
+  /** The next review of this proposal is made afresh (an apply failed: whatever it found, its review is not reused). */
+  forgetReviewInputs(id: string): void {
+    this.db.prepare('UPDATE proposals SET review_inputs = NULL WHERE id = ?').run(id);
   }
 
   /** Move the state from one of `from` to `to`, with optional events (in order), atomically; false when the state was not one of `from`. */

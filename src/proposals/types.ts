@@ -91,6 +91,8 @@ export interface ProposalRecord {
   folder_moves: FolderMove[];
   /** The last review, or null before the first one finished. */
   review: StoredReview | null;
+  /** The key of what the last review read (review-inputs.ts); null: it cannot be reused. */
+  review_inputs: string | null;
   applied_at: string | null;
   changed_paths: string[] | null;
   declined_reason: string | null;
