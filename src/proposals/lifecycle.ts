@@ -185,11 +185,13 @@ interface NewProposal {
   expected?: readonly ExpectedLinkTarget[];
   /** The same changes' bundle, validated before storing under a placeholder id. */
   checked?: Bundle;
+  /** The changes were resolved from the vault a moment ago (propose): their bases are what the review reads. */
+  resolved?: boolean;
 }
 
 /** Store a new proposal and review it at once, so the agent learns immediately whether it is pending or blocked. */
 async function storeAndReview(session: VaultSession, store: ProposalStore, np: NewProposal): Promise<ProposeResult> {
-  const { proposal: p, actor, parsed, expected = [], checked } = np;
+  const { proposal: p, actor, parsed, expected = [], checked, resolved = false } = np;
   const rec = store.insert(p, actor);
   collectAfterBig(rec.changes); // the texts' encodings and their deflated copies are garbage now
   // the first review records what every new link opens: the precondition every later review checks;
@@ -203,6 +205,7 @@ async function storeAndReview(session: VaultSession, store: ProposalStore, np: N
     record: { expected, done: (targets) => ((rec.link_targets = targets), store.setLinkTargets(rec.id, targets)) },
     ...(checked ? { bundle: { ...checked, operation_id: rec.operation_id } } : {}),
     inputs,
+    resolved,
   });
   // review and apply read these back instead of parsing the same texts again (issue 20 §8)
   store.keepParses(memo);
@@ -270,6 +273,7 @@ export async function propose(session: VaultSession, input: ProposeInput, actor:
       parsed,
       expected: input.expect_link_targets ?? [],
       checked,
+      resolved: true,
     }).then((r) => (captures.length > 0 ? { ...r, captures } : r)),
   );
 }

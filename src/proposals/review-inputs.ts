@@ -4,12 +4,11 @@ import path from 'node:path';
 import { isVaultgateError, type VaultgateError } from '../errors.js';
 import type { Db } from '../index/index.js';
 import { readLinkFormat } from '../links/index.js';
-import { vaultIdentity, type VaultConfig } from '../vault/index.js';
+import { normalizeVaultPath, readVaultBytes, sha256Hex, vaultIdentity, type VaultConfig } from '../vault/index.js';
 import { BUILD, VERSION } from '../version.js';
 import { targetHasher } from './link-targets.js';
 import type { ReviewInput } from './review.js';
 import type { LinkTarget, StoredChange } from './types.js';
-import { readCurrent } from './vault-files.js';
 
 /**
  * Everything a review reads, as one key: when a later review finds the key
@@ -73,17 +72,26 @@ export interface ReviewReads {
   targetHash(rel: string): string | null;
 }
 
-export function reviewReads(root: string, changes: readonly StoredChange[]): ReviewReads {
+export function reviewReads(root: string, changes: readonly StoredChange[], opts: { resolved?: boolean } = {}): ReviewReads {
   const files = new Map<string, { sha256: string | null } | { refused: VaultgateError }>();
+  // `resolved`: the changes were made from reads a moment ago (propose checked every base against the
+  // file's bytes, every created or moved-to path absent): those reads are this review's
+  if (opts.resolved) {
+    for (const c of changes) {
+      if (c.capture) continue;
+      files.set(c.path, { sha256: c.base_sha256 });
+      if (c.action === 'move') files.set(c.to!, { sha256: null });
+    }
+  }
   return {
     current(rel) {
       let got = files.get(rel);
       if (got === undefined) {
         try {
-          got = { sha256: readCurrent(root, rel)?.sha256 ?? null };
+          got = { sha256: sha256Hex(readVaultBytes(root, normalizeVaultPath(rel)).bytes) };
         } catch (e) {
           if (!isVaultgateError(e)) throw e;
-          got = { refused: e };
+          got = e.code === 'NOT_FOUND' ? { sha256: null } : { refused: e };
         }
         files.set(rel, got);
       }

@@ -82,6 +82,11 @@ export interface ReviewOptions {
   parsed?: Map<string, NoteModel>;
   /** Key what this review reads, and answer the last review again when the key is its (review-inputs.ts). */
   inputs?: ReviewReuse;
+  /**
+   * The changes were resolved from the vault just now (propose: every base checked against the file's
+   * bytes, every created or moved-to path found absent): those reads are this review's, not made again.
+   */
+  resolved?: boolean;
 }
 
 /**
@@ -116,7 +121,7 @@ export async function runReview(session: VaultSession, p: ReviewInput, opts: Rev
   let reused: StoredReview | null = null;
   let keyer = null as ReviewInputs | null; // set under the read below
   // the disk as this review reads it, once: the checks and the key of what it read use the same answers
-  const reads = reviewReads(root, p.changes);
+  const reads = reviewReads(root, p.changes, { resolved: opts.resolved ?? false });
 
   // links first: the targets of the links the change adds are part of the bundle the engine plans
   // every check reads the same few texts: parse each once
