@@ -208,6 +208,24 @@ test('web inbox in a real browser', { skip, timeout: 240_000 }, async (t) => {
       await page.waitForSelector(`#list li[data-id="${p5.id}"]`, { timeout: 15_000 });
     });
 
+    await t.test('a decline reason being typed survives a live refresh (the pane is redrawn when the queue changes)', async () => {
+      const pending = await runCliProcess(['proposals', '--state', 'pending'], { vault: root, home });
+      const id = (pending.json.proposals as Array<{ id: string }>)[0]!.id;
+      await open(id);
+      await page.locator('#decline-reason').click();
+      await page.keyboard.type('Not this week');
+      // a mark on the pane's heading: gone once the pane is redrawn
+      await page.evaluate(() => document.querySelector('#detail h2')!.setAttribute('data-before', '1'));
+      const other = await propose(root, home, ['Ideas/Later.md', '--content', 'later\n', '--base', 'none', '--title', 'Made while the person types'], 'codex');
+      await page.waitForSelector(`#list li[data-id="${other.id}"]`, { timeout: 15_000 });
+      await page.waitForSelector('#detail h2:not([data-before])', { timeout: 15_000 });
+      // the queue event redrew the detail pane: the same text, and the cursor still in the box at its end
+      await page.waitForFunction(() => document.activeElement?.id === 'decline-reason', undefined, { timeout: 5_000 });
+      await page.keyboard.type(', maybe next.');
+      assert.equal(await page.locator('#decline-reason').inputValue(), 'Not this week, maybe next.');
+      await page.fill('#decline-reason', '');
+    });
+
     await t.test('a large diff is paged (issue 20 §8): first rows, long lines cut, buttons for more; Apply applies the whole change', async () => {
       const long = 'word '.repeat(3000).trim();
       const content = `# Big\n\n${long}\n` + Array.from({ length: 1200 }, (_, i) => `line ${i}\n`).join('');

@@ -192,7 +192,7 @@ code { font-family: ui-monospace, monospace; }
 
 const APP_JS = String.raw`'use strict';
 (function () {
-  var S = { csrf: null, ops: [], list: [], selected: null, detail: null, diffMode: 'split', tab: 'queue', confirm: null, agents: {}, pages: {}, wholeLines: {}, filesShown: {}, hiddenRows: 0, cutLines: 0 };
+  var S = { csrf: null, ops: [], list: [], selected: null, detail: null, diffMode: 'split', tab: 'queue', confirm: null, agents: {}, pages: {}, wholeLines: {}, filesShown: {}, hiddenRows: 0, cutLines: 0, reasons: {}, typingReason: false };
 
   function $(id) { return document.getElementById(id); }
   /*
@@ -546,6 +546,8 @@ const APP_JS = String.raw`'use strict';
   }
   function renderDetail() {
     var d = $('detail');
+    // whether the person is typing a decline reason: the redraw below gives the new box the cursor back
+    S.typingReason = document.activeElement !== null && document.activeElement.id === 'decline-reason';
     clear(d);
     var j = S.detail;
     d.removeAttribute('data-proposal');
@@ -591,7 +593,12 @@ const APP_JS = String.raw`'use strict';
     if ((p.state === 'pending' || p.state === 'blocked') && has('review')) box.appendChild(button('Review again', '', function () { act('review'); }));
     if (p.state === 'pending' && has('apply')) box.appendChild(button('Approve…', 'primary', approve));
     if ((p.state === 'pending' || p.state === 'blocked') && has('decline')) {
+      // a live refresh redraws this pane whenever the queue changes: the reason typed so far, and the
+      // cursor in it, stay (kept per proposal until it is declined)
       var reason = el('textarea', { id: 'decline-reason', placeholder: 'reason for declining' });
+      reason.value = S.reasons[p.id] || '';
+      reason.addEventListener('input', function () { S.reasons[p.id] = reason.value; });
+      if (S.typingReason) setTimeout(function () { reason.focus(); reason.setSelectionRange(reason.value.length, reason.value.length); }, 0);
       box.appendChild(el('span', { 'class': 'decline' }, [reason, button('Decline', 'danger', function () {
         if (!reason.value.trim()) { notice('Say why you decline it: the agent and the log see the reason.', 'error'); return; }
         act('decline', { reason: reason.value });
@@ -630,7 +637,7 @@ const APP_JS = String.raw`'use strict';
     return api('POST', '/api/proposals/' + encodeURIComponent(S.selected) + '/' + action, body || {}).then(function (r) {
       S.confirm = null;
       if (action === 'apply') notice('Applied ' + r.proposal.id + ' as ' + r.operation_id + ': ' + r.changed_paths.join(', '), 'ok');
-      else if (action === 'decline') notice('Declined ' + r.proposal.id + '.', 'ok');
+      else if (action === 'decline') { delete S.reasons[r.proposal.id]; notice('Declined ' + r.proposal.id + '.', 'ok'); }
       else if (action === 'rollback') { notice('Created ' + r.proposal.id + ', the rollback of ' + S.selected + ': review and apply it like any proposal.', 'ok'); S.selected = r.proposal.id; $('f-state').value = ''; }
       else if (action === 'reopen') notice('Reopened ' + r.proposal.id + ': ' + r.proposal.state + '.', 'ok');
       return Promise.all([loadList(), loadDetail()]);
