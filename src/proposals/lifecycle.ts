@@ -197,12 +197,11 @@ async function storeAndReview(session: VaultSession, store: ProposalStore, np: N
   // the first review records what every new link opens: the precondition every later review checks;
   // `checked`: the same changes' bundle, validated before storing under a placeholder id; only the id differs
   const memo = parsed ?? store.parses();
-  // the targets recorded below are part of what the key covers: it is taken with them
   const inputs: ReviewReuse = { last: null };
   const review = await runReview(session, rec, {
     parsed: memo,
     knownKeys: store.knownTextKeys(),
-    record: { expected, done: (targets) => ((rec.link_targets = targets), store.setLinkTargets(rec.id, targets)) },
+    record: { expected, done: (targets) => store.setLinkTargets(rec.id, targets) },
     ...(checked ? { bundle: { ...checked, operation_id: rec.operation_id } } : {}),
     inputs,
     resolved,
@@ -382,8 +381,7 @@ export async function review(session: VaultSession, id: string, actor: string): 
     const r = await runReview(session, p, { parsed: parses, knownKeys: store.knownTextKeys(), inputs });
     parses.keep();
     const next: ProposalState = p.state === 'declined' ? 'declined' : r.verdict;
-    const event = reviewedEvent(p, r, { actor, event: 'reviewed', ...(inputs.reused ? { extra: { inputs_unchanged: true } } : {}) });
-    const stored = store.saveReview(p.id, r, { from: [p.state], to: next, event, inputs: inputs.key ?? null });
+    const stored = store.saveReview(p.id, r, { from: [p.state], to: next, event: reviewedEvent(p, r, { actor, event: 'reviewed' }), inputs: inputs.key ?? null });
     const saved = store.require(id);
     return withView({ proposal: { id: saved.id, state: saved.state } }, stored ? r : saved.review, saved.claim);
   });

@@ -14,8 +14,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import fc from 'fast-check';
-import { apply, auditLog, propose, review, ProposalStore, type StoredReview } from '../../../src/proposals/index.js';
-import { runReview } from '../../../src/proposals/review.js';
+import { apply, propose, review, ProposalStore, type StoredReview } from '../../../src/proposals/index.js';
+import { runReview, type ReviewReuse } from '../../../src/proposals/review.js';
 import { reviewInputs, reviewReads } from '../../../src/proposals/review-inputs.js';
 import { VaultSession } from '../../../src/session/index.js';
 import { tempVault } from '../../helpers/temp-vault.js';
@@ -52,10 +52,22 @@ const MUTATIONS: Record<string, (root: string) => void> = {
   'link format absolute': (root) => (fs.mkdirSync(path.join(root, '.obsidian'), { recursive: true }), fs.writeFileSync(path.join(root, '.obsidian/app.json'), '{"newLinkFormat":"absolute"}')),
 };
 
-/** Whether the newest audit event is a review answered again (the lifecycle says so in its `reviewed` event). */
-function lastReviewReused(session: VaultSession): boolean {
-  const e = auditLog(session, { limit: 1 }).events[0];
-  return e?.event === 'reviewed' && e.details['inputs_unchanged'] === true;
+/**
+ * Whether a review now would answer the proposal's last review again: the
+ * lifecycle's decision (lifecycle.ts `reuseOf`: a pending proposal with a stored
+ * key), probed through runReview without saving anything.
+ */
+async function wouldReuse(session: VaultSession, root: string, env: Record<string, string>, id: string): Promise<boolean> {
+  const store = ProposalStore.open(root, env);
+  try {
+    const p = store.require(id);
+    if (p.state !== 'pending' || p.review === null || p.review_inputs === null) return false;
+    const inputs: ReviewReuse = { last: { review: p.review, key: p.review_inputs } };
+    await runReview(session, p, { inputs });
+    return inputs.reused === true;
+  } finally {
+    store.close();
+  }
 }
 
 /** What a person approves and reads: everything but when it was made. */
@@ -83,8 +95,8 @@ async function setUp() {
 
 /** The lifecycle's review (which may answer the last one again) and one made from scratch, on the same vault. */
 async function bothReviews(session: VaultSession, root: string, env: Record<string, string>, id: string) {
+  const reused = await wouldReuse(session, root, env, id);
   const answered = await review(session, id, 'test');
-  const reused = lastReviewReused(session);
   const store = ProposalStore.open(root, env);
   try {
     const stored = store.require(id);
@@ -155,11 +167,11 @@ test('review inputs: apply answers the approved review again and lands; a failed
       store.close();
     }
     fs.writeFileSync(path.join(root, 'notes/A.md'), NOTES['notes/A.md']!);
+    assert.ok(!(await wouldReuse(session, root, env, id)), 'the first review after the failed apply is made afresh');
     const again = await review(session, id, 'test');
     assert.equal(again.proposal.state, 'pending');
-    assert.ok(!lastReviewReused(session), 'the first review after the failed apply is made afresh');
+    assert.ok(await wouldReuse(session, root, env, id), 'the second review after the failed apply answers the first again');
     const second = await review(session, id, 'test');
-    assert.ok(lastReviewReused(session), 'the second one answers the first again');
     const done = await apply(session, id, second.review_hash!, 'test');
     assert.equal(done.proposal.state, 'applied');
     assert.equal(fs.readFileSync(path.join(root, 'notes/A.md'), 'utf8'), '# A\n\nsee [[B#Part]], [[B#^blk]], [[C]] and [[E]]\n');
@@ -182,7 +194,7 @@ test('review inputs: a proposal whose review reads what no key covers is reviewe
       store.close();
     }
     await review(session, made.proposal.id, 'test');
-    assert.ok(!lastReviewReused(session));
+    assert.ok(!(await wouldReuse(session, root, env, made.proposal.id)));
   } finally {
     await session.close();
   }
