@@ -5,6 +5,7 @@ import { isVaultgateError, type VaultgateError } from '../errors.js';
 import type { Db } from '../index/index.js';
 import { readLinkFormat } from '../links/index.js';
 import { normalizeVaultPath, readVaultBytes, sha256Hex, vaultIdentity, type VaultConfig } from '../vault/index.js';
+import { txnLayout } from '../txn/index.js';
 import { BUILD, VERSION } from '../version.js';
 import { targetHasher } from './link-targets.js';
 import type { ReviewInput } from './review.js';
@@ -30,6 +31,8 @@ import type { LinkTarget, StoredChange } from './types.js';
  *   created one can collide with it; a folder replaced by a link is refused);
  *   the vault's identity, root inode and the umask (the engine's approval
  *   covers them);
+ * - the engine's own state as its plan reads it: each fixed entry of
+ *   `.vaultgate/` absent or of its kind ({@link engineState});
  * - the vaultgate build (another build may review differently).
  *
  * The key is made from the very reads the review then uses ({@link ReviewReads}):
@@ -39,7 +42,8 @@ import type { LinkTarget, StoredChange } from './types.js';
  *
  * null: the review reads what no key here covers — a scenario (its validators
  * run anything), a claim's evidence, a capture's source outside the vault, a
- * folder moved whole (its listing). Such a proposal is reviewed afresh every
+ * folder moved whole (its listing), an operation pending in the engine (it may
+ * block the paths it holds, and whether its lock is live changes with time). Such a proposal is reviewed afresh every
  * time. Whatever the key says, `apply` stays safe: the engine plans again under
  * the vault lock and lands only the very bundle the review approved, on files
  * whose bytes still have the hashes it was based on; an apply that fails
@@ -57,6 +61,9 @@ export function reviewInputs(root: string, db: Db, config: VaultConfig, p: Revie
   inputs.line('index', indexRows(db));
   const rootSt = fs.statSync(root, { bigint: true });
   inputs.line('root', String(rootSt.dev), String(rootSt.ino), vaultIdentity(root).vault_id, process.umask());
+  const engine = engineState(root);
+  if (engine === null) return null;
+  inputs.line('engine state', engine);
   for (const c of p.changes) (inputs.touched(root, c.path), c.to === null ? null : inputs.touched(root, c.to));
   if (p.link_targets) inputs.targets(p.link_targets);
   return inputs;
@@ -136,6 +143,38 @@ export class ReviewInputs {
     for (const k of [...this.#entries.keys()].sort()) hash.update(`${k}\0${this.#entries.get(k)!}\n`);
     return hash.digest('hex');
   }
+}
+
+/**
+ * The engine's own state as its plan reads it (txn/inspect.ts): whether each
+ * fixed entry of `.vaultgate/` is absent or of its kind (else the plan refuses
+ * the layout; the lock folder comes and goes with every apply, and only its kind
+ * counts), and whether any operation is pending — one interrupted, quarantined or
+ * being applied can block the paths it holds, and its lock's liveness changes with
+ * time: null then, and the review is made afresh.
+ */
+function engineState(root: string): string | null {
+  const l = txnLayout(root);
+  try {
+    if (fs.readdirSync(l.pending).length > 0) return null;
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') return null;
+  }
+  const kinds: Array<[string, 'dir' | 'file']> = [
+    [l.base, 'dir'], [l.txn, 'dir'], [l.pending, 'dir'], [l.done, 'dir'], [l.backups, 'dir'], [l.displaced, 'dir'], [l.lock, 'dir'],
+    [l.history, 'file'], [path.join(l.base, 'vault-id'), 'file'], [path.join(l.base, 'config.yaml'), 'file'],
+  ];
+  return kinds
+    .map(([abs, kind]) => {
+      let st: fs.Stats;
+      try {
+        st = fs.lstatSync(abs);
+      } catch {
+        return 'ok';
+      }
+      return !st.isSymbolicLink() && (kind === 'dir' ? st.isDirectory() : st.isFile()) ? 'ok' : `not a ${kind}: ${st.mode.toString(8)}`;
+    })
+    .join(' ');
 }
 
 /** Every file row of the index, as one string (the rows come from SQLite as one value). */

@@ -11,6 +11,7 @@
 import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 import fc from 'fast-check';
@@ -49,6 +50,11 @@ const MUTATIONS: Record<string, (root: string) => void> = {
   'remove the namesake': (root) => fs.rmSync(path.join(root, 'notes/new.md'), { recursive: true, force: true }),
   'hand the folder to an owner': (root) => (fs.mkdirSync(path.join(root, '.vaultgate'), { recursive: true }), fs.writeFileSync(path.join(root, '.vaultgate/config.yaml'), 'areas:\n  - glob: "notes/**"\n    owner: imported\n')),
   'take it back': (root) => fs.rmSync(path.join(root, '.vaultgate/config.yaml'), { force: true }),
+  'plant a link where the engine keeps its state': (root) => {
+    fs.mkdirSync(path.join(root, '.vaultgate/txn'), { recursive: true });
+    if (!fs.existsSync(path.join(root, '.vaultgate/txn/backups'))) fs.symlinkSync(os.tmpdir(), path.join(root, '.vaultgate/txn/backups'));
+  },
+  'remove the link': (root) => fs.rmSync(path.join(root, '.vaultgate/txn/backups'), { force: true }),
   'link format absolute': (root) => (fs.mkdirSync(path.join(root, '.obsidian'), { recursive: true }), fs.writeFileSync(path.join(root, '.obsidian/app.json'), '{"newLinkFormat":"absolute"}')),
 };
 
@@ -235,6 +241,13 @@ test('review inputs: the key sees every disk input even when the index has not (
       assert.notEqual(keyNow({ ...p, allow_relink: !p.allow_relink }), first, 'a flag');
       assert.notEqual(keyNow({ ...p, link_targets: p.link_targets!.slice(1) }), first, 'the recorded targets');
       assert.equal(reviewInputs(root, h.db, config, { ...p, scenario: 'x' }, reviewReads(root, p.changes)), null, 'a scenario is not keyed');
+      const txn = path.join(root, '.vaultgate/txn');
+      differs('a link where the engine keeps its state', () => (fs.mkdirSync(txn, { recursive: true }), fs.symlinkSync(os.tmpdir(), path.join(txn, 'done'))), () => fs.rmSync(path.join(txn, 'done')));
+      // an operation pending (interrupted, quarantined or being applied) may block the paths it holds: not keyed
+      fs.mkdirSync(path.join(txn, 'pending/op-1'), { recursive: true });
+      assert.equal(reviewInputs(root, h.db, config, p, reviewReads(root, p.changes)), null, 'a pending operation is not keyed');
+      fs.rmSync(path.join(txn, 'pending/op-1'), { recursive: true });
+      assert.equal(keyNow(), first, 'the lock folder and the state folders, empty, change nothing');
     });
   } finally {
     store.close();
