@@ -4,12 +4,13 @@ import path from 'node:path';
 import { isVaultgateError, type VaultgateError } from '../errors.js';
 import type { Db } from '../index/index.js';
 import { readLinkFormat } from '../links/index.js';
-import { normalizeVaultPath, readVaultBytes, sha256Hex, vaultIdentity, type VaultConfig } from '../vault/index.js';
+import { vaultIdentity, type VaultConfig } from '../vault/index.js';
 import { txnLayout } from '../txn/index.js';
 import { BUILD, VERSION } from '../version.js';
 import { targetHasher } from './link-targets.js';
 import type { ReviewInput } from './review.js';
 import type { LinkTarget, StoredChange } from './types.js';
+import { currentSha256 } from './vault-files.js';
 
 /**
  * Everything a review reads, as one key: when a later review finds the key
@@ -95,10 +96,10 @@ export function reviewReads(root: string, changes: readonly StoredChange[], opts
       let got = files.get(rel);
       if (got === undefined) {
         try {
-          got = { sha256: sha256Hex(readVaultBytes(root, normalizeVaultPath(rel)).bytes) };
+          got = { sha256: currentSha256(root, rel) };
         } catch (e) {
           if (!isVaultgateError(e)) throw e;
-          got = e.code === 'NOT_FOUND' ? { sha256: null } : { refused: e };
+          got = { refused: e };
         }
         files.set(rel, got);
       }

@@ -12,15 +12,20 @@ export interface CurrentFile {
   text: string | null;
 }
 
-/** The file now, or null when it does not exist. Symlinks, folders and over-large files are typed errors. */
-export function readCurrent(root: string, rel: string): CurrentFile | null {
-  let bytes: Buffer;
+/** The file's bytes now, or null when it does not exist. Symlinks, folders and over-large files are typed errors. */
+function currentBytes(root: string, rel: string): Buffer | null {
   try {
-    bytes = readVaultBytes(root, normalizeVaultPath(rel)).bytes;
+    return readVaultBytes(root, normalizeVaultPath(rel)).bytes;
   } catch (e) {
     if (isVaultgateError(e) && e.code === 'NOT_FOUND') return null;
     throw e;
   }
+}
+
+/** The file now, or null when it does not exist. Symlinks, folders and over-large files are typed errors. */
+export function readCurrent(root: string, rel: string): CurrentFile | null {
+  const bytes = currentBytes(root, rel);
+  if (bytes === null) return null;
   let text: string | null = null;
   try {
     const d = decodeUtf8(bytes, rel);
@@ -29,6 +34,12 @@ export function readCurrent(root: string, rel: string): CurrentFile | null {
     if (!isVaultgateError(e)) throw e;
   }
   return { sha256: sha256Hex(bytes), bytes, text };
+}
+
+/** The hash of what {@link readCurrent} reads, without decoding it (a base check compares hashes only); null: no file. */
+export function currentSha256(root: string, rel: string): string | null {
+  const bytes = currentBytes(root, rel);
+  return bytes === null ? null : sha256Hex(bytes);
 }
 
 /** STALE_HASH for a base that is not what the vault holds. */
