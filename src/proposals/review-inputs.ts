@@ -5,7 +5,7 @@ import { isVaultgateError, type VaultgateError } from '../errors.js';
 import type { Db } from '../index/index.js';
 import { readLinkFormat } from '../links/index.js';
 import { vaultIdentity, type VaultConfig } from '../vault/index.js';
-import { txnLayout } from '../txn/index.js';
+import { checkStateLayout, realFsOps, txnLayout } from '../txn/index.js';
 import { BUILD, VERSION } from '../version.js';
 import { targetHasher } from './link-targets.js';
 import type { ReviewInput } from './review.js';
@@ -44,11 +44,12 @@ import { currentSha256 } from './vault-files.js';
  * null: the review reads what no key here covers — a scenario (its validators
  * run anything), a claim's evidence, a capture's source outside the vault, a
  * folder moved whole (its listing), an operation pending in the engine (it may
- * block the paths it holds, and whether its lock is live changes with time). Such a proposal is reviewed afresh every
- * time. Whatever the key says, `apply` stays safe: the engine plans again under
- * the vault lock and lands only the very bundle the review approved, on files
- * whose bytes still have the hashes it was based on; an apply that fails
- * forgets the key, so the next review is made afresh.
+ * block the paths it holds, and whether its lock is live changes with time).
+ * Such a proposal is reviewed afresh every time. Whatever the key says,
+ * `apply` stays safe: the engine plans again under the vault lock and lands
+ * only the very bundle the review approved, on files whose bytes still have
+ * the hashes it was based on; an apply that fails forgets the key, so the next
+ * review is made afresh.
  */
 
 export function reviewInputs(root: string, db: Db, config: VaultConfig, p: ReviewInput, reads: ReviewReads): ReviewInputs | null {
@@ -147,35 +148,26 @@ export class ReviewInputs {
 }
 
 /**
- * The engine's own state as its plan reads it (txn/inspect.ts): whether each
- * fixed entry of `.vaultgate/` is absent or of its kind (else the plan refuses
- * the layout; the lock folder comes and goes with every apply, and only its kind
- * counts), and whether any operation is pending — one interrupted, quarantined or
- * being applied can block the paths it holds, and its lock's liveness changes with
- * time: null then, and the review is made afresh.
+ * The engine's own state as its plan reads it (txn/inspect.ts): its own layout
+ * check's answer (`checkStateLayout`: a link or a wrong kind at a fixed entry of
+ * `.vaultgate/` is refused; the lock folder, which comes and goes with every
+ * apply, counts only by its kind), and whether any operation is pending — one
+ * interrupted, quarantined or being applied can block the paths it holds, and
+ * its lock's liveness changes with time: null then, and the review is made afresh.
  */
 function engineState(root: string): string | null {
-  const l = txnLayout(root);
   try {
-    if (fs.readdirSync(l.pending).length > 0) return null;
+    if (fs.readdirSync(txnLayout(root).pending).length > 0) return null;
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code !== 'ENOENT') return null;
   }
-  const kinds: Array<[string, 'dir' | 'file']> = [
-    [l.base, 'dir'], [l.txn, 'dir'], [l.pending, 'dir'], [l.done, 'dir'], [l.backups, 'dir'], [l.displaced, 'dir'], [l.lock, 'dir'],
-    [l.history, 'file'], [path.join(l.base, 'vault-id'), 'file'], [path.join(l.base, 'config.yaml'), 'file'],
-  ];
-  return kinds
-    .map(([abs, kind]) => {
-      let st: fs.Stats;
-      try {
-        st = fs.lstatSync(abs);
-      } catch {
-        return 'ok';
-      }
-      return !st.isSymbolicLink() && (kind === 'dir' ? st.isDirectory() : st.isFile()) ? 'ok' : `not a ${kind}: ${st.mode.toString(8)}`;
-    })
-    .join(' ');
+  try {
+    checkStateLayout(root, realFsOps);
+    return 'ok';
+  } catch (e) {
+    if (!isVaultgateError(e)) throw e;
+    return `${e.code} ${e.message}`;
+  }
 }
 
 /** Every file row of the index, as one string (the rows come from SQLite as one value). */

@@ -55,3 +55,4 @@ export { undoOperation, type UndoResult } from './undo.js';
 export { checkpointOperation, type CheckpointResult } from './checkpoint.js';
 export { readDone, currentUndo, pruneBackups, type DoneRecord } from './history.js';
 export { txnLayout, isOperationId, type TxnLayout } from './layout.js';
+export { checkStateLayout } from './state-guard.js';

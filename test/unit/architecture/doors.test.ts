@@ -497,6 +497,7 @@ const PINNED: Record<string, string[]> = {
     'bundleFromValue',
     'bundleSha256',
     'checkScope',
+    'checkStateLayout',
     'checkWritePath',
     'checkpointOperation',
     'currentUndo',
