@@ -572,17 +572,17 @@ export async function apply(session: VaultSession, id: string, reviewHash: strin
           const r = await runReview(session, cur, { parsed: parses, knownKeys: store.knownTextKeys(), ...(cur.operation_id === p.operation_id ? { bundle } : {}), inputs });
           parses.keep();
           const from: ProposalState[] = ['pending', 'blocked', 'recovery'];
-          const key = inputs.key ?? null;
+          // (a refusal here is a failed apply: its review is saved without a key, see the catch below)
           if (r.verdict === 'blocked') {
-            store.saveReview(id, r, { from, to: 'blocked', inputs: key });
+            store.saveReview(id, r, { from, to: 'blocked' });
             throw blockedError(cur, r);
           }
           if (r.review_hash !== reviewHash) {
-            store.saveReview(id, r, { from, to: 'pending', inputs: key });
+            store.saveReview(id, r, { from, to: 'pending' });
             throw mismatchError(id, reviewHash, seen, r);
           }
           // From here a crash leaves `recovery`, and whoever looks next settles it from the engine's record.
-          if (!store.saveReview(id, r, { from, to: 'recovery', inputs: key })) {
+          if (!store.saveReview(id, r, { from, to: 'recovery', inputs: inputs.key ?? null })) {
             const now = store.require(id);
             throw now.state === 'undone' ? undoneError(now) : declinedError(now);
           }
