@@ -347,9 +347,16 @@ test('refresh: a relink of many pages resolves every link exactly as against the
   });
 });
 
-test('spareCores: idle time between two cpu samples, in cores', () => {
-  // Two cores, 1000 ms each: one idle throughout, one busy (this process).
-  assert.equal(spareCores({ idle: 500, total: 4000 }, { idle: 1500, total: 6000 }, 2), 1);
-  assert.equal(spareCores({ idle: 500, total: 4000 }, { idle: 600, total: 6000 }, 2), 0.1);
-  assert.equal(spareCores({ idle: 500, total: 4000 }, { idle: 500, total: 4000 }, 2), 0);
+test('spareCores: idle time between two cpu samples, plus this process beyond its main thread, in cores', () => {
+  // Two cores, 1000 ms each: one idle throughout, one busy with this process's main thread.
+  assert.equal(spareCores({ idle: 500, total: 4000, own: 0 }, { idle: 1500, total: 6000, own: 1000 }, 2), 1);
+  // Another process took 90% of the second core.
+  assert.equal(spareCores({ idle: 500, total: 4000, own: 0 }, { idle: 600, total: 6000, own: 1000 }, 2), 0.1);
+  // This process's own helper threads (V8's compiler and GC) took 60% of the second core: still spare for a worker.
+  assert.equal(spareCores({ idle: 500, total: 4000, own: 0 }, { idle: 900, total: 6000, own: 1600 }, 2), 1);
+  // Another process spinning, and ours sharing what is left with its helpers: not spare.
+  assert.ok(spareCores({ idle: 500, total: 4000, own: 0 }, { idle: 500, total: 6000, own: 1200 }, 2) < 0.3);
+  // No time passed; counters that tick coarser than ours never make more than the other cores spare.
+  assert.equal(spareCores({ idle: 500, total: 4000, own: 0 }, { idle: 500, total: 4000, own: 5 }, 2), 0);
+  assert.equal(spareCores({ idle: 500, total: 4000, own: 0 }, { idle: 1600, total: 6000, own: 1100 }, 2), 1);
 });
