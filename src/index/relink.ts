@@ -1,5 +1,5 @@
 import { buildFileIndex, type FileIndex } from '../links/index.js';
-import { resolveLink, type AnchorLookup } from '../links/index.js';
+import { resolveLink, type AnchorLookup, type LinkResolution } from '../links/index.js';
 import type { AnchorSource } from '../links/index.js';
 import type { LinkKind } from '../markdown/index.js';
 import type { Db } from './db.js';
@@ -21,6 +21,48 @@ export interface RelinkScope {
   all: boolean;
   nameKeys: Set<string>;
   targets: Set<string>;
+}
+
+/** A link as a row holds it, for resolution: its kind, path, subpath and whether it is external. */
+type LinkFields = Pick<LinkRow, 'kind' | 'path' | 'subpath'> & { external: boolean };
+
+/**
+ * Resolves a link while its note is inserted: the answer, or null when it is
+ * left to {@link relinkIndex} (an external link, or one whose answer depends
+ * on the headings or blocks of its target, which may not be inserted yet).
+ */
+export type InsertResolver = (link: LinkFields, fromPath: string) => LinkResolution | null;
+
+/**
+ * A first build's resolver ({@link InsertResolver}): the index holds no file
+ * yet and will hold exactly `files` (every path the build adds, with whether it
+ * is indexed), so a link's path resolves as soon as its note is inserted. Only
+ * links whose target's headings or blocks matter (a subpath into a resolved
+ * note, ~11% of the 10k synthetic vault's) wait for the relink after the load.
+ * Saves that relink reading, resolving and rewriting every link row (10k
+ * synthetic notes: ~0.45 s of the ~0.6 s it took, on the one writing thread
+ * while the parse worker idles). Null above {@link WHOLE_INDEX_MAX_FILES}: the
+ * file index of every path held through the whole load costs memory a big
+ * build does not have (the relink builds smaller ones page by page).
+ */
+export function firstBuildResolver(files: readonly { path: string; indexed: boolean }[]): { resolve: InsertResolver; index: FileIndex } | null {
+  if (files.length > WHOLE_INDEX_MAX_FILES) return null;
+  const index = buildFileIndex(files);
+  let askedForAnchors = false;
+  // An answer that never looked at anchors is final; one that did waits for the relink.
+  const noAnchorsYet: AnchorLookup = () => {
+    askedForAnchors = true;
+    return null;
+  };
+  return {
+    index,
+    resolve(link, fromPath) {
+      if (link.external) return null;
+      askedForAnchors = false;
+      const r = resolveLink(index, link, fromPath, noAnchorsYet);
+      return askedForAnchors ? null : r;
+    },
+  };
 }
 
 interface LinkRow {
@@ -150,11 +192,27 @@ function wholeIndexIfSmall(db: Db): FileIndex | null {
 const RELINK_BATCH = 5000;
 
 /**
+ * After a first build whose links were resolved as they were inserted
+ * ({@link firstBuildResolver}): only the links left unresolved, against the
+ * index the build already made.
+ */
+export interface PendingRelink {
+  index: FileIndex;
+}
+
+/**
  * Resolve the links in `scope` again. `changedTargets`, when given, receives the
  * old and new target of every link whose resolution changed (or was new): their
- * anchor text moved (anchors.ts).
+ * anchor text moved (anchors.ts). With `pending`, only the links of the scope
+ * that have no resolution yet.
  */
-export function relinkIndex(db: Db, scope: RelinkScope, onProgress?: (done: number, total: number) => void, changedTargets?: Set<string>): number {
+export function relinkIndex(
+  db: Db,
+  scope: RelinkScope,
+  onProgress?: (done: number, total: number) => void,
+  changedTargets?: Set<string>,
+  pending?: PendingRelink,
+): number {
   let from = 'FROM links l JOIN files f ON f.id = l.file_id WHERE l.external = 0';
   if (!scope.all) {
     // The links in scope, found through indexes and kept in a temporary table: an
@@ -173,6 +231,7 @@ export function relinkIndex(db: Db, scope: RelinkScope, onProgress?: (done: numb
     // and the planner would otherwise walk all links and probe it.
     from = 'FROM relink_scope r CROSS JOIN links l ON l.id = r.id CROSS JOIN files f ON f.id = l.file_id WHERE l.external = 0';
   }
+  if (pending) from += ' AND l.resolution IS NULL';
   const total = db.prepare(`SELECT count(*) ${from}`).pluck().get() as number;
   if (total === 0) return 0;
   const page = db.prepare(
@@ -183,7 +242,7 @@ export function relinkIndex(db: Db, scope: RelinkScope, onProgress?: (done: numb
   // page's links (every file resolution can pick for them, the premise of
   // RelinkScope) and the sources of its self-links. An index of every file was
   // ~50 MB of the heap at 100k notes, held through the whole relink of a build.
-  const whole = scope.all ? wholeIndexIfSmall(db) : fileIndexForNames(db, from);
+  const whole = pending?.index ?? (scope.all ? wholeIndexIfSmall(db) : fileIndexForNames(db, from));
   const pageIndex = (rows: LinkRow[]) =>
     fileIndexForKeys(
       db,

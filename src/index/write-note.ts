@@ -4,6 +4,7 @@ import type { Db } from './db.js';
 import { nameKey, noteTitle } from './note-rows.js';
 import type { Prepared } from './prepare-note.js';
 import { exactKeyOf } from './exact-key.js';
+import type { InsertResolver } from './relink.js';
 import { FTS_BIGRAMS, FTS_WORDS, sectionId, sectionRange } from './schema.js';
 
 /** One file to (re)insert: a note (prepared, or with the warning why it could not be), or an attachment. */
@@ -37,8 +38,8 @@ function prepare(db: Db) {
     bigrams: db.prepare('INSERT INTO bigrams_fts(rowid, grams) VALUES (?, ?)'),
     link: db.prepare(
       `INSERT INTO links(file_id, ord, kind, raw, path, subpath, display, start_line, end_line, start_offset, end_offset,
-                         in_comment, property, external, name_key)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+                         in_comment, property, external, name_key, status, target, resolution)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ),
     tag: db.prepare('INSERT INTO tags(file_id, tag, name, line, source) VALUES (?, ?, ?, ?, ?)'),
     alias: db.prepare('INSERT INTO aliases(file_id, alias, key) VALUES (?, ?, ?)'),
@@ -46,8 +47,12 @@ function prepare(db: Db) {
   };
 }
 
-/** Insert a file and everything derived from it; returns the number of sections. The caller deleted any previous row for the path. */
-export function insertNote(db: Db, w: NoteWrite): number {
+/**
+ * Insert a file and everything derived from it; returns the number of sections.
+ * The caller deleted any previous row for the path. Links are stored unresolved
+ * (the refresh's relink resolves them) unless `resolve` answers for them now.
+ */
+export function insertNote(db: Db, w: NoteWrite, resolve?: InsertResolver): number {
   let st = cache.get(db);
   if (!st) cache.set(db, (st = prepare(db)));
   const { file } = w;
@@ -86,7 +91,10 @@ export function insertNote(db: Db, w: NoteWrite): number {
     if (s.bigrams) st.bigrams.run(id, s.bigrams);
   }
   if (rows.noteWords !== null) st.noteWords.run(fileId, rows.noteWords);
-  note.links.forEach((l, ord) => st.link.run(fileId, ord, ...l));
+  note.links.forEach((l, ord) => {
+    const r = resolve?.({ kind: l[0], path: l[2], subpath: l[3], external: l[11] === 1 }, file.path) ?? null;
+    st.link.run(fileId, ord, ...l, r?.status ?? null, r?.target ?? null, r ? JSON.stringify(r) : null);
+  });
   for (const t of rows.tags) st.tag.run(fileId, t.tag, t.name, t.line, t.source);
   for (const a of rows.aliases) st.alias.run(fileId, a.alias, a.key);
   for (const p of rows.properties) st.property.run(fileId, p.key, p.value, p.raw);

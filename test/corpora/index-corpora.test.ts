@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { buildContext } from '../../src/context/index.js';
 import { checkFromIndex, withFreshIndex } from '../../src/index/index.js';
+import { relinkIndex } from '../../src/index/relink.js';
 import { searchIndex } from '../../src/retrieval/index.js';
 import { checkVault, isExternalLink, openVaultView, resolveLink } from '../../src/links/index.js';
 import { eachCorpus } from '../helpers/corpora.js';
@@ -36,6 +37,14 @@ eachCorpus('index corpora', (corpus) => {
     }
     const packet = buildContext(corpus.vault, env, { question: QUERIES[corpus.name]?.[2] ?? 'notes', budgetChars: 8000 });
     assert.ok(packet.total > 0 && packet.budget.used <= 8000);
+    // The first build resolved most links as it inserted them: a relink of every link changes none.
+    withFreshIndex(corpus.vault, env, (h) => {
+      const changed = new Set<string>();
+      const before = h.db.prepare('SELECT id, status, target, resolution FROM links ORDER BY id').raw().all();
+      h.db.transaction(() => relinkIndex(h.db, { all: true, nameKeys: new Set(), targets: new Set() }, undefined, changed))();
+      assert.deepEqual([...changed], [], `${corpus.name}: a full relink changed resolutions`);
+      assert.deepEqual(h.db.prepare('SELECT id, status, target, resolution FROM links ORDER BY id').raw().all(), before);
+    });
 
     if (!CROSS_CHECK.has(corpus.name)) return;
     const view = openVaultView(corpus.vault);

@@ -7,6 +7,7 @@ import { VaultgateError } from '../../../src/errors.js';
 import { openIndex } from '../../../src/index/db.js';
 import { indexFile, withFreshIndex, type IndexHandle } from '../../../src/index/index.js';
 import { refreshIndex } from '../../../src/index/refresh.js';
+import { relinkIndex } from '../../../src/index/relink.js';
 import { searchIndex } from '../../../src/retrieval/index.js';
 import { spareCores } from '../../../src/index/parse-pool.js';
 import { tempVault, writeFiles } from '../../helpers/temp-vault.js';
@@ -359,4 +360,51 @@ test('spareCores: idle time between two cpu samples, plus this process beyond it
   // No time passed; counters that tick coarser than ours never make more than the other cores spare.
   assert.equal(spareCores({ idle: 500, total: 4000, own: 0 }, { idle: 500, total: 4000, own: 5 }, 2), 0);
   assert.equal(spareCores({ idle: 500, total: 4000, own: 0 }, { idle: 1600, total: 6000, own: 1100 }, 2), 1);
+});
+
+test('refresh: a first build resolves links as it inserts them, exactly as a relink of every link does', () => {
+  const { root, home } = tempVault({
+    '.vaultgate/config.yaml': 'index:\n  exclude: [private]\n',
+    'a.md': [
+      '# A',
+      'plain [[b]], heading [[b#Two]], missing heading [[b#Nope]], block [[b#^blk]], self [[#A]], self missing [[#Zed]]',
+      'later [[z-last]] and [[z-last#Deep]], ambiguous [[dup]], relative [[./sub/c]], absolute [[/sub/c]], case [[B]]',
+      'attachment ![[img.png]], excluded [[secret]], excluded heading [[secret#S]], nowhere [[nowhere]] [[nowhere#H]]',
+      'external [x](https://example.com) and [md](b.md#two) and [[img.png#x]]',
+    ].join('\n'),
+    'b.md': '# One\ntext\n## Two\nmore ^blk\n',
+    'sub/c.md': '# C\nback [[a#A]] [[../a]]',
+    'x/dup.md': 'one',
+    'y/dup.md': 'two',
+    'private/secret.md': '# S\nhidden',
+    'img.png': '',
+    'z-last.md': '# Deep\n[[a]]',
+  });
+  const env = { VAULTGATE_HOME: home };
+  const first = withFreshIndex(root, env, (h) => h.db.prepare('SELECT count(*) FROM links WHERE external = 0 AND resolution IS NULL').pluck().get()).result;
+  assert.equal(first, 0, 'every internal link has a resolution after the first build');
+  withFreshIndex(root, env, (h) => {
+    const before = h.db.prepare('SELECT l.id, l.status, l.target, l.resolution FROM links l ORDER BY l.id').raw().all();
+    const total = h.db.prepare('SELECT count(*) FROM links WHERE external = 0').pluck().get() as number;
+    const changed = new Set<string>();
+    let relinked = 0;
+    h.db.transaction(() => {
+      relinked = relinkIndex(h.db, { all: true, nameKeys: new Set(), targets: new Set() }, undefined, changed);
+    })();
+    assert.equal(relinked, total);
+    assert.deepEqual([...changed], [], 'a relink of every link changes no resolution');
+    assert.deepEqual(h.db.prepare('SELECT l.id, l.status, l.target, l.resolution FROM links l ORDER BY l.id').raw().all(), before);
+  });
+  // The subpath links that waited for the relink got their anchors checked.
+  assert.equal(JSON.parse(linkOf(root, home, 'a.md', '[[b#Nope]]').resolution).subpath.exists, false);
+  assert.equal(JSON.parse(linkOf(root, home, 'a.md', '[[b#Two]]').resolution).subpath.exists, true);
+  assert.equal(JSON.parse(linkOf(root, home, 'a.md', '[[z-last#Deep]]').resolution).subpath.exists, true);
+  assert.equal(JSON.parse(linkOf(root, home, 'a.md', '[[#Zed]]').resolution).subpath.exists, false);
+  assert.equal(linkOf(root, home, 'a.md', '[[secret]]').status, 'unindexed');
+  assert.equal(linkOf(root, home, 'a.md', '[[dup]]').status, 'ambiguous');
+});
+
+test('refresh: the relinked count of a first build counts the links resolved on insert and after', () => {
+  const { root, home } = tempVault({ 'a.md': '[[b]] [[b#H]] [x](https://e.com)', 'b.md': '# H' });
+  assert.equal(refresh(root, home).r.relinked, 2);
 });
