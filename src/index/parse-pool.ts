@@ -2,6 +2,7 @@ import os from 'node:os';
 import type { MessagePort, Worker } from 'node:worker_threads';
 import { loadWorkerThreads } from '../lazy-require.js';
 import { prepareNote, type Prepared } from './prepare-note.js';
+import type { WalkedFile } from '../vault/index.js';
 
 /**
  * Prepare (read, hash, parse) a batch of notes on worker threads and on this
@@ -175,13 +176,14 @@ function workerUrl(): URL | null {
 const WORKER_YOUNG_MB = 8;
 
 /**
- * Prepare the notes at `paths` and call `write(index, prepared)` for each, in
+ * Prepare the notes at `paths` (vault paths, or files as the stat walk found
+ * them: readNoteText) and call `write(index, prepared)` for each, in
  * index order, using `workers` threads besides this one (0: all on this thread;
  * `'spare'`: as many as a {@link SpareCoreProbe} finds cores for, once it does).
  */
 export function prepareInOrder(
   root: string,
-  paths: string[],
+  paths: readonly (string | WalkedFile)[],
   write: (index: number, prepared: Prepared) => void,
   workers: PoolSize,
   probe?: Pick<SpareCoreProbe, 'workers'>,

@@ -1,6 +1,7 @@
 import { workerData, type MessagePort } from 'node:worker_threads';
 import { NEXT, POSTED, TAKEN } from './parse-pool.js';
 import { prepareNote } from './prepare-note.js';
+import type { WalkedFile } from '../vault/index.js';
 
 /**
  * A parse-pool worker (parse-pool.ts): claims notes from the shared counter
@@ -10,7 +11,7 @@ import { prepareNote } from './prepare-note.js';
  */
 interface Job {
   root: string;
-  paths: string[];
+  paths: (string | WalkedFile)[];
   port: MessagePort;
   signal: Int32Array;
 }

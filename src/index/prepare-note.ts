@@ -1,6 +1,6 @@
 import { isVaultgateError } from '../errors.js';
 import { parseNote, type YamlError } from '../markdown/index.js';
-import { decodeUtf8, readVaultBytes, sha256Hex } from '../vault/index.js';
+import { decodeUtf8, readVaultBytes, readWalkedBytes, sha256Hex, type WalkedFile } from '../vault/index.js';
 import { linkRows, noteRows, type LinkRow, type NoteRows } from './note-rows.js';
 
 /**
@@ -25,10 +25,16 @@ export interface PrepareWarning {
 
 export type Prepared = { note: PreparedNote } | { warning: PrepareWarning };
 
-/** Read a note's bytes as text with their hash; a bad file becomes a warning (reads go on past it). */
-export function readNoteText(root: string, path: string): { text: string; sha256: string } | { warning: PrepareWarning } {
+/**
+ * Read a note's bytes as text with their hash; a bad file becomes a warning
+ * (reads go on past it). A note the stat walk has just found (a
+ * {@link WalkedFile}) is read where the walk saw it when it is still that
+ * inode (readWalkedBytes), else like any other path.
+ */
+export function readNoteText(root: string, note: string | WalkedFile): { text: string; sha256: string } | { warning: PrepareWarning } {
+  const path = typeof note === 'string' ? note : note.path;
   try {
-    const { bytes } = readVaultBytes(root, path);
+    const bytes = (typeof note === 'string' ? null : readWalkedBytes(root, note)) ?? readVaultBytes(root, path).bytes;
     const { text } = decodeUtf8(bytes, path);
     return { text, sha256: sha256Hex(bytes) };
   } catch (e) {
@@ -48,7 +54,7 @@ export function prepareText(path: string, text: string, sha256: string): Prepare
   }
 }
 
-export function prepareNote(root: string, path: string): Prepared {
-  const read = readNoteText(root, path);
-  return 'warning' in read ? read : prepareText(path, read.text, read.sha256);
+export function prepareNote(root: string, note: string | WalkedFile): Prepared {
+  const read = readNoteText(root, note);
+  return 'warning' in read ? read : prepareText(typeof note === 'string' ? note : note.path, read.text, read.sha256);
 }

@@ -11,6 +11,7 @@ import {
   type VaultConfig,
   type VaultConfigCache,
   type VaultFile,
+  type WalkedFile,
 } from '../vault/index.js';
 import { linkTargetsOf, rebuildAnchors } from './anchors.js';
 import { bulkCache, ensureIndexes, isBusyError, putMeta, storedMeta, storedMetas, type Db, type IndexHandle } from './db.js';
@@ -489,7 +490,7 @@ function apply(run: RefreshRun, result: RefreshResult, plan: DiffedPlan): Applie
 
   for (const { file, kind, row } of plan.stale) {
     if (kind === 'note' && row.kind === 'note') {
-      const read = readNoteText(root, file.path);
+      const read = readNoteText(root, walked(file));
       if ('sha256' in read && read.sha256 === row.sha256) {
         touch.run(file.size, file.mtimeMs, file.ctimeMs, file.ino, file.dev, row.id);
         result.touched++;
@@ -500,7 +501,7 @@ function apply(run: RefreshRun, result: RefreshResult, plan: DiffedPlan): Applie
       insert({ file, kind, prepared: 'warning' in read ? read : prepareText(file.path, read.text, read.sha256) });
     } else {
       remove(row);
-      insert({ file, kind, prepared: kind === 'note' ? prepareNote(root, file.path) : null });
+      insert({ file, kind, prepared: kind === 'note' ? prepareNote(root, walked(file)) : null });
       scope.nameKeys.add(row.name_key);
     }
     scope.targets.add(file.path);
@@ -569,11 +570,18 @@ function addFiles(w: AddTarget, add: Plan['add']): void {
     for (; cursor < stop; cursor++) if (add[cursor]!.kind !== 'note') added(add[cursor]!, null);
   };
   const workers = noteAt.length >= PARALLEL_MIN_NOTES ? (w.parseWorkers ?? defaultParseWorkers()) : 0;
-  prepareInOrder(w.root, noteAt.map((i) => add[i]!.file.path), (k, prepared) => {
+  // The walk's own record of each note (its disk path and inode) rather than the vault path: read where the walk found it.
+  const notes = noteAt.map((i) => walked(add[i]!.file));
+  prepareInOrder(w.root, notes, (k, prepared) => {
     addUpTo(noteAt[k]!);
     added(add[cursor++]!, prepared);
   }, workers);
   addUpTo(add.length);
+}
+
+/** What reading a note needs of the walk's record of it (a small object: it is cloned to the parse workers). */
+function walked(file: VaultFile): WalkedFile {
+  return { path: file.path, diskPath: file.diskPath, ino: file.ino, dev: file.dev };
 }
 
 /**

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { assertNoSymlinkComponents, locateOnDisk, normalizeVaultPath, readNoteFile, scanVault, toVaultRelative } from '../../../src/vault/index.js';
+import { assertNoSymlinkComponents, locateOnDisk, normalizeVaultPath, readNoteFile, readVaultBytes, readWalkedBytes, scanVault, toVaultRelative } from '../../../src/vault/index.js';
 import { tempVault } from '../../helpers/temp-vault.js';
 
 test('normalizeVaultPath: canonical NFC form, refusals carry stable codes', () => {
@@ -101,4 +101,36 @@ test('scanVault skips dot-folders and dot-files, as Obsidian does', () => {
     'sub/img.PNG': '',
   });
   assert.deepEqual(scanVault(root).files.map((f) => [f.path, f.ext]), [['a.md', 'md'], ['sub/img.PNG', 'png']]);
+});
+
+test('readWalkedBytes: reads the inode the walk found, and nothing else', () => {
+  const { root } = tempVault({ 'a/b/note.md': 'walked', 'elsewhere/b/note.md': 'outside' });
+  const walkedAs = (rel: string) => {
+    const st = fs.lstatSync(path.join(root, rel));
+    return { path: rel, diskPath: rel, ino: st.ino, dev: st.dev };
+  };
+  const note = walkedAs('a/b/note.md');
+  assert.equal(readWalkedBytes(root, note)?.toString(), 'walked');
+  // Over the size limit: left to readVaultBytes, which refuses it by name.
+  assert.equal(readWalkedBytes(root, note, 3), null);
+  // An inode number of 0 proves nothing.
+  assert.equal(readWalkedBytes(root, { ...note, ino: 0 }), null);
+  // A folder on the way replaced by a symlink to another folder holding a file of the same name: another inode, not read.
+  fs.renameSync(path.join(root, 'a/b'), path.join(root, 'a/b-old'));
+  fs.symlinkSync(path.join(root, 'elsewhere/b'), path.join(root, 'a/b'));
+  assert.equal(readWalkedBytes(root, note), null);
+  assert.throws(() => readVaultBytes(root, 'a/b/note.md'), (e: { code?: string }) => e.code === 'PATH_SYMLINK');
+  fs.rmSync(path.join(root, 'a/b'));
+  fs.renameSync(path.join(root, 'a/b-old'), path.join(root, 'a/b'));
+  // The note itself replaced by a symlink, or by a new file: not read.
+  fs.renameSync(path.join(root, 'a/b/note.md'), path.join(root, 'a/b/kept.md'));
+  fs.symlinkSync(path.join(root, 'a/b/kept.md'), path.join(root, 'a/b/note.md'));
+  assert.equal(readWalkedBytes(root, note), null);
+  fs.rmSync(path.join(root, 'a/b/note.md'));
+  fs.writeFileSync(path.join(root, 'a/b/note.md'), 'new bytes');
+  assert.equal(readWalkedBytes(root, note), null);
+  assert.equal(readWalkedBytes(root, walkedAs('a/b/note.md'))?.toString(), 'new bytes');
+  // Gone: null, and readVaultBytes says NOT_FOUND.
+  fs.rmSync(path.join(root, 'a/b/note.md'));
+  assert.equal(readWalkedBytes(root, note), null);
 });
