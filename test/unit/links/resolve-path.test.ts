@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
-import { buildFileIndex, resolveLinkPath } from '../../../src/links/index.js';
+import { buildFileIndex, linkFoldKey, resolveLinkPath } from '../../../src/links/index.js';
 
 const idx = (paths: string[], excluded: string[] = []) =>
   buildFileIndex(paths.map((path) => ({ path, indexed: !excluded.includes(path) })));
@@ -60,5 +60,17 @@ test('invariants: a target is one of the candidates, ambiguity has no target, an
       }
       if (r.status === 'unresolved') assert.equal(r.candidates, null);
     }),
+  );
+});
+
+test('linkFoldKey: the ASCII shortcut folds exactly as NFC, lower case, NFC does', () => {
+  const full = (s: string) => s.normalize('NFC').toLowerCase().normalize('NFC');
+  // ASCII alone, and ASCII next to what NFC or case folding changes (composed and decomposed accents, dotted İ, Σ, Å sign).
+  const pieces = fc.constantFrom('a', 'Z', '/', ' ', '.md', '#', 'e\u0301', '\u00c9', '\u0130', '\u03a3', '\u212b', 'Ё', '漢', '\u00a0');
+  fc.assert(
+    fc.property(fc.oneof(fc.string({ unit: 'binary-ascii' }), fc.array(pieces).map((p) => p.join(''))), (s) => {
+      assert.equal(linkFoldKey(s), full(s));
+    }),
+    { numRuns: 2000 },
   );
 });
