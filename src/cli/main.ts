@@ -65,18 +65,21 @@ const io = {
 const CACHED_VERBS: ReadonlySet<string> = new Set(['index', 'propose', 'review', 'apply', 'show', 'tx', 'undo']);
 
 /**
- * The read verbs and {@link CACHED_VERBS} run dist/cli/read.cjs, the CLI as one
- * CommonJS bundle, through V8's code cache (code-cache.ts); every other verb
- * imports the ES module build (`./run-cli.js`, bundled as dist/cli/cli.js and
- * its chunks), whose modules the terminal inbox needs (ink is an ES module
- * only). Null when this verb does not use it, or when there is no bundle
- * (running from tsc's output).
+ * The read verbs and {@link CACHED_VERBS} run a CommonJS bundle of the CLI
+ * through V8's code cache (code-cache.ts): dist/cli/query.cjs, the read verbs
+ * alone (run-read-cli.ts), for a read verb unless help is asked for (the
+ * whole CLI's help lists every verb); dist/cli/read.cjs, the whole CLI, for
+ * the rest. Every other verb imports the ES module build (`./run-cli.js`,
+ * bundled as dist/cli/cli.js and its chunks), whose modules the terminal inbox
+ * needs (ink is an ES module only). Null when this verb does not use a bundle,
+ * or when there is none (running from tsc's output).
  */
 function readBundle(): CachedBundle | null {
   const verb = verbOf(argv);
   // No verb (--version, --help, a bare `vaultgate`) is the read path's start-up too: the same bundle and cache.
   if (verb !== null && !FORWARDED_VERBS.has(verb) && !CACHED_VERBS.has(verb)) return null;
-  const file = fileURLToPath(new URL('./read.cjs', import.meta.url));
+  const queryOnly = verb !== null && FORWARDED_VERBS.has(verb) && !argv.some((a) => a === 'help' || a === '--help' || a === '-h');
+  const file = fileURLToPath(new URL(queryOnly ? './query.cjs' : './read.cjs', import.meta.url));
   const st = fs.statSync(file, { throwIfNoEntry: false });
   if (!st) return null;
   const bundleKey = `${BUILD}-${st.size}-${Math.round(st.mtimeMs)}`;
@@ -91,7 +94,8 @@ function readBundle(): CachedBundle | null {
   } catch {
     // an unusable VAULTGATE_HOME: the CLI reports it
   }
-  return requireWithCodeCache(file, cacheFile, (name) => name.startsWith(`${bundleKey}-`));
+  // This build's caches stay, of either bundle; other builds' go.
+  return requireWithCodeCache(file, cacheFile, (name) => name.startsWith(`${BUILD}-`));
 }
 
 async function answerHere(): Promise<void> {

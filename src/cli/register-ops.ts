@@ -1,7 +1,9 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Command, Option } from 'commander';
-import { OPERATIONS, flagName, isRequired, runOperation, type Operation, type OpContext, type Param } from '../ops/index.js';
+import type { Operation, OpContext } from '../ops/operation.js';
+import { flagName, isRequired, type Param } from '../ops/params.js';
+import { runOperation } from '../ops/run-operation.js';
 import type { VaultSession } from '../session/index.js';
 import { verbOf } from './argv.js';
 import type { Reporter } from './command-kit.js';
@@ -18,13 +20,13 @@ export const GROUP_HEADINGS: Record<Operation['group'], string> = {
 };
 
 /**
- * Register every operation of the table as a commander command: arguments and
+ * Register every operation of `operations` (the table, or a build's part of it) as a commander command: arguments and
  * flags from its params, help from its summary, examples and param descriptions.
  * The action validates through the same `runOperation` every face uses.
  */
-export function registerOperations(program: Command, reporter: Reporter, verb: string | null = null): void {
+export function registerOperations(program: Command, reporter: Reporter, operations: readonly Operation<any, any>[], verb: string | null = null): void {
   const parents = new Map<string, Command>();
-  for (const op of OPERATIONS) {
+  for (const op of operations) {
     const words = op.command.split(' ');
     if (verb !== null && !runsAs(op, verb)) continue;
     let parent = program;
@@ -100,10 +102,10 @@ export function registerOperations(program: Command, reporter: Reporter, verb: s
  * one, help, the face and daemon verbs) registers the whole table, so usage
  * errors and help read as before.
  */
-export function operationVerb(argv: readonly string[]): string | null {
+export function operationVerb(argv: readonly string[], operations: readonly Operation<any, any>[]): string | null {
   if (argv.includes('help')) return null;
   const verb = verbOf(argv);
-  return verb !== null && OPERATIONS.some((op) => runsAs(op, verb)) ? verb : null;
+  return verb !== null && operations.some((op) => runsAs(op, verb)) ? verb : null;
 }
 
 /** Whether `verb` (a command line's first word) runs `op` or the group it is in: its first word, or a one-word operation's alias. */

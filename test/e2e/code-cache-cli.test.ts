@@ -1,14 +1,15 @@
 /**
- * The read verbs, and the write verbs run one process after another (propose,
- * review, apply, tx), run dist/cli/read.cjs through V8's code cache
- * (src/cli/code-cache.ts): their answers must not depend on whether the cache
- * was absent, used, or damaged.
+ * The read verbs (dist/cli/query.cjs), and the write verbs run one process
+ * after another (propose, review, apply, tx; dist/cli/read.cjs), run through
+ * V8's code cache (src/cli/code-cache.ts): their answers must not depend on
+ * whether the cache was absent, used, or damaged, nor on which bundle ran them.
  */
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { runCli, runCliProcess } from '../helpers/run-cli.js';
+import { createRequire } from 'node:module';
+import { REPO_ROOT, runCli, runCliProcess } from '../helpers/run-cli.js';
 import { tempVault } from '../helpers/temp-vault.js';
 
 const strip = (s: string) => s.replace(/"took_ms":\d+/g, '"took_ms":0');
@@ -34,7 +35,7 @@ test('code cache: search, context and index answer the same with no cache, a cac
   assert.ok(!fs.existsSync(cacheDir));
   const first = await answers();
   const written = fs.readdirSync(cacheDir).sort();
-  assert.deepEqual(written.map((n) => n.replace(/^.*-/, '')), ['context.bin', 'index.bin', 'note.bin', 'search.bin'], 'one cache per verb');
+  assert.deepEqual(written.map((n) => n.replace(/^.*-/, '')).sort(), ['context.bin', 'index.bin', 'note.bin', 'search.bin'], 'one cache per verb');
   assert.deepEqual(await answers(), first, 'from the cache');
   for (const name of written) fs.writeFileSync(path.join(cacheDir, name), Buffer.alloc(4096, 7));
   // A cache of another build goes when this build writes one.
@@ -72,4 +73,47 @@ test('code cache: a proposal proposed, reviewed and applied with no cache, a cac
   assert.deepEqual(await lifecycle('Rest it an hour.'), first, 'from the cache');
   for (const name of fs.readdirSync(cacheDir)) fs.writeFileSync(path.join(cacheDir, name), Buffer.alloc(4096, 7));
   assert.deepEqual(await lifecycle('Rest it an hour.'), first, 'a damaged cache is refused and replaced');
+});
+
+test('read bundle: the read verbs run dist/cli/query.cjs and answer exactly as the whole CLI does', async () => {
+  const { root, home } = tempVault({
+    'Bread.md': '# Bread\n## Proofing\nThe dough rests two hours. See [[Oven]] and [[Missing]].\n',
+    'Oven.md': '# Oven\nPreheat to 250 degrees. Back to [[Bread#Proofing]].\n',
+  });
+  const env = { VAULTGATE_DAEMON: 'off' };
+  assert.equal((await runCliProcess(['index'], { vault: root, home, env })).exitCode, 0);
+  assert.equal((await runCliProcess(['search', 'dough'], { vault: root, home, env })).exitCode, 0);
+  // Each bundle's caches are named after its own size: the search ran the read bundle, the index the whole CLI.
+  const sizeOf = (name: string) => fs.statSync(path.join(REPO_ROOT, 'dist/cli', name)).size;
+  const caches = fs.readdirSync(path.join(home, 'cache', 'code-cache'));
+  assert.ok(caches.some((n) => n.includes(`-${sizeOf('query.cjs')}-`) && n.endsWith('-search.bin')), caches.join(', '));
+  assert.ok(caches.some((n) => n.includes(`-${sizeOf('read.cjs')}-`) && n.endsWith('-index.bin')), caches.join(', '));
+  // Both bundles, in this process: the same output and exit code for every read verb, errors and text included.
+  const require = createRequire(import.meta.url);
+  const bundles = ['query.cjs', 'read.cjs'].map((name) => require(path.join(REPO_ROOT, 'dist/cli', name)) as { runCli: (argv: string[], io: unknown) => Promise<number> });
+  const lines = [
+    ['search', 'dough', '--limit', '3'],
+    ['search', '-draft', 'dough', '--text'],
+    ['context', 'how long does the dough rest'],
+    ['note', 'Oven'],
+    ['note', 'Nowhere'],
+    ['resolve', 'Bread#Proofing'],
+    ['links', 'Bread.md'],
+    ['backlinks', 'Bread.md', '--text'],
+    ['check'],
+    ['search', '--limit', 'many', 'x'],
+    ['links', '--bogus'],
+  ];
+  for (const argv of lines) {
+    const [a, b] = await Promise.all(
+      bundles.map(async (bundle) => {
+        let stdout = '';
+        let stderr = '';
+        const io = { stdout: (s: string) => void (stdout += s), stderr: (s: string) => void (stderr += s), env: { ...process.env, ...env, VAULTGATE_HOME: home }, isTTY: false, stderrIsTTY: false, cwd: root };
+        const code = await bundle.runCli(['--vault', root, ...argv], io);
+        return { code, stdout: strip(stdout), stderr };
+      }),
+    );
+    assert.deepEqual(a, b, argv.join(' '));
+  }
 });

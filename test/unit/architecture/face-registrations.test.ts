@@ -36,7 +36,7 @@ test("every operation's run is a named function (runSearch, runTxInspect): stack
 
 test('the CLI registers every operation of the table, under its command, and nothing else', () => {
   const program = new Command();
-  registerOperations(program, {} as Reporter);
+  registerOperations(program, {} as Reporter, OPERATIONS);
   const leaves: string[] = [];
   const walk = (cmd: Command, prefix: string[]) => {
     for (const sub of cmd.commands) {

@@ -3,6 +3,8 @@ import { test } from 'node:test';
 import { OPERATIONS, flagName, inputZodShape, parseInput, type Param } from '../../../src/ops/index.js';
 import { textArgsLast } from '../../../src/cli/run-cli.js';
 import { operationVerb } from '../../../src/cli/register-ops.js';
+import { READ_OPERATIONS } from '../../../src/cli/run-read-cli.js';
+import { FORWARDED_VERBS } from '../../../src/cli/daemon/client.js';
 import { createRequire } from 'node:module';
 import { isVaultgateError } from '../../../src/errors.js';
 
@@ -92,10 +94,16 @@ test('textArgsLast: a leading -word is query text; flags after -- still count (i
 });
 
 test('operationVerb: only a known operation verb, after global flags and with no help asked, narrows what the CLI registers', () => {
-  assert.equal(operationVerb(['--vault', 'V', 'search', '--', 'x']), 'search');
-  assert.equal(operationVerb(['--vault=V', '--json', 'index']), 'index');
-  assert.equal(operationVerb(['tx', 'apply', 'b.json']), 'tx', 'a group: all of its subcommands');
+  assert.equal(operationVerb(['--vault', 'V', 'search', '--', 'x'], OPERATIONS), 'search');
+  assert.equal(operationVerb(['--vault=V', '--json', 'index'], OPERATIONS), 'index');
+  assert.equal(operationVerb(['tx', 'apply', 'b.json'], OPERATIONS), 'tx', 'a group: all of its subcommands');
   for (const argv of [[], ['--json'], ['index', '--help'], ['-h'], ['--version'], ['mcp'], ['daemon', 'status'], ['nosuch'], ['--bogus', 'index'], ['--vault']]) {
-    assert.equal(operationVerb(argv), null, argv.join(' '));
+    assert.equal(operationVerb(argv, OPERATIONS), null, argv.join(' '));
   }
+});
+
+test('READ_OPERATIONS: the read bundle knows exactly the verbs a daemon answers, as the table defines them', () => {
+  const forwarded = OPERATIONS.filter((op) => FORWARDED_VERBS.has(op.command.split(' ')[0]!));
+  assert.deepEqual(READ_OPERATIONS, forwarded, 'same operation objects, in the table order');
+  assert.deepEqual(new Set(READ_OPERATIONS.map((op) => op.command)), FORWARDED_VERBS);
 });
