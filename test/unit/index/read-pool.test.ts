@@ -163,6 +163,18 @@ test('read pool: a core is spare when the runnable threads of other processes le
   assert.equal(typeof coreSpareNow(2, null, one), 'boolean');
 });
 
+test('read pool: a thread of ours runnable as the system count is read is ours, counted before or after it', () => {
+  const counts = (...n: number[]) => () => n.shift() ?? 1;
+  const load = (running: number) => () => `1.00 1.00 1.00 ${running}/84 6821\n`;
+  // A V8 helper of ours runnable when the count was read, asleep by the time ours are counted after: it was counted before.
+  assert.equal(coreSpareNow(2, undefined, counts(2, 1), load(2)), true);
+  // Asleep before, runnable as the count was read and still after: counted after.
+  assert.equal(coreSpareNow(2, undefined, counts(1, 2), load(2)), true);
+  // Another process's thread is never ours: ours were one before and after.
+  assert.equal(coreSpareNow(2, undefined, counts(1, 1), load(2)), false);
+  assert.equal(coreSpareNow(2, undefined, counts(2, 2), load(3)), false);
+});
+
 test('read pool: a session remembers each term\'s row count for one state of the index only', () => {
   const { root, home } = tempVault(vaultFiles());
   const env = { VAULTGATE_HOME: home };
