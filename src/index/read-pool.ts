@@ -99,8 +99,8 @@ export const DEFAULT_SHARD_PARAMS: ShardParams = Object.freeze({
  * This process's threads are counted just before the system's count is read
  * and, when that says no, again just after; the larger count is ours. Counted
  * only after, a thread of ours runnable when the count was taken and asleep a
- * moment later passed for another process's: a daemon at 100k notes declined
- * 7 of 23 four-word queries so, every one with no other process runnable when
+ * moment later passed for another process's: a process querying 100k notes in the peer bench declined
+ * 7 of its 23 looks so (1- and 4-word searches), every one with no other process runnable when
  * looked at (the query then takes ~125 ms on one thread instead of ~85 sharded).
  */
 export function coreSpareNow(
