@@ -1,7 +1,6 @@
 import { OPERATIONS } from '../ops/table.js';
-import type { Operation } from '../ops/operation.js';
 import type { CliIO } from './command-kit.js';
-import { runCliWith, textArgsLast as textArgsLastOf } from './cli-program.js';
+import { runCliWith } from './cli-program.js';
 import { registerDaemonCommands } from './daemon-commands.js';
 import { registerFaceVerbs } from './face-verbs.js';
 import { VERSION } from '../version.js';
@@ -21,9 +20,4 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
       registerDaemonCommands(program, reporter, runCli);
     },
   });
-}
-
-/** {@link textArgsLastOf} over the whole table. */
-export function textArgsLast(argv: string[], operations: readonly Operation<any, any>[] = OPERATIONS): string[] {
-  return textArgsLastOf(argv, operations);
 }

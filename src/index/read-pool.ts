@@ -103,15 +103,9 @@ export const DEFAULT_SHARD_PARAMS: ShardParams = Object.freeze({
  * 7 of its 23 looks so (1- and 4-word searches), every one with no other process runnable when
  * looked at (the query then takes ~125 ms on one thread instead of ~85 sharded).
  */
-export function coreSpareNow(
-  cores = os.availableParallelism(),
-  loadavg?: string | null,
-  ownRunnable = runnableThreadsOfThisProcess,
-  readLoad: () => string | null = readLoadavg,
-): boolean {
+export function coreSpareNow(cores = os.availableParallelism(), loadavg: () => string | null = readLoadavg, ownRunnable = runnableThreadsOfThisProcess): boolean {
   const before = ownRunnable();
-  const text = loadavg === undefined ? readLoad() : loadavg;
-  const runnable = /\s(\d+)\/\d+\s/.exec(text ?? '');
+  const runnable = /\s(\d+)\/\d+\s/.exec(loadavg() ?? '');
   if (!runnable) return (os.loadavg()[0] ?? 0) < cores - 0.5;
   const running = Number(runnable[1]);
   if (running - before <= cores - 2) return true;

@@ -15,7 +15,7 @@ import {
 } from '../vault/index.js';
 import { linkTargetsOf, rebuildAnchors } from './anchors.js';
 import { bulkCache, ensureIndexes, isBusyError, putMeta, storedMeta, storedMetas, type Db, type IndexHandle } from './db.js';
-import { firstBuildResolver, relinkIndex, type InsertResolver, type PendingRelink, type RelinkScope } from './relink.js';
+import { firstBuildResolver, relinkIndex, type FirstBuild, type RelinkScope } from './relink.js';
 import { FTS_TABLES, SCHEMA_VERSION } from './schema.js';
 import { nameKey } from './note-rows.js';
 import { deleteFile, insertNote } from './write-note.js';
@@ -277,7 +277,7 @@ function refreshPaths(run: RefreshRun, paths: PathRefresh): RefreshResult | null
       const before = counts();
       const work = apply(run, result, { ...diffPaths(db, paths.files, kindOf, result.files), excludeChanged: false });
       if (!work) return;
-      result.relinked = work.resolvedOnInsert + relinkIndex(db, work.scope, (d, t) => run.opts.onProgress?.({ phase: 'links', done: d, total: t }), work.anchored, work.pending);
+      result.relinked = (work.first?.resolved ?? 0) + relinkIndex(db, work.scope, (d, t) => run.opts.onProgress?.({ phase: 'links', done: d, total: t }), work.anchored, work.first ?? undefined);
       rebuildAnchors(db, work.anchored);
       if (work.bulk) mergeAfterBulk(db);
       const after = counts();
@@ -368,7 +368,7 @@ export function refreshIndex(handle: IndexHandle, opts: RefreshOptions = {}): Re
           }
           opts.onProgress?.({ phase: 'links', done: d, total: t });
         };
-        result.relinked = work.resolvedOnInsert + relinkIndex(db, work.scope, linkProgress, everything ? undefined : work.anchored, work.pending);
+        result.relinked = (work.first?.resolved ?? 0) + relinkIndex(db, work.scope, linkProgress, everything ? undefined : work.anchored, work.first ?? undefined);
         if (collectedAt > 0) collectGarbage();
         rebuildAnchors(db, everything ? 'all' : work.anchored);
         if (collectedAt > 0) collectGarbage();
@@ -454,16 +454,8 @@ function apply(run: RefreshRun, result: RefreshResult, plan: DiffedPlan): Applie
   };
   // A first build resolves most links as it inserts them (firstBuildResolver); the relink then does the rest.
   const first = plan.storedFiles === 0 ? firstBuildResolver(plan.add.map((a) => ({ path: a.file.path, indexed: a.kind !== 'excluded' }))) : null;
-  let resolvedOnInsert = 0;
-  const resolve: InsertResolver | undefined = first
-    ? (link, fromPath) => {
-        const r = first.resolve(link, fromPath);
-        if (r !== null) resolvedOnInsert++;
-        return r;
-      }
-    : undefined;
   const insert = (w: Parameters<typeof insertNote>[1]) => {
-    sections += insertNote(db, w, resolve);
+    sections += insertNote(db, w, first?.resolve);
   };
   const touch = db.prepare('UPDATE files SET size = ?, mtime_ms = ?, ctime_ms = ?, ino = ?, dev = ? WHERE id = ?');
   const removedHashes = new Map<string, number>();
@@ -517,7 +509,7 @@ function apply(run: RefreshRun, result: RefreshResult, plan: DiffedPlan): Applie
   putMeta(db, 'exclude', excludeKey);
   putMeta(db, 'sections', String(sections));
   putMeta(db, 'refreshed_at', new Date().toISOString());
-  return { scope, bulk, anchored, pending: first ? { index: first.index } : undefined, resolvedOnInsert };
+  return { scope, bulk, anchored, first };
 }
 
 /** What {@link apply} wrote, for the caller's relink: which links, and what a first build already resolved. */
@@ -525,10 +517,8 @@ interface AppliedPlan {
   scope: RelinkScope;
   bulk: boolean;
   anchored: Set<string>;
-  /** A first build: only the links left unresolved are relinked, against this index. */
-  pending: PendingRelink | undefined;
-  /** Links resolved as they were inserted (counted in `relinked` with the relink's). */
-  resolvedOnInsert: number;
+  /** A first build's links resolved as they were inserted: only the rest are relinked, against its index. */
+  first: FirstBuild | null;
 }
 
 /** What {@link addFiles} writes into: the refresh's relink scope, anchors, counts and progress (one per refresh). */

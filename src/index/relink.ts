@@ -45,7 +45,7 @@ export type InsertResolver = (link: LinkFields, fromPath: string) => LinkResolut
  * file index of every path held through the whole load costs memory a big
  * build does not have (the relink builds smaller ones page by page).
  */
-export function firstBuildResolver(files: readonly { path: string; indexed: boolean }[]): { resolve: InsertResolver; index: FileIndex } | null {
+export function firstBuildResolver(files: readonly { path: string; indexed: boolean }[]): FirstBuild | null {
   if (files.length > WHOLE_INDEX_MAX_FILES) return null;
   const index = buildFileIndex(files);
   let askedForAnchors = false;
@@ -54,15 +54,26 @@ export function firstBuildResolver(files: readonly { path: string; indexed: bool
     askedForAnchors = true;
     return null;
   };
-  return {
+  const build: FirstBuild = {
     index,
+    resolved: 0,
     resolve(link, fromPath) {
       if (link.external) return null;
       askedForAnchors = false;
       const r = resolveLink(index, link, fromPath, noAnchorsYet);
-      return askedForAnchors ? null : r;
+      if (askedForAnchors) return null;
+      build.resolved++;
+      return r;
     },
   };
+  return build;
+}
+
+/** A first build's link resolution: what it resolves as notes are inserted, and the file index the relink after the load uses too. */
+export interface FirstBuild extends PendingRelink {
+  resolve: InsertResolver;
+  /** Links resolved so far (counted in the refresh's `relinked` with the relink's). */
+  resolved: number;
 }
 
 interface LinkRow {

@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { isVaultgateError, VaultgateError } from '../errors.js';
+import type { VaultFile } from './scan.js';
 import { locateOnDisk, toVaultRelative } from './vault-path.js';
 
 /** Largest note vaultgate reads as text (bytes). Larger files are refused, not truncated. */
@@ -95,13 +96,8 @@ function readOpen(fd: number, size: number): Buffer {
   return off === size ? bytes : bytes.subarray(0, off);
 }
 
-/** A file as the stat walk found it (scan.ts `VaultFile`): where it is on disk, and which inode it was. */
-export interface WalkedFile {
-  path: string;
-  diskPath: string;
-  ino: number;
-  dev: number;
-}
+/** A file as the stat walk found it: where it is on disk, and which inode it was. */
+export type WalkedFile = Pick<VaultFile, 'path' | 'diskPath' | 'ino' | 'dev'>;
 
 /**
  * {@link readVaultBytes} for a file the stat walk has just found, without

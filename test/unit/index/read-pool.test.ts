@@ -153,26 +153,26 @@ test('read pool: no thread is started for a small index, or while the machine ha
 
 test('read pool: a core is spare when the runnable threads of other processes leave one beside this thread', () => {
   const one = () => 1;
-  assert.equal(coreSpareNow(2, '0.52 0.58 0.59 1/84 6821\n', one), true, 'only this thread runs');
-  assert.equal(coreSpareNow(2, '1.52 1.58 1.59 2/84 6821\n', one), false, 'another process has the other core');
-  assert.equal(coreSpareNow(2, '1.52 1.58 1.59 3/84 6821\n', () => 2), false, 'one of ours and one of another process');
-  assert.equal(coreSpareNow(2, '1.52 1.58 1.59 2/84 6821\n', () => 2), true, 'both runnable threads are ours (a V8 helper)');
-  assert.equal(coreSpareNow(4, '2.10 2.00 2.00 3/120 901\n', one), true);
-  assert.equal(coreSpareNow(4, '4.10 4.00 4.00 4/120 901\n', one), false);
+  assert.equal(coreSpareNow(2, () => '0.52 0.58 0.59 1/84 6821\n', one), true, 'only this thread runs');
+  assert.equal(coreSpareNow(2, () => '1.52 1.58 1.59 2/84 6821\n', one), false, 'another process has the other core');
+  assert.equal(coreSpareNow(2, () => '1.52 1.58 1.59 3/84 6821\n', () => 2), false, 'one of ours and one of another process');
+  assert.equal(coreSpareNow(2, () => '1.52 1.58 1.59 2/84 6821\n', () => 2), true, 'both runnable threads are ours (a V8 helper)');
+  assert.equal(coreSpareNow(4, () => '2.10 2.00 2.00 3/120 901\n', one), true);
+  assert.equal(coreSpareNow(4, () => '4.10 4.00 4.00 4/120 901\n', one), false);
   // Without /proc: the 1-minute load average decides (whatever it is here, a boolean).
-  assert.equal(typeof coreSpareNow(2, null, one), 'boolean');
+  assert.equal(typeof coreSpareNow(2, () => null, one), 'boolean');
 });
 
 test('read pool: a thread of ours runnable as the system count is read is ours, counted before or after it', () => {
   const counts = (...n: number[]) => () => n.shift() ?? 1;
   const load = (running: number) => () => `1.00 1.00 1.00 ${running}/84 6821\n`;
   // A V8 helper of ours runnable when the count was read, asleep by the time ours are counted after: it was counted before.
-  assert.equal(coreSpareNow(2, undefined, counts(2, 1), load(2)), true);
+  assert.equal(coreSpareNow(2, load(2), counts(2, 1)), true);
   // Asleep before, runnable as the count was read and still after: counted after.
-  assert.equal(coreSpareNow(2, undefined, counts(1, 2), load(2)), true);
+  assert.equal(coreSpareNow(2, load(2), counts(1, 2)), true);
   // Another process's thread is never ours: ours were one before and after.
-  assert.equal(coreSpareNow(2, undefined, counts(1, 1), load(2)), false);
-  assert.equal(coreSpareNow(2, undefined, counts(2, 2), load(3)), false);
+  assert.equal(coreSpareNow(2, load(2), counts(1, 1)), false);
+  assert.equal(coreSpareNow(2, load(3), counts(2, 2)), false);
 });
 
 test('read pool: a session remembers each term\'s row count for one state of the index only', () => {

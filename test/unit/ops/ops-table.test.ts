@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { OPERATIONS, flagName, inputZodShape, parseInput, type Param } from '../../../src/ops/index.js';
-import { textArgsLast } from '../../../src/cli/run-cli.js';
+import { textArgsLast as textArgsLastOf } from '../../../src/cli/cli-program.js';
 import { operationVerb } from '../../../src/cli/register-ops.js';
 import { READ_OPERATIONS } from '../../../src/cli/run-read-cli.js';
 import { FORWARDED_VERBS } from '../../../src/cli/daemon/client.js';
@@ -9,6 +9,8 @@ import { createRequire } from 'node:module';
 import { isVaultgateError } from '../../../src/errors.js';
 
 const require = createRequire(import.meta.url);
+/** The CLI's free-text argument handling over the whole table. */
+const textArgsLast = (argv: string[]) => textArgsLastOf(argv, OPERATIONS);
 
 test('ops table: names, commands and tools are unique; params are snake_case; examples are command lines', () => {
   const unique = (xs: string[]) => assert.equal(new Set(xs).size, xs.length, xs.join(', '));
