@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { VaultgateError, isVaultgateError } from '../errors.js';
-import { dataRoots } from '../vault/index.js';
+import { dataRoots, readOpen } from '../vault/index.js';
 import { parseScenarioYaml, type ScenarioSpec } from './scenario-schema.js';
 import { cachedSpec, storeSpec } from './spec-cache.js';
 
@@ -116,14 +116,7 @@ function readBoundedBytes(file: string): Buffer {
     const st = fs.fstatSync(fd);
     if (!st.isFile()) throw fail('is not a file');
     if (st.size > MAX_SCENARIO_FILE_BYTES) throw fail(`is larger than ${MAX_SCENARIO_FILE_BYTES} bytes`);
-    const buf = Buffer.alloc(st.size);
-    let read = 0;
-    while (read < st.size) {
-      const n = fs.readSync(fd, buf, read, st.size - read, read);
-      if (n === 0) break;
-      read += n;
-    }
-    return buf.subarray(0, read);
+    return readOpen(fd, st.size);
   } finally {
     fs.closeSync(fd);
   }

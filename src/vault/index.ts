@@ -22,7 +22,7 @@ export { RACY_MS, isMarkdownPath, scanVault, statWalk, type ScanTree, type ScanW
 export { fileStamp, statVaultPath } from './stat-path.js';
 export { VaultWatcher, type ChangeFeed, type WatchDelta, type WatchStatus } from './vault-watcher.js';
 export { watchUnsoundReason } from './watch-soundness.js';
-export { decodeUtf8, noteReader, readNoteFile, readVaultBytes, readWalkedBytes, sha256Hex, type NoteFile, type WalkedFile } from './read-file.js';
+export { decodeUtf8, noteReader, readNoteFile, readOpen, readVaultBytes, readWalkedBytes, sha256Hex, type NoteFile, type WalkedFile } from './read-file.js';
 export { machineConfigPath, readMachineConfig, selectVault, type VaultSelection } from './select-vault.js';
 export { areaRuleFor, exclusionKey, isExcluded, readVaultConfig, vaultConfigPath, type ManagedMarker, type VaultConfig, type VaultConfigCache } from './vault-config.js';
 export { predictVaultId, readVaultId, vaultCacheKey, vaultIdentity, vaultgateDir } from './vault-id.js';

@@ -85,7 +85,7 @@ export function readVaultBytes(root: string, input: string, maxBytes = MAX_NOTE_
 }
 
 /** Up to `size` bytes of an open file from its start (fewer if it shrank meanwhile). */
-function readOpen(fd: number, size: number): Buffer {
+export function readOpen(fd: number, size: number): Buffer {
   const bytes = Buffer.alloc(size);
   let off = 0;
   while (off < size) {

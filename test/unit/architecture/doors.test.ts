@@ -581,6 +581,7 @@ const PINNED: Record<string, string[]> = {
     'privateFile',
     'readMachineConfig',
     'readNoteFile',
+    'readOpen',
     'readVaultBytes',
     'readVaultConfig',
     'readVaultId',
