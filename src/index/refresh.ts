@@ -14,7 +14,7 @@ import {
   type WalkedFile,
 } from '../vault/index.js';
 import { linkTargetsOf, rebuildAnchors } from './anchors.js';
-import { bulkCache, ensureIndexes, isBusyError, putMeta, storedMeta, storedMetas, type Db, type IndexHandle } from './db.js';
+import { bulkCache, ensureIndexes, ensureWal, isBusyError, putMeta, storedMeta, storedMetas, type Db, type IndexHandle } from './db.js';
 import { firstBuildResolver, relinkIndex, type FirstBuild, type RelinkScope } from './relink.js';
 import { FTS_TABLES, SCHEMA_VERSION } from './schema.js';
 import { nameKey } from './note-rows.js';
@@ -385,6 +385,8 @@ export function refreshIndex(handle: IndexHandle, opts: RefreshOptions = {}): Re
       result.notes = db.prepare(`SELECT count(*) FROM files WHERE kind = 'note'`).pluck().get() as number;
       putMeta(db, 'notes', String(result.notes));
     }).immediate());
+    // A new index is loaded in rollback-journal mode (db.ts initialise): WAL from here on.
+    ensureWal(db);
   } else if (walk.treeChanged) storeTree(db, walk.tree);
   result.warnings = [...collisions, ...collectWarnings(db, walk.warnings)];
   result.took_ms = Math.round(nowMs() - started);

@@ -233,6 +233,40 @@ test('refresh: two files whose names differ only by NFC/NFD index one and warn, 
   assert.equal(refresh(root, home).r.refreshed, false);
 });
 
+test('a new index is loaded with a rollback journal and is in WAL mode once loaded; an opener meanwhile leaves the mode alone', () => {
+  const { root, home } = tempVault({ 'a.md': 'alpha [[b]]', 'b.md': 'beta' });
+  const env = { VAULTGATE_HOME: home };
+  const loader = openIndex(root, env);
+  try {
+    assert.equal(loader.created, 'new');
+    assert.equal(loader.db.pragma('journal_mode', { simple: true }), 'delete', 'no WAL for the first load: its pages are written once');
+    // Another process opening before the load: it must not ask for the exclusive lock the switch needs.
+    const early = openIndex(root, env);
+    assert.equal(early.db.pragma('journal_mode', { simple: true }), 'delete');
+    early.db.close();
+    refreshIndex(loader);
+    assert.equal(loader.db.pragma('journal_mode', { simple: true }), 'wal');
+  } finally {
+    loader.db.close();
+  }
+  assert.equal(fs.existsSync(`${indexFile(root, env)}-journal`), false);
+  const later = openIndex(root, env);
+  assert.equal(later.db.pragma('journal_mode', { simple: true }), 'wal');
+  later.db.close();
+});
+
+test('a loaded index left in rollback-journal mode (the switch found the file busy) is switched by the next open', () => {
+  const { root, home } = tempVault({ 'a.md': 'alpha' });
+  refresh(root, home);
+  const file = indexFile(root, { VAULTGATE_HOME: home });
+  const db = new Database(file);
+  db.pragma('journal_mode = DELETE');
+  db.close();
+  const h = openIndex(root, { VAULTGATE_HOME: home });
+  assert.equal(h.db.pragma('journal_mode', { simple: true }), 'wal');
+  h.db.close();
+});
+
 test('a refresher that cannot get the write lock in time fails with LOCK_BUSY (exit 75), not a crash', () => {
   const { root, home } = tempVault({ 'a.md': 'alpha' });
   refresh(root, home);
