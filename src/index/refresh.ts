@@ -21,7 +21,7 @@ import { nameKey } from './note-rows.js';
 import { deleteFile, insertNote } from './write-note.js';
 import { prepareNote, prepareText, readNoteText, type Prepared } from './prepare-note.js';
 import { defaultParseWorkers, prepareInOrder } from './parse-pool.js';
-import { LINKS_PER_COLLECTION, NOTES_PER_COLLECTION, collectGarbage } from './collect-garbage.js';
+import { LINKS_PER_COLLECTION, LOAD_FILES_PER_COLLECTION, NOTES_PER_COLLECTION, collectGarbage } from './collect-garbage.js';
 
 /**
  * Incremental refresh: make the index describe the vault as it is now.
@@ -456,8 +456,18 @@ function apply(run: RefreshRun, result: RefreshResult, plan: DiffedPlan): Applie
   };
   // A first build resolves most links as it inserts them (firstBuildResolver); the relink then does the rest.
   const first = plan.storedFiles === 0 ? firstBuildResolver(plan.add.map((a) => ({ path: a.file.path, indexed: a.kind !== 'excluded' }))) : null;
+  const total = plan.add.length + plan.stale.length;
+  // A build of more than NOTES_PER_COLLECTION files collects its garbage as it
+  // loads, too (collect-garbage.ts): V8 let the parse garbage of a 100k-note
+  // load pile up to a peak RSS of ~430 MB.
+  const collectEvery = total > NOTES_PER_COLLECTION ? LOAD_FILES_PER_COLLECTION : Infinity;
+  let sinceCollection = 0;
   const insert = (w: Parameters<typeof insertNote>[1]) => {
     sections += insertNote(db, w, first?.resolve);
+    if (++sinceCollection >= collectEvery) {
+      sinceCollection = 0;
+      collectGarbage();
+    }
   };
   const touch = db.prepare('UPDATE files SET size = ?, mtime_ms = ?, ctime_ms = ?, ino = ?, dev = ? WHERE id = ?');
   const removedHashes = new Map<string, number>();
@@ -471,7 +481,6 @@ function apply(run: RefreshRun, result: RefreshResult, plan: DiffedPlan): Applie
     result.deleted++;
   }
 
-  const total = plan.add.length + plan.stale.length;
   // A big batch: skip FTS5's incremental merging while inserting and merge once at the end.
   const bulk = total > BULK_FILES;
   if (bulk) {
