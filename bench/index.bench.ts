@@ -13,8 +13,13 @@
  * Vaults are generated once under $VAULTGATE_BENCH_DIR (default
  * /tmp/vaultgate-bench) and reused while the generator and options are unchanged.
  * Timings are warm page cache, medians of interleaved repetitions.
+ *
+ * VAULTGATE_BENCH_BUSY=1 measures a busy machine (issue 26 asks for idle and
+ * busy figures): another process spins on one core for the whole run, so the
+ * baselines share the machine with it too and the ratios stay same-run. Its
+ * results go to bench/results/index-busy.json and its target rows are marked busy.
  */
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -56,6 +61,15 @@ const SIZES = process.env.VAULTGATE_BENCH_SIZES
   ? process.env.VAULTGATE_BENCH_SIZES.split(',').map(Number)
   : [1_000, 10_000, ...(process.env.VAULTGATE_BENCH_100K === '1' ? [100_000] : [])];
 const reps = (n: number) => (n >= 100_000 ? 3 : 7);
+const BUSY = process.env.VAULTGATE_BENCH_BUSY === '1';
+/** The other process of a busy run: one core kept busy until this bench exits. */
+function startSpinner(): void {
+  const spinner = spawn(process.execPath, ['-e', 'for (;;) {}'], { stdio: 'ignore' });
+  // Not a reason to stay alive: the bench exits when done, and takes the spinner with it.
+  spinner.unref();
+  process.on('exit', () => spinner.kill('SIGKILL'));
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => process.exit(130));
+}
 const coldReps = (n: number) => (n >= 100_000 ? 1 : 3);
 const CONTEXT_QUESTION = 'what did we decide about zephyrine and the budget';
 /**
@@ -299,8 +313,13 @@ const rgPath = which('rg');
 const verbs = cliVerbs();
 console.error(`vaultgate verbs: ${[...verbs].join(', ') || '(none: run `npx tsc -p .`)'}; rg: ${rgPath ?? 'absent'}; GNU time: ${GNU_TIME ?? 'absent'}`);
 fs.mkdirSync(BENCH_DIR, { recursive: true });
+if (BUSY) {
+  startSpinner();
+  console.error('busy machine: another process spins on one core for the whole run (VAULTGATE_BENCH_BUSY=1)');
+}
 const results = SIZES.map((n) => benchSize(n, verbs, rgPath));
 const rgName = rgPath ? `rg -il ${results[0]!.vault.plantedTerm}` : null;
+if (BUSY) console.log('busy machine: another process spun one core for the whole run (VAULTGATE_BENCH_BUSY=1)');
 console.log(table(results, rgName));
 for (const r of results) {
   const odd = [...new Set(r.unexpectedRefreshes)];
@@ -327,7 +346,8 @@ if (skipped.length) console.log(`\nnot measured (verbs missing from the CLI): ${
     { issue: '#26', what: 'context (common words) / floor, 10k', value: over(r10, 'context COMMON', 'floor (stat walk)'), unit: '×', bound: '<=', limit: 1.6 },
     { issue: '#26', what: 'vaultgate --version / node -e 0', value: over(r10 ?? results[0], 'vaultgate --version', 'node -e 0'), unit: '×', bound: '<=', limit: 1.5 },
   ];
-  recordTargets('index', rows);
+  if (BUSY) for (const row of rows) row.note = row.note ? `${row.note}, busy` : 'busy';
+  recordTargets(BUSY ? 'index-busy' : 'index', rows);
 }
 
 const git = (...a: string[]) => {
@@ -340,6 +360,7 @@ const git = (...a: string[]) => {
 const out = {
   schema: 1,
   bench: 'index',
+  busy: BUSY,
   date: new Date().toISOString(),
   commit: git('rev-parse', '--short', 'HEAD'),
   // dist/ is built from the working tree: figures from a dirty src/ are not reproducible from the commit alone.
@@ -353,5 +374,6 @@ const out = {
   results: results.map(({ vault, ...r }) => ({ ...r, vault: { ...vault, options: undefined } })),
 };
 fs.mkdirSync(path.join(here, 'results'), { recursive: true });
-fs.writeFileSync(path.join(here, 'results/index.json'), `${JSON.stringify(out, null, 2)}\n`);
-console.log(`\nwrote bench/results/index.json`);
+const resultsFile = BUSY ? 'results/index-busy.json' : 'results/index.json';
+fs.writeFileSync(path.join(here, resultsFile), `${JSON.stringify(out, null, 2)}\n`);
+console.log(`\nwrote bench/${resultsFile}`);
