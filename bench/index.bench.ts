@@ -68,7 +68,8 @@ function startSpinner(): void {
   // Not a reason to stay alive: the bench exits when done, and takes the spinner with it.
   spinner.unref();
   process.on('exit', () => spinner.kill('SIGKILL'));
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => process.exit(130));
+  // Interrupted: exit (so the exit handler kills the spinner) with the shell's code for the signal.
+  for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143]] as const) process.on(signal, () => process.exit(code));
 }
 const coldReps = (n: number) => (n >= 100_000 ? 1 : 3);
 const CONTEXT_QUESTION = 'what did we decide about zephyrine and the budget';
